@@ -1,0 +1,36 @@
+# Two commands: `make run` serves the API on the embedded defaults,
+# `make test` runs the test suite. Both set up everything they need.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: run test setup worker bench clean-data docker-config
+
+$(VENV)/.installed: requirements/base.txt requirements/dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements/dev.txt
+	touch $@
+
+setup: $(VENV)/.installed
+
+run: setup
+	$(PY) manage.py serve --host $(HOST) --port $(PORT)
+
+test: setup
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+worker: setup
+	$(VENV)/bin/celery -A acehrag worker --loglevel=INFO --concurrency=1
+
+bench: setup
+	$(PY) bench/ingest.py && $(PY) bench/search.py
+
+docker-config:
+	docker compose -f docker/compose.yaml config --quiet
+
+clean-data:
+	-$(PY) manage.py embedded_db stop
+	rm -rf var

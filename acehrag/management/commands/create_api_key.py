@@ -1,0 +1,17 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from acehrag.models import ApiKey
+from acehrag.services import api_key_create
+
+
+class Command(BaseCommand):
+    help = "Create a named partner API key and print it once (only its digest is stored)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("name")
+
+    def handle(self, *args, name, **options):
+        if ApiKey.objects.filter(name=name).exists():
+            raise CommandError(f"an API key named {name!r} already exists")
+        _, raw_key = api_key_create(name=name)
+        self.stdout.write(raw_key)

@@ -1,0 +1,26 @@
+"""Migrate, bootstrap and serve with daphne in one process.
+
+One process keeps the embedded PostgreSQL up from migration to shutdown.
+"""
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Apply migrations, ensure a dev API key and the sample corpus, then serve the API with daphne."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--no-bootstrap", action="store_true", help="Skip the dev key and sample corpus.")
+
+    def handle(self, *args, host, port, no_bootstrap, **options):
+        call_command("migrate", interactive=False, verbosity=0)
+        if not no_bootstrap:
+            call_command("bootstrap")
+        self.stdout.write(f"Serving Aceh RAG on http://{host}:{port} (docs: /docs)")
+        self.stdout.flush()
+        from daphne.cli import CommandLineInterface
+
+        CommandLineInterface().run(["-b", host, "-p", str(port), settings.ASGI_APPLICATION.replace(".application", ":application")])

@@ -1,0 +1,28 @@
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.urls import path
+
+from acehrag import health
+from acehrag.api import api
+from acehrag.errors import not_found_view
+
+urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("admin/", admin.site.urls),
+]
+
+if api.docs_url:
+
+    def redoc(request: HttpRequest) -> HttpResponse:
+        from ninja.openapi.docs import Redoc
+
+        return Redoc().render_page(request, api)
+
+    urlpatterns.append(path("redoc", redoc, name="redoc"))
+
+urlpatterns.append(path("", api.urls))
+
+handler404 = "acehrag.errors.not_found_view"
+handler500 = "acehrag.errors.server_error_view"
+__all__ = ["urlpatterns", "not_found_view"]

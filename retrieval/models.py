@@ -1,0 +1,127 @@
+import uuid
+
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVectorField
+from django.db import models
+from django.db.models import Q
+from pgvector.django import HnswIndex, VectorField
+
+EMBEDDING_DIMENSIONS = 384
+
+
+class Collection(models.Model):
+    """A partner collection such as JDIH or PPID; the id is an opaque string."""
+
+    id = models.CharField(primary_key=True, max_length=100)
+    name = models.CharField(max_length=200, blank=True)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.id
+
+
+class Document(models.Model):
+    class Status(models.TextChoices):
+        INGESTING = "ingesting"
+        INDEXED = "indexed"
+        FAILED = "failed"
+        SUPERSEDED = "superseded"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    collection = models.ForeignKey(Collection, on_delete=models.PROTECT, related_name="documents")
+    title = models.CharField(max_length=500)
+    # Stable identity of the source across versions (e.g. the file's path);
+    # re-ingesting changed content under the same key supersedes the old row.
+    source_key = models.CharField(max_length=1000)
+    source_name = models.CharField(max_length=500, blank=True)
+    source_format = models.CharField(max_length=10, blank=True)
+    version = models.PositiveIntegerField(default=1)
+
+    # Legal identity card.
+    instrument_type = models.CharField(max_length=200, blank=True, null=True)
+    number = models.CharField(max_length=100, blank=True, null=True)
+    year = models.PositiveIntegerField(blank=True, null=True)
+    subject = models.TextField(blank=True, null=True)
+    issuer = models.CharField(max_length=300, blank=True, null=True)
+    place_enacted = models.CharField(max_length=200, blank=True, null=True)
+    date_enacted = models.CharField(max_length=100, blank=True, null=True)
+    signatory = models.CharField(max_length=300, blank=True, null=True)
+    identity = models.JSONField(default=dict, blank=True)
+
+    # Access restrictions (see DESIGN.md "Access predicate").
+    confidential = models.BooleanField(default=False)
+    owning_org_unit = models.CharField(max_length=200, blank=True, null=True)
+    min_position_level = models.PositiveIntegerField(blank=True, null=True)
+
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.INGESTING)
+    error = models.TextField(blank=True)
+    content_hash = models.CharField(max_length=64)
+    text = models.TextField(blank=True)
+    page_starts = ArrayField(models.PositiveIntegerField(), default=list, blank=True)
+    chunk_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    indexed_at = models.DateTimeField(blank=True, null=True)
+
+    class Meta:
+        ordering = ["title", "id"]
+        indexes = [
+            models.Index(fields=["status", "collection"]),
+            models.Index(fields=["source_key", "content_hash"]),
+            models.Index(fields=["instrument_type", "number", "year"]),
+        ]
+        constraints = [
+            # At most one visible version per source.
+            models.UniqueConstraint(
+                fields=["source_key"], condition=Q(status="indexed"), name="one_indexed_version_per_source"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def is_restricted(self) -> bool:
+        return self.confidential or bool(self.owning_org_unit) or self.min_position_level is not None
+
+
+class Chunk(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="chunks")
+    ordinal = models.PositiveIntegerField()
+    kind = models.CharField(max_length=12, default="body")
+    text = models.TextField()
+    page_number = models.PositiveIntegerField(blank=True, null=True)
+    section_path = ArrayField(models.CharField(max_length=300), default=list, blank=True)
+    legal_reference = models.CharField(max_length=500, blank=True, null=True)
+    char_start = models.PositiveIntegerField(blank=True, null=True)
+    char_end = models.PositiveIntegerField(blank=True, null=True)
+    # Header row of the table this chunk continues; indexed with the chunk.
+    table_header = models.TextField(blank=True, null=True)
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+    embedding_model = models.CharField(max_length=200)
+    search_vector = SearchVectorField(null=True)
+
+    class Meta:
+        ordering = ["document", "ordinal"]
+        constraints = [
+            models.UniqueConstraint(fields=["document", "ordinal"], name="chunk_ordinal_unique"),
+        ]
+        indexes = [
+            HnswIndex(
+                name="chunk_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+            GinIndex(fields=["search_vector"], name="chunk_search_vector_gin"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.document_id}#{self.ordinal}"

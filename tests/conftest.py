@@ -1,0 +1,124 @@
+"""Shared fixtures: API clients, and real daphne servers on loopback."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+TEST_API_KEY = "test-env-key"
+CORPUS_DIR = ROOT.parent / "shared" / "corpus"
+
+
+@pytest.fixture
+def api_client(client):
+    """Django test client that sends the test API key on every request."""
+    client.defaults["HTTP_X_API_KEY"] = TEST_API_KEY
+    return client
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LiveServer:
+    """A daphne process serving the project against the test database."""
+
+    def __init__(self, env: dict[str, str]):
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        log_dir = ROOT / "var" / "test-logs"
+        log_dir.mkdir(parents=True, exist_ok=True)
+        self.log_path = log_dir / f"daphne-{self.port}.log"
+        self._log = open(self.log_path, "wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "acehrag.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+        self._wait_until_up()
+
+    def _wait_until_up(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"daphne exited early; log: {self.log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1.0).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(f"daphne did not start in {timeout}s; log: {self.log_path.read_text()[-2000:]}")
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self._log.close()
+
+
+def server_env(overrides: dict[str, str] | None = None) -> dict[str, str]:
+    """Environment for a server process that uses this session's test database."""
+    from django.db import connection
+
+    from acehrag.embedded_db import embedded_server
+
+    server = embedded_server(settings.ACEH_RAG.data_dir)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ACEH_RAG_")}
+    env.update(
+        DJANGO_SETTINGS_MODULE="acehrag.settings",
+        DATABASE_URL=f"postgresql://postgres@/{connection.settings_dict['NAME']}?host={server.socket_dir}",
+        ACEH_RAG_DATA_DIR=str(settings.ACEH_RAG.data_dir),
+        ACEH_RAG_EMBEDDING__BACKEND="hashing",
+        ACEH_RAG_API__KEYS=TEST_API_KEY,
+        ACEH_RAG_LOG_LEVEL="WARNING",
+    )
+    env.update(overrides or {})
+    return env
+
+
+@pytest.fixture(scope="session")
+def live_server_factory(django_db_setup, django_db_blocker):
+    """Start (once per distinct environment) a daphne server; stopped at session end."""
+    servers: dict[tuple, LiveServer] = {}
+
+    def start(**overrides: str) -> LiveServer:
+        key = tuple(sorted(overrides.items()))
+        if key not in servers:
+            with django_db_blocker.unblock():
+                env = server_env(overrides)
+            servers[key] = LiveServer(env)
+        return servers[key]
+
+    yield start
+    for server in servers.values():
+        server.stop()
+
+
+@pytest.fixture
+def live_server(live_server_factory, transactional_db):
+    """The default-configuration server; data written by the test is committed."""
+    return live_server_factory()
+
+
+@pytest.fixture
+def corpus_dir() -> Path:
+    if not CORPUS_DIR.is_dir():
+        pytest.skip(f"shared corpus not present at {CORPUS_DIR}")
+    return CORPUS_DIR

@@ -1,0 +1,21 @@
+"""Test settings: the project settings under a test environment.
+
+The environment is set before ``acehrag.settings`` reads it, so tests run on
+their own embedded PostgreSQL data directory (``var/test``) with the
+deterministic hashing embedder and a known API key.
+"""
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TEST_ENV = {
+    "ACEH_RAG_DATA_DIR": str(ROOT / "var" / "test"),
+    "ACEH_RAG_EMBEDDING__BACKEND": "hashing",
+    "ACEH_RAG_API__KEYS": "test-env-key",
+}
+for name, value in TEST_ENV.items():
+    os.environ[name] = value
+os.environ.pop("DATABASE_URL", None)
+os.environ.pop("CELERY_BROKER_URL", None)
+
+from acehrag.settings import *  # noqa: E402,F401,F403
