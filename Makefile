@@ -29,7 +29,7 @@ bench: setup
 	$(PY) bench/ingest.py && $(PY) bench/search.py
 
 docker-config:
-	docker compose -f docker/compose.yaml config --quiet
+	POSTGRES_PASSWORD=check DJANGO_SECRET_KEY=check ACEH_RAG_API__KEYS=check docker-compose -f docker/compose.yaml config --quiet
 
 clean-data:
 	-$(PY) manage.py embedded_db stop

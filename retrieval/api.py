@@ -1,3 +1,193 @@
-from ninja import Router
+"""Retrieval routes: POST /search and the document operations."""
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from ninja import File, Form, Router
+from ninja.errors import HttpError
+from ninja.files import UploadedFile
+
+from acehrag.auth import request_principal
+from retrieval import schemas
+from retrieval.access import Scope
+from retrieval.embedders import EmbeddingError
+from retrieval.ingestion import IngestOptions, source_key_for
+from retrieval.parsing import SUPPORTED_EXTENSIONS
+from retrieval.uploads import content_matches_extension
+from retrieval.search import SearchTimeout, chunk_search
+from retrieval.selectors import document_get_visible, document_list_visible, ingestion_get
+from retrieval.services import document_delete, ingestion_create, ingestion_enqueue, upload_store
 
 router = Router(tags=["retrieval"])
+
+QUERY_EMPTY = "Query must not be empty"
+
+
+def require_query_text(query: str) -> str:
+    """Whitespace-only queries are a 400 (``""`` is already a 422 from the schema)."""
+    if not query.strip():
+        raise HttpError(400, QUERY_EMPTY)
+    return query.strip()
+
+
+@router.post(
+    "/search",
+    response={200: schemas.SearchResponse, 400: schemas.ErrorOut, 502: schemas.ErrorOut, 503: schemas.ErrorOut},
+    summary="Raw hybrid / semantic / lexical retrieval",
+)
+def search(request: HttpRequest, payload: schemas.SearchRequest):
+    query = require_query_text(payload.query)
+    scope = Scope.from_request(payload.collection_ids, payload.document_ids)
+    try:
+        outcome = chunk_search(query, mode=payload.mode, top_k=payload.top_k, principal=request_principal(request), scope=scope)
+    except EmbeddingError as exc:
+        return 502, {"detail": f"Embedding dependency failed: {exc}"}
+    except SearchTimeout:
+        return 503, {"detail": "Search timed out; try a more specific query"}
+    return {
+        "mode": outcome.mode,
+        "results": [
+            {
+                "chunk_id": str(hit.chunk.id),
+                "document_id": str(hit.chunk.document_id),
+                "ordinal": hit.chunk.ordinal,
+                "text": hit.chunk.text,
+                "score": hit.score,
+                "citation": hit.citation,
+            }
+            for hit in outcome.hits
+        ],
+    }
+
+
+def _document_out(document) -> dict:
+    body = {
+        "id": str(document.id),
+        "title": document.title,
+        "collection_id": document.collection_id,
+        "status": document.status,
+        "source_name": document.source_name,
+        "source_format": document.source_format,
+        "version": document.version,
+        "chunk_count": document.chunk_count,
+        "identity": {
+            name: getattr(document, name)
+            for name in ("instrument_type", "number", "year", "subject", "issuer", "place_enacted", "date_enacted", "signatory")
+        },
+        "indexed_at": document.indexed_at,
+    }
+    if document.confidential:
+        body["confidential"] = True
+    if document.owning_org_unit:
+        body["owning_org_unit"] = document.owning_org_unit
+    if document.min_position_level is not None:
+        body["min_position_level"] = document.min_position_level
+    return body
+
+
+@router.post(
+    "/documents",
+    response={202: schemas.IngestionAccepted, 413: schemas.ErrorOut, 415: schemas.ErrorOut, 422: schemas.ErrorOut},
+    summary="Upload a file for ingestion",
+)
+def document_upload(
+    request: HttpRequest,
+    file: UploadedFile = File(...),
+    collection_id: str = Form(..., min_length=1, max_length=100),
+    title: str | None = Form(None, max_length=500),
+    confidential: bool = Form(False),
+    owning_org_unit: str | None = Form(None, max_length=200),
+    min_position_level: int | None = Form(None, ge=0, le=1000),
+):
+    limit = settings.ACEH_RAG.api.max_upload_bytes
+    if file.size is not None and file.size > limit:
+        return 413, {"detail": f"File too large: {file.size} bytes (limit {limit})"}
+    name = Path(file.name or "upload").name
+    extension = Path(name).suffix.lower()
+    if extension not in SUPPORTED_EXTENSIONS:
+        return 415, {"detail": f"Unsupported file type {extension or '(none)'}; expected one of {', '.join(sorted(SUPPORTED_EXTENSIONS))}"}
+    data = file.read(limit + 1)
+    if len(data) > limit:
+        return 413, {"detail": f"File too large (limit {limit} bytes)"}
+    if not content_matches_extension(data, name):
+        return 415, {"detail": f"File content does not match its {extension} extension"}
+    collection = collection_id.strip()
+    if not collection:
+        return 422, {"detail": "collection_id must not be blank"}
+    options = IngestOptions(
+        collection_id=collection,
+        title=(title or "").strip() or None,
+        confidential=confidential,
+        owning_org_unit=(owning_org_unit or "").strip() or None,
+        min_position_level=min_position_level,
+    )
+    stored = upload_store(data=data, filename=name)
+    principal = request_principal(request)
+    with transaction.atomic():
+        ingestion = ingestion_create(
+            source_name=name, source_key=source_key_for(collection, f"upload/{name}"), stored_path=stored,
+            options=options, requested_by=principal.subject or request.auth.key_name,
+        )
+        ingestion_enqueue(ingestion=ingestion)
+    return 202, {"ingestion_id": str(ingestion.id), "status": "queued", "source_name": name}
+
+
+@router.get("/ingestions/{ingestion_id}", response={200: schemas.IngestionOut, 404: schemas.ErrorOut}, summary="Ingestion status")
+def ingestion_status(request: HttpRequest, ingestion_id: uuid.UUID):
+    ingestion = ingestion_get(ingestion_id=ingestion_id)
+    if ingestion is None:
+        return 404, {"detail": f"Ingestion {ingestion_id} not found"}
+    return {
+        "ingestion_id": str(ingestion.id),
+        "status": ingestion.status,
+        "outcome": ingestion.outcome or None,
+        "source_name": ingestion.source_name,
+        "collection_id": ingestion.collection_id,
+        "stored_document_id": str(ingestion.document_id) if ingestion.document_id and ingestion.status == "succeeded" else None,
+        "chunk_count": ingestion.chunk_count,
+        "error": ingestion.error or None,
+        "created_at": ingestion.created_at,
+        "updated_at": ingestion.updated_at,
+    }
+
+
+@router.get("/documents", response=schemas.DocumentPage, summary="Documents the caller may see")
+def document_list(
+    request: HttpRequest,
+    collection_id: str | None = None,
+    limit: int = 50,
+    offset: int = 0,
+):
+    if not 1 <= limit <= 200 or offset < 0:
+        raise HttpError(422, "limit must be 1-200 and offset at least 0")
+    scope = Scope.from_request([collection_id] if collection_id else None, None)
+    documents = document_list_visible(principal=request_principal(request), scope=scope)
+    return {"count": documents.count(), "items": [_document_out(d) for d in documents[offset : offset + limit]]}
+
+
+@router.get("/documents/{document_id}", response={200: schemas.DocumentOut, 404: schemas.ErrorOut}, summary="One visible document")
+def document_detail(request: HttpRequest, document_id: uuid.UUID):
+    document = document_get_visible(principal=request_principal(request), document_id=document_id)
+    if document is None:
+        return 404, {"detail": f"Document {document_id} not found"}
+    return _document_out(document)
+
+
+@router.delete(
+    "/documents/{document_id}",
+    response={204: None, 403: schemas.ErrorOut, 404: schemas.ErrorOut},
+    summary="Delete a document (admin principals only)",
+)
+def document_remove(request: HttpRequest, document_id: uuid.UUID):
+    principal = request_principal(request)
+    if not principal.is_admin:
+        return 403, {"detail": "Admin principal required"}
+    document = document_get_visible(principal=principal, document_id=document_id)
+    if document is None:
+        return 404, {"detail": f"Document {document_id} not found"}
+    document_delete(document=document)
+    return HttpResponse(status=204)

@@ -125,3 +125,40 @@ class Chunk(models.Model):
 
     def __str__(self) -> str:
         return f"{self.document_id}#{self.ordinal}"
+
+
+class Ingestion(models.Model):
+    """One requested ingestion of one file (upload API, `ingest --async`)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    source_name = models.CharField(max_length=500)
+    source_key = models.CharField(max_length=1000)
+    # Where the bytes wait for the worker (under the data directory or a shared volume).
+    stored_path = models.CharField(max_length=1000)
+    collection = models.ForeignKey(Collection, on_delete=models.PROTECT, related_name="ingestions")
+    title = models.CharField(max_length=500, blank=True, null=True)
+    confidential = models.BooleanField(default=False)
+    owning_org_unit = models.CharField(max_length=200, blank=True, null=True)
+    min_position_level = models.PositiveIntegerField(blank=True, null=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    # ingested | unchanged | replaced | updated | failed, once finished.
+    outcome = models.CharField(max_length=10, blank=True)
+    error = models.TextField(blank=True)
+    document = models.ForeignKey(Document, on_delete=models.SET_NULL, blank=True, null=True, related_name="+")
+    chunk_count = models.PositiveIntegerField(default=0)
+    attempts = models.PositiveIntegerField(default=0)
+    requested_by = models.CharField(max_length=256, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.source_name} ({self.status})"

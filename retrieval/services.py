@@ -1,7 +1,167 @@
-"""Write operations for documents and chunks (ingestion lives here)."""
+"""Write operations on documents, chunks and ingestions."""
 from __future__ import annotations
+
+import json
+import logging
+import shutil
+import uuid
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from retrieval.ingestion import (
+    IngestOptions,
+    IngestProgress,
+    discover_files,
+    document_ingest_bytes,
+    document_ingest_path,
+    document_reindex,
+    source_key_for,
+)
+from retrieval.models import Collection, Document, Ingestion
+
+logger = logging.getLogger(__name__)
+
+SAMPLE_CORPUS_DIR = Path(__file__).resolve().parent / "sample_corpus"
+
+
+def ingestion_create(
+    *, source_name: str, source_key: str, stored_path: Path, options: IngestOptions, requested_by: str = ""
+) -> Ingestion:
+    Collection.objects.get_or_create(id=options.collection_id)
+    return Ingestion.objects.create(
+        source_name=source_name[:500],
+        source_key=source_key,
+        stored_path=str(stored_path),
+        collection_id=options.collection_id,
+        title=options.title,
+        confidential=options.confidential,
+        owning_org_unit=options.owning_org_unit or None,
+        min_position_level=options.min_position_level,
+        requested_by=requested_by[:256],
+    )
+
+
+def ingestion_enqueue(*, ingestion: Ingestion) -> None:
+    """Queue the ingestion once the surrounding transaction commits."""
+    from retrieval.tasks import ingest_file
+
+    transaction.on_commit(lambda: ingest_file.delay(str(ingestion.id)))
+
+
+def upload_dir() -> Path:
+    return settings.ACEH_RAG.data_dir / "uploads"
+
+
+def upload_store(*, data: bytes, filename: str) -> Path:
+    """Keep uploaded bytes where a worker can read them until ingested."""
+    folder = upload_dir() / uuid.uuid4().hex
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / Path(filename).name
+    path.write_bytes(data)
+    return path
+
+
+def ingestion_run(*, ingestion_id: str, final_attempt: bool = True) -> str:
+    """Run one ingestion; returns its outcome, or "retry" for a transient failure."""
+    from retrieval.embedders import EmbeddingError
+
+    with transaction.atomic():
+        ingestion = Ingestion.objects.select_for_update().filter(pk=ingestion_id).first()
+        if ingestion is None:
+            logger.warning("ingestion %s no longer exists", ingestion_id)
+            return "missing"
+        if ingestion.status in (Ingestion.Status.SUCCEEDED, Ingestion.Status.FAILED):
+            return ingestion.outcome  # a redelivered message: already done
+        ingestion.status = Ingestion.Status.RUNNING
+        ingestion.attempts += 1
+        ingestion.save(update_fields=["status", "attempts", "updated_at"])
+
+    options = IngestOptions(
+        collection_id=ingestion.collection_id,
+        title=ingestion.title,
+        confidential=ingestion.confidential,
+        owning_org_unit=ingestion.owning_org_unit,
+        min_position_level=ingestion.min_position_level,
+    )
+    try:
+        outcome = document_ingest_path(path=Path(ingestion.stored_path), source_key=ingestion.source_key, options=options)
+    except EmbeddingError as exc:
+        if not final_attempt:
+            Ingestion.objects.filter(pk=ingestion.pk).update(status=Ingestion.Status.QUEUED, error=str(exc))
+            return "retry"
+        raise
+    succeeded = outcome.status != "failed"
+    Ingestion.objects.filter(pk=ingestion.pk).update(
+        status=Ingestion.Status.SUCCEEDED if succeeded else Ingestion.Status.FAILED,
+        outcome=outcome.status,
+        error=outcome.reason,
+        document_id=outcome.document_id,
+        chunk_count=outcome.chunk_count,
+        updated_at=timezone.now(),
+    )
+    stored = Path(ingestion.stored_path)
+    if succeeded and stored.is_relative_to(upload_dir()):
+        shutil.rmtree(stored.parent, ignore_errors=True)
+    return outcome.status
+
+
+def document_delete(*, document: Document) -> None:
+    """Remove a document, all its versions' chunks go with it (cascade)."""
+    Document.objects.filter(pk=document.pk).delete()
+
+
+def sample_corpus_manifest() -> list[dict]:
+    manifest = SAMPLE_CORPUS_DIR / "manifest.json"
+    return json.loads(manifest.read_text())["documents"] if manifest.exists() else []
+
+
+def sample_corpus_ingest(progress: IngestProgress | None = None) -> list:
+    """Ingest the bundled sample corpus with the access fields its manifest gives."""
+    outcomes = []
+    for entry in sample_corpus_manifest():
+        options = IngestOptions(
+            collection_id=entry.get("collection") or "JDIH",
+            title=entry.get("title"),
+            confidential=bool(entry.get("confidential")),
+            owning_org_unit=entry.get("owning_org_unit"),
+            min_position_level=entry.get("min_position_level"),
+        )
+        path = SAMPLE_CORPUS_DIR / entry["file"]
+        outcomes.append(
+            document_ingest_path(
+                path=path, source_key=source_key_for(options.collection_id, f"sample/{entry['file']}"),
+                options=options, progress=progress,
+            )
+        )
+    return outcomes
 
 
 def sample_corpus_ingest_if_empty() -> str | None:
-    """Ingest the bundled sample corpus when no document exists yet."""
-    return None
+    """Ingest the sample corpus into a database that has no document yet."""
+    if Document.objects.exists() or not sample_corpus_manifest():
+        return None
+    outcomes = sample_corpus_ingest()
+    ok = sum(1 for o in outcomes if o.status != "failed")
+    failed = [f"{o.source_name}: {o.reason}" for o in outcomes if o.status == "failed"]
+    lines = [f"Sample corpus: {ok} document(s) ingested, {sum(o.chunk_count for o in outcomes)} chunks."]
+    lines += [f"  failed {line}" for line in failed]
+    return "\n".join(lines)
+
+
+__all__ = [
+    "IngestOptions",
+    "IngestProgress",
+    "discover_files",
+    "document_delete",
+    "document_ingest_bytes",
+    "document_reindex",
+    "ingestion_create",
+    "ingestion_enqueue",
+    "ingestion_run",
+    "sample_corpus_ingest",
+    "sample_corpus_ingest_if_empty",
+    "upload_store",
+]

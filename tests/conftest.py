@@ -122,3 +122,14 @@ def corpus_dir() -> Path:
     if not CORPUS_DIR.is_dir():
         pytest.skip(f"shared corpus not present at {CORPUS_DIR}")
     return CORPUS_DIR
+
+
+@pytest.fixture(autouse=True)
+def no_server_errors(request, caplog):
+    """Fail any test during which the API logged an unhandled error (a 500)."""
+    yield
+    if request.node.get_closest_marker("allows_500"):
+        return
+    errors = [r for r in caplog.records if r.name in ("acehrag.api", "django.request") and r.levelname == "ERROR"
+              and getattr(r, "status_code", 500) >= 500]
+    assert not errors, f"unhandled server error: {errors[0].getMessage()}"

@@ -1,0 +1,38 @@
+"""Shared bootstrap for benchmarks: Django on a benchmark data directory."""
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def django_setup(data_dir: str = "var/bench", **env: str) -> None:
+    """Point the project at its own embedded database (unless DATABASE_URL is set) and migrate."""
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("ACEH_RAG_DATA_DIR", str(ROOT / data_dir))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "acehrag.settings")
+    os.environ.setdefault("ACEH_RAG_LOG_LEVEL", "WARNING")
+    for name, value in env.items():
+        os.environ.setdefault(name, value)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", interactive=False, verbosity=0)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def summary(values_ms: list[float]) -> str:
+    return f"p50 {percentile(values_ms, 0.5):7.1f} ms  p95 {percentile(values_ms, 0.95):7.1f} ms  (n={len(values_ms)}, mean {statistics.fmean(values_ms):.1f})"

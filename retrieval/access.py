@@ -1,0 +1,81 @@
+"""The access predicate and retrieval scope: one definition for every read.
+
+A document is visible to a principal when it is indexed and
+- its ``owning_org_unit`` is null or equals the principal's unit,
+- its ``min_position_level`` is null or at most the principal's level,
+- it is not ``confidential``, or the principal's identity is verified.
+Unit and level claims count only from a verified identity (an unverified
+claim could be forged); a verified ``admin`` sees every indexed document.
+Forbidden and unknown ids behave the same: they simply match nothing.
+"""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from django.db import connection
+from django.db.models import Q
+
+from acehrag.auth import Principal
+from retrieval.models import Document
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Normalised ``collection_ids`` / ``document_ids`` (empty tuple = no restriction)."""
+
+    collection_ids: tuple[str, ...] = ()
+    document_ids: tuple[uuid.UUID, ...] = ()
+
+    @classmethod
+    def from_request(cls, collection_ids: list[str] | None, document_ids: list[uuid.UUID] | None) -> "Scope":
+        return cls(
+            collection_ids=normalise_collection_ids(collection_ids),
+            document_ids=tuple(dict.fromkeys(document_ids or ())),
+        )
+
+
+def normalise_collection_ids(values: list[str] | None) -> tuple[str, ...]:
+    """Trim, drop blanks, deduplicate in first-seen order."""
+    return tuple(dict.fromkeys(value.strip() for value in values or () if value and value.strip()))
+
+
+def document_access_q(principal: Principal) -> Q:
+    """The access predicate as an ORM condition on ``Document``."""
+    visible = Q(status=Document.Status.INDEXED)
+    if principal.is_admin:
+        return visible
+    if principal.verified:
+        unit_ok = Q(owning_org_unit__isnull=True)
+        if principal.unit:
+            unit_ok |= Q(owning_org_unit=principal.unit)
+        level_ok = Q(min_position_level__isnull=True)
+        if principal.level is not None:
+            level_ok |= Q(min_position_level__lte=principal.level)
+        return visible & unit_ok & level_ok
+    return visible & Q(owning_org_unit__isnull=True, min_position_level__isnull=True, confidential=False)
+
+
+def document_scope_q(scope: Scope) -> Q:
+    condition = Q()
+    if scope.collection_ids:
+        condition &= Q(collection_id__in=scope.collection_ids)
+    if scope.document_ids:
+        condition &= Q(id__in=scope.document_ids)
+    return condition
+
+
+def visible_documents_q(principal: Principal, scope: Scope | None = None) -> Q:
+    return document_access_q(principal) & document_scope_q(scope or Scope())
+
+
+def document_condition_sql(condition: Q) -> tuple[str, list]:
+    """Compile a ``Document`` condition to SQL over the ``retrieval_document`` table.
+
+    Hand-written search SQL joins ``retrieval_document`` (unaliased) and
+    composes this, so raw SQL and ORM reads share the one predicate.
+    """
+    query = Document.objects.filter(condition).query
+    compiler = query.get_compiler(connection=connection)
+    sql, params = query.where.as_sql(compiler, connection)
+    return (sql or "TRUE"), list(params)

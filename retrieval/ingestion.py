@@ -1,0 +1,338 @@
+"""Ingestion: bytes → text → legal structure → chunks → vectors → one transaction.
+
+The slow part (embedding) runs before any transaction is opened; the document
+and all its chunks then become visible together in one short transaction, so a
+crash at any point leaves nothing half-visible and a re-run recovers.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from retrieval.embedders import Embedder, EmbeddingError, get_embedder
+from retrieval.models import Collection, Document
+from retrieval.search.semantic import vector_literal
+from retrieval.parsing import ExtractedText, ExtractionError, ParsedDocument, extract_bytes, parse_document
+
+logger = logging.getLogger(__name__)
+
+OUTCOMES = ("ingested", "unchanged", "replaced", "updated", "failed")
+
+
+@dataclass(frozen=True)
+class IngestOptions:
+    collection_id: str
+    title: str | None = None
+    confidential: bool = False
+    owning_org_unit: str | None = None
+    min_position_level: int | None = None
+
+
+@dataclass(frozen=True)
+class IngestOutcome:
+    status: str                 # one of OUTCOMES
+    source_name: str
+    source_key: str
+    document_id: uuid.UUID | None = None
+    chunk_count: int = 0
+    reason: str = ""
+    seconds: float = 0.0
+
+
+@dataclass
+class IngestProgress:
+    """Counters the command's progress line reads; updated as work happens."""
+
+    files_done: int = 0
+    chunks_embedded: int = 0
+    started: float = field(default_factory=time.monotonic)
+    on_change: Callable[["IngestProgress"], None] | None = None
+
+    def add_chunks(self, count: int) -> None:
+        self.chunks_embedded += count
+        if self.on_change:
+            self.on_change(self)
+
+    def file_finished(self) -> None:
+        self.files_done += 1
+        if self.on_change:
+            self.on_change(self)
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def embedding_text(parsed_title: str, chunk) -> str:
+    """What the embedder sees: the chunk with its document and article context.
+
+    A bare ayat ("(2) Paling lambat 10 hari ...") says nothing about which
+    regulation it belongs to; the context line lets a question that names the
+    regulation or the topic reach it. The stored chunk text stays the exact slice.
+    """
+    context = chunk.legal_reference or " / ".join(chunk.section_path)
+    lines = [parsed_title]
+    if context and context not in parsed_title:
+        lines.append(context)
+    if chunk.table_header:
+        lines.append(chunk.table_header)
+    lines.append(chunk.text)
+    return "\n".join(lines)
+
+
+def embed_chunks(
+    embedder: Embedder, parsed: ParsedDocument, batch_size: int, progress: IngestProgress | None
+) -> np.ndarray:
+    texts = [embedding_text(parsed.title, chunk) for chunk in parsed.chunks]
+    parts: list[np.ndarray] = []
+    for start in range(0, len(texts), batch_size):
+        batch = texts[start : start + batch_size]
+        parts.append(embedder.embed_passages(batch))
+        if progress:
+            progress.add_chunks(len(batch))
+    if not parts:
+        return np.zeros((0, embedder.dimensions), dtype=np.float32)
+    return np.vstack(parts)
+
+
+_INSERT_CHUNK = """
+INSERT INTO retrieval_chunk (
+    id, document_id, ordinal, kind, text, page_number, section_path, legal_reference,
+    char_start, char_end, table_header, embedding, embedding_model, search_vector
+) VALUES (
+    %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, %s,
+    setweight(to_tsvector('indonesian', %s), 'A')
+    || setweight(to_tsvector('indonesian', %s), 'B')
+    || setweight(to_tsvector('indonesian', %s), 'C')
+)
+"""
+
+
+def _chunk_rows(document_id: uuid.UUID, title: str, parsed: ParsedDocument, vectors: np.ndarray, model: str) -> Iterable[tuple]:
+    for chunk, vector in zip(parsed.chunks, vectors):
+        reference = " ".join(filter(None, [chunk.legal_reference, *chunk.section_path]))
+        body = f"{chunk.table_header}\n{chunk.text}" if chunk.table_header else chunk.text
+        yield (
+            uuid.uuid4(), document_id, chunk.ordinal, chunk.kind, chunk.text, chunk.page_number,
+            list(chunk.section_path), chunk.legal_reference, chunk.char_start, chunk.char_end,
+            chunk.table_header, vector_literal(vector), model,
+            reference, body, title,
+        )
+
+
+def _insert_chunks(document_id: uuid.UUID, title: str, parsed: ParsedDocument, vectors: np.ndarray, model: str) -> None:
+    with connection.cursor() as cursor:
+        cursor.executemany(_INSERT_CHUNK, list(_chunk_rows(document_id, title, parsed, vectors, model)))
+
+
+def _parsed_fields(parsed: ParsedDocument) -> dict:
+    """Document columns that come from parsing: the identity card and counts."""
+    identity = parsed.identity
+    return {
+        "instrument_type": identity.instrument_type,
+        "number": identity.number,
+        "year": identity.year,
+        "subject": identity.subject,
+        "issuer": identity.issuer,
+        "place_enacted": identity.place_enacted,
+        "date_enacted": identity.date_enacted,
+        "signatory": identity.signatory,
+        "identity": identity.as_dict(),
+        "chunk_count": len(parsed.chunks),
+        "indexed_at": timezone.now(),
+    }
+
+
+def _source_lock(source_key: str) -> None:
+    """Serialise writers of one source for the rest of the transaction."""
+    key = int.from_bytes(hashlib.blake2b(source_key.encode(), digest_size=8).digest(), "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+def _access_fields(options: IngestOptions) -> dict:
+    return {
+        "confidential": options.confidential,
+        "owning_org_unit": options.owning_org_unit or None,
+        "min_position_level": options.min_position_level,
+    }
+
+
+def _metadata_update(document: Document, options: IngestOptions, title: str) -> bool:
+    """Apply changed access/title/collection to an unchanged document; True if changed."""
+    wanted = {**_access_fields(options), "collection_id": options.collection_id, "title": title}
+    changed = {name: value for name, value in wanted.items() if getattr(document, name) != value}
+    if changed:
+        Document.objects.filter(pk=document.pk).update(**changed, updated_at=timezone.now())
+    return bool(changed)
+
+
+def _visible_version(source_key: str) -> Document | None:
+    return Document.objects.filter(source_key=source_key, status=Document.Status.INDEXED).first()
+
+
+def document_ingest_bytes(
+    *,
+    data: bytes,
+    filename: str,
+    source_key: str,
+    options: IngestOptions,
+    progress: IngestProgress | None = None,
+    embedder: Embedder | None = None,
+    before_commit: Callable[[], None] | None = None,
+) -> IngestOutcome:
+    """Ingest one file's bytes under ``source_key``.
+
+    Unchanged bytes are a no-op (access/title changes are applied in place);
+    changed bytes become a new version and the previous one is superseded.
+    ``before_commit`` runs inside the final transaction (tests use it to
+    simulate a crash at the last moment).
+    """
+    started = time.monotonic()
+    digest = content_hash(data)
+
+    def outcome(status: str, **values) -> IngestOutcome:
+        if progress:
+            progress.file_finished()
+        return IngestOutcome(status=status, source_name=filename, source_key=source_key,
+                             seconds=round(time.monotonic() - started, 3), **values)
+
+    current = _visible_version(source_key)
+    if current is not None and current.content_hash == digest:
+        title = options.title or current.title
+        changed = _metadata_update(current, options, title)
+        return outcome("updated" if changed else "unchanged", document_id=current.id, chunk_count=current.chunk_count)
+
+    try:
+        extracted = extract_bytes(data, filename)
+        parsed = parse_extracted(extracted, title_hint=Path(filename).stem)
+    except ExtractionError as exc:
+        return outcome("failed", reason=str(exc))
+
+    embedder = embedder or get_embedder()
+    try:
+        vectors = embed_chunks(embedder, parsed, settings.ACEH_RAG.embedding.batch_size, progress)
+    except EmbeddingError as exc:
+        return outcome("failed", reason=f"embedding failed: {exc}")
+
+    title = (options.title or parsed.title or Path(filename).stem)[:500]
+    with transaction.atomic():
+        _source_lock(source_key)
+        Collection.objects.get_or_create(id=options.collection_id)
+        previous = Document.objects.select_for_update().filter(
+            source_key=source_key, status=Document.Status.INDEXED
+        ).first()
+        if previous is not None and previous.content_hash == digest:
+            # Another worker stored the same bytes while we were embedding.
+            return outcome("unchanged", document_id=previous.id, chunk_count=previous.chunk_count)
+        if previous is not None:
+            previous.status = Document.Status.SUPERSEDED
+            previous.save(update_fields=["status", "updated_at"])
+        document = Document.objects.create(
+            collection_id=options.collection_id,
+            title=title,
+            source_key=source_key,
+            source_name=filename[:500],
+            source_format=extracted.format,
+            version=(previous.version + 1) if previous else 1,
+            status=Document.Status.INDEXED,
+            content_hash=digest,
+            text=extracted.text,
+            page_starts=list(extracted.page_starts),
+            **_parsed_fields(parsed),
+            **_access_fields(options),
+        )
+        _insert_chunks(document.id, title, parsed, vectors, embedder.model_name)
+        if before_commit:
+            before_commit()
+    return outcome("replaced" if previous else "ingested", document_id=document.id, chunk_count=len(parsed.chunks))
+
+
+def parse_extracted(extracted: ExtractedText, *, title_hint: str | None) -> ParsedDocument:
+    config = settings.ACEH_RAG.ingestion
+    parsed = parse_document(
+        extracted, max_chars=config.chunk_max_chars, min_chars=config.chunk_min_chars, title_hint=title_hint
+    )
+    if not parsed.chunks:
+        raise ExtractionError("no text to index after parsing")
+    return parsed
+
+
+def document_reindex(*, document: Document, embedder: Embedder | None = None) -> IngestOutcome:
+    """Re-chunk and re-embed a stored document in place (same id, new chunks).
+
+    Used after a chunker change or an embedding-model change; the stored
+    text and page offsets are the source, so no original file is needed.
+    """
+    started = time.monotonic()
+    extracted = ExtractedText(text=document.text, page_starts=tuple(document.page_starts) or (0,),
+                              format=document.source_format or "text")
+
+    def outcome(status: str, **values) -> IngestOutcome:
+        return IngestOutcome(status=status, source_name=document.source_name, source_key=document.source_key,
+                             document_id=document.id, seconds=round(time.monotonic() - started, 3), **values)
+
+    try:
+        parsed = parse_extracted(extracted, title_hint=document.title)
+        embedder = embedder or get_embedder()
+        vectors = embed_chunks(embedder, parsed, settings.ACEH_RAG.embedding.batch_size, None)
+    except (ExtractionError, EmbeddingError) as exc:
+        return outcome("failed", reason=str(exc))
+    with transaction.atomic():
+        locked = Document.objects.select_for_update().filter(pk=document.pk).first()
+        if locked is None:
+            return outcome("failed", reason="document was deleted")
+        locked.chunks.all().delete()
+        _insert_chunks(locked.id, locked.title, parsed, vectors, embedder.model_name)
+        Document.objects.filter(pk=locked.pk).update(**_parsed_fields(parsed), updated_at=timezone.now())
+    return outcome("replaced", chunk_count=len(parsed.chunks))
+
+
+def document_ingest_path(
+    *, path: Path, source_key: str, options: IngestOptions, progress: IngestProgress | None = None
+) -> IngestOutcome:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        if progress:
+            progress.file_finished()
+        return IngestOutcome(status="failed", source_name=Path(path).name, source_key=source_key,
+                             reason=f"cannot read file: {exc.strerror or exc}")
+    return document_ingest_bytes(
+        data=data, filename=Path(path).name, source_key=source_key, options=options, progress=progress
+    )
+
+
+def discover_files(paths: Iterable[Path]) -> list[tuple[Path, str]]:
+    """Expand files and folders (recursively) to ``(file, relative key)`` pairs.
+
+    Hidden files are skipped; the key is the path relative to the folder given
+    (the file name for a file given directly), so the same corpus ingested
+    from another checkout keeps its source keys.
+    """
+    found: list[tuple[Path, str]] = []
+    for root in paths:
+        root = Path(root)
+        if root.is_dir():
+            for file in sorted(p for p in root.rglob("*") if p.is_file()):
+                relative = file.relative_to(root)
+                if any(part.startswith(".") for part in relative.parts):
+                    continue
+                found.append((file, f"{root.name}/{relative.as_posix()}"))
+        else:
+            found.append((root, root.name))
+    return found
+
+
+def source_key_for(collection_id: str, relative_key: str) -> str:
+    return f"{collection_id}:{relative_key}"

@@ -1,0 +1,126 @@
+"""Hybrid retrieval: reciprocal rank fusion of the semantic and lexical legs."""
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from django.conf import settings
+
+from acehrag.auth import Principal
+from retrieval.access import Scope, visible_documents_q
+from retrieval.citations import citation_for
+from retrieval.embedders import get_embedder
+from retrieval.models import Chunk
+from retrieval.rerankers import get_reranker
+from retrieval.search.lexical import chunk_search_lexical
+from retrieval.search.semantic import chunk_search_semantic
+from retrieval.search.timeouts import bounded_transaction
+
+MODES = ("hybrid", "semantic", "lexical")
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    chunk: Chunk          # with ``document`` loaded
+    score: float
+
+    @property
+    def citation(self) -> dict:
+        return citation_for(self.chunk, self.chunk.document)
+
+
+@dataclass(frozen=True)
+class SearchOutcome:
+    mode: str
+    hits: tuple[SearchHit, ...]
+    lexical_tier: str | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+def reciprocal_rank_fusion(
+    ranked_lists: Sequence[tuple[Sequence[uuid.UUID], float]], k: int
+) -> list[tuple[uuid.UUID, float]]:
+    """Fuse ranked id lists: score = sum(weight / (k + rank)), rank from 1.
+
+    Ties are broken by the best rank any list gave, then by id, so equal
+    scores always come back in the same order.
+    """
+    scores: dict[uuid.UUID, float] = {}
+    best_rank: dict[uuid.UUID, int] = {}
+    for ids, weight in ranked_lists:
+        for rank, chunk_id in enumerate(ids, start=1):
+            scores[chunk_id] = scores.get(chunk_id, 0.0) + weight / (k + rank)
+            best_rank[chunk_id] = min(best_rank.get(chunk_id, rank), rank)
+    return sorted(scores.items(), key=lambda item: (-item[1], best_rank[item[0]], str(item[0])))
+
+
+def _load_chunks(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Chunk]:
+    chunks = Chunk.objects.select_related("document").defer("embedding", "search_vector", "document__text").filter(id__in=ids)
+    return {chunk.id: chunk for chunk in chunks}
+
+
+def chunk_search(
+    query: str,
+    *,
+    mode: str = "hybrid",
+    top_k: int = 5,
+    principal: Principal,
+    scope: Scope | None = None,
+) -> SearchOutcome:
+    """Search visible chunks; raises EmbeddingError (502) or SearchTimeout."""
+    config = settings.ACEH_RAG.retrieval
+    condition = visible_documents_q(principal, scope)
+    timings: dict[str, float] = {}
+    semantic: list[tuple[uuid.UUID, float]] = []
+    lexical = None
+
+    if mode in ("hybrid", "semantic"):
+        started = time.perf_counter()
+        embedder = get_embedder()
+        vector = embedder.embed_queries([query])[0]
+        timings["embed"] = (time.perf_counter() - started) * 1000
+        limit = top_k if mode == "semantic" else max(config.semantic_candidate_limit, top_k)
+        started = time.perf_counter()
+        with bounded_transaction(
+            config.statement_timeout_ms,
+            **{"hnsw.ef_search": max(config.hnsw_ef_search, limit), "hnsw.iterative_scan": "relaxed_order"},
+        ):
+            semantic = chunk_search_semantic(vector, model_name=embedder.model_name, document_condition=condition, limit=limit)
+        timings["semantic"] = (time.perf_counter() - started) * 1000
+
+    if mode in ("hybrid", "lexical"):
+        limit = top_k if mode == "lexical" else max(config.lexical_candidate_limit, top_k)
+        started = time.perf_counter()
+        with bounded_transaction(config.statement_timeout_ms):
+            lexical = chunk_search_lexical(
+                query, document_condition=condition, limit=limit, common_term_share=config.common_term_share
+            )
+        timings["lexical"] = (time.perf_counter() - started) * 1000
+
+    if mode == "semantic":
+        ranked = semantic
+    elif mode == "lexical":
+        ranked = list(zip(lexical.chunk_ids, lexical.scores))
+    else:
+        ranked = reciprocal_rank_fusion(
+            [([chunk_id for chunk_id, _ in semantic], config.semantic_weight),
+             (list(lexical.chunk_ids), config.lexical_weight)],
+            config.rrf_k,
+        )
+
+    reranker = get_reranker() if mode == "hybrid" else None
+    candidates = ranked[: config.rerank_candidate_limit] if reranker else ranked[:top_k]
+    chunks = _load_chunks([chunk_id for chunk_id, _ in candidates])
+    if reranker and candidates:
+        started = time.perf_counter()
+        texts = [chunks[chunk_id].text for chunk_id, _ in candidates]
+        scores = reranker.scores(query, texts)
+        candidates = sorted(zip([c for c, _ in candidates], scores), key=lambda item: (-item[1], str(item[0])))
+        timings["rerank"] = (time.perf_counter() - started) * 1000
+    hits = tuple(SearchHit(chunk=chunks[chunk_id], score=round(score, 6)) for chunk_id, score in candidates[:top_k] if chunk_id in chunks)
+    return SearchOutcome(
+        mode=mode, hits=hits, lexical_tier=lexical.tier if lexical else None,
+        timings_ms={name: round(ms, 2) for name, ms in timings.items()},
+    )

@@ -1,0 +1,78 @@
+"""Lexical tiers: all-words fill, PARTIAL N, NONE, and the common-term rule."""
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from acehrag.auth import Principal
+from retrieval.access import visible_documents_q
+from retrieval.search.lexical import chunk_search_lexical, forget_lexeme_statistics, query_terms
+from tests.factories import make_document
+
+pytestmark = pytest.mark.django_db
+
+EVERYONE = visible_documents_q(Principal(subject="admin", role="admin", verified=True))
+
+
+def lexical(query: str, limit: int, share: float = 0.05):
+    return chunk_search_lexical(query, document_condition=EVERYONE, limit=limit, common_term_share=share)
+
+
+def test_query_terms_drop_indonesian_stop_words():
+    assert query_terms("Apa yang dimaksud dengan zakat di Aceh?") == ["dimaksud", "zakat", "aceh"]
+    # A question made only of function words keeps them rather than searching nothing.
+    assert query_terms("apa itu") == ["apa", "itu"]
+
+
+def test_all_words_fill():
+    make_document(chunks=["Zakat profesi dibayar bulanan.", "Zakat profesi dihitung dari gaji.", "Zakat profesi disalurkan Baitul Mal."])
+    result = lexical("zakat profesi", limit=2)
+    assert result.tier == "all-words fill"
+    assert len(result.chunk_ids) == 2
+
+
+def test_partial_then_any_word_fill():
+    make_document(chunks=["Zakat profesi dibayar bulanan.", "Zakat fitrah dibayar saat Ramadan.", "Infak sukarela."])
+    result = lexical("zakat profesi", limit=5)
+    assert result.tier == "PARTIAL 1"
+    texts = _texts(result.chunk_ids)
+    assert texts[0].startswith("Zakat profesi")
+    assert any(text.startswith("Zakat fitrah") for text in texts[1:])
+    assert not any(text.startswith("Infak") for text in texts)
+
+
+def test_none_when_no_passage_has_every_term():
+    make_document(chunks=["Zakat fitrah dibayar saat Ramadan.", "Profesi guru dilindungi."])
+    result = lexical("zakat profesi", limit=5)
+    assert result.tier == "NONE"
+    assert len(result.chunk_ids) == 2
+
+
+def test_common_terms_rank_but_do_not_nominate():
+    chunks = [f"Pemerintah Aceh menetapkan ketentuan nomor {i}." for i in range(30)] + ["Kerbau dipelihara warga gampong."]
+    make_document(chunks=chunks)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE retrieval_chunk")
+    forget_lexeme_statistics()
+    result = lexical("aceh kerbau", limit=5)
+    assert result.tier == "NONE"
+    # 'aceh' is in almost every passage: only the rare term nominates.
+    assert _texts(result.chunk_ids) == ["Kerbau dipelihara warga gampong."]
+
+
+def test_every_term_nominates_when_rare_terms_match_nothing():
+    chunks = [f"Pemerintah Aceh menetapkan ketentuan nomor {i}." for i in range(30)]
+    make_document(chunks=chunks)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE retrieval_chunk")
+    forget_lexeme_statistics()
+    result = lexical("aceh unicorn", limit=5)
+    assert result.tier == "NONE"
+    assert len(result.chunk_ids) == 5
+
+
+def _texts(chunk_ids):
+    from retrieval.models import Chunk
+
+    by_id = {c.id: c.text for c in Chunk.objects.filter(id__in=chunk_ids)}
+    return [by_id[i] for i in chunk_ids]
