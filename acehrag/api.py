@@ -70,9 +70,11 @@ def _build_api() -> AcehNinjaAPI:
         logger.exception("unhandled error on %s %s", request.method, request.path)
         return api.create_response(request, {"detail": "Internal Server Error"}, status=500)
 
+    from answering.api import router as answering_router
     from retrieval.api import router as retrieval_router
 
     api.add_router("", retrieval_router)
+    api.add_router("", answering_router)
     return api
 
 

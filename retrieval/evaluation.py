@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -18,6 +17,7 @@ from typing import Callable, Sequence
 from acehrag.auth import Principal
 from retrieval.access import Scope, visible_documents_q
 from retrieval.models import Chunk, Document
+from retrieval.references import covered_articles
 from retrieval.search import chunk_search, query_terms
 
 EVALUATOR = Principal(subject="eval", role="admin", verified=True)
@@ -38,8 +38,8 @@ class Question:
 
 @dataclass(frozen=True)
 class RankedChunk:
-    document_key: str        # lower-cased title + source name + citation
-    section_text: str        # section path and legal reference, for article matching
+    document_key: str              # lower-cased title + source name + citation
+    articles: frozenset[str]       # articles the chunk covers ("8", "12A", "KESATU")
 
 
 @dataclass(frozen=True)
@@ -71,16 +71,16 @@ def _document_key(document: Document) -> str:
 
 
 def ranked_chunk(chunk: Chunk) -> RankedChunk:
-    return RankedChunk(_document_key(chunk.document), " | ".join([*chunk.section_path, chunk.legal_reference or ""]))
+    articles = covered_articles(chunk.section_path, chunk.legal_reference)
+    # Dictums (KESATU, KEDUA) and other non-Pasal headings count by name.
+    articles |= {part.upper() for part in chunk.section_path if not part.lower().startswith(("pasal", "bab", "bagian", "paragraf"))}
+    return RankedChunk(_document_key(chunk.document), frozenset(articles))
 
 
 def label_matches(label: Label, item: RankedChunk) -> bool:
     if label.document.lower() not in item.document_key:
         return False
-    if label.pasal is None:
-        return True
-    pattern = rf"\b{re.escape(label.pasal)}\b" if not label.pasal[0].isdigit() else rf"\bPasal {re.escape(label.pasal)}(?![0-9A-Za-z])"
-    return re.search(pattern, item.section_text, re.IGNORECASE) is not None
+    return label.pasal is None or label.pasal.upper() in item.articles
 
 
 def score_ranking(question: Question, ranking: Sequence[RankedChunk], k: int = 10) -> tuple[int | None, float]:

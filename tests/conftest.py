@@ -88,6 +88,7 @@ def server_env(overrides: dict[str, str] | None = None) -> dict[str, str]:
         ACEH_RAG_EMBEDDING__BACKEND="hashing",
         ACEH_RAG_API__KEYS=TEST_API_KEY,
         ACEH_RAG_LOG_LEVEL="WARNING",
+        ACEH_RAG_INGESTION__CHUNK_MIN_CHARS="0",
     )
     env.update(overrides or {})
     return env

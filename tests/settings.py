@@ -12,6 +12,8 @@ TEST_ENV = {
     "ACEH_RAG_DATA_DIR": str(ROOT / "var" / "test"),
     "ACEH_RAG_EMBEDDING__BACKEND": "hashing",
     "ACEH_RAG_API__KEYS": "test-env-key",
+    # Tests build tiny documents whose articles must stay separate chunks.
+    "ACEH_RAG_INGESTION__CHUNK_MIN_CHARS": "0",
 }
 for name, value in TEST_ENV.items():
     os.environ[name] = value

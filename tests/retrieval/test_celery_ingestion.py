@@ -1,7 +1,6 @@
 """The distributed path: `ingest --async` through a real Redis broker and worker."""
 from __future__ import annotations
 
-import io
 import shutil
 import socket
 import subprocess
@@ -10,10 +9,6 @@ import time
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
-from django.test import override_settings
-
-from acehrag.celery import app as celery_app
 from retrieval.models import Document, Ingestion
 from tests.conftest import ROOT, server_env
 
@@ -75,20 +70,17 @@ def test_async_ingest_runs_on_a_real_worker(tmp_path: Path, redis_url, worker):
         "QANUN ACEH\nNOMOR 91 TAHUN 2024\nTENTANG\nTRANSPARANSI ANGGARAN\n\nPasal 1\nAnggaran diumumkan.\n"
     )
     (tmp_path / "rusak.pdf").write_bytes(b"%PDF-1.4 broken")
-    previous = (celery_app.conf.task_always_eager, celery_app.conf.broker_url)
-    celery_app.conf.task_always_eager, celery_app.conf.broker_url = False, redis_url
-    try:
-        with override_settings(CELERY_BROKER_URL=redis_url):
-            out = io.StringIO()
-            with pytest.raises(SystemExit) as exit_info:
-                call_command("ingest", str(tmp_path), "--collection", "ASYNC", "--async", stdout=out, stderr=io.StringIO())
-    finally:
-        celery_app.conf.task_always_eager, celery_app.conf.broker_url = previous
-    assert exit_info.value.code == 1  # the broken PDF failed
+    # The command runs as a staff member would run it: its own process, the broker in its environment.
+    command = subprocess.run(
+        [sys.executable, "manage.py", "ingest", str(tmp_path), "--collection", "ASYNC", "--async", "--wait-timeout", "120"],
+        cwd=ROOT, env=server_env({"CELERY_BROKER_URL": redis_url}), capture_output=True, text=True, timeout=180,
+    )
+    assert command.returncode == 1, command.stdout + command.stderr  # the broken PDF failed
+    assert "queued 2 file(s)" in command.stderr
     statuses = dict(Ingestion.objects.values_list("source_name", "status"))
     assert statuses == {"qanun.txt": "succeeded", "rusak.pdf": "failed"}
     document = Document.objects.get(collection_id="ASYNC")
     assert document.status == "indexed" and document.chunk_count >= 1
-    # The work happened in the worker process, not inline in this one.
+    # The work happened in the worker process, not inline in the command.
     log = (ROOT / "var" / "test-logs" / "celery-worker.log").read_text()
     assert "retrieval.tasks.ingest_file" in log and "succeeded" in log

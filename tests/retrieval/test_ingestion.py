@@ -197,8 +197,10 @@ def upload(client, content: bytes, name: str, **fields):
     return client.post("/documents", data=data)
 
 
-def test_upload_is_accepted_then_stored(api_client):
-    response = upload(api_client, QANUN.encode(), "qanun-91.txt", confidential="false")
+def test_upload_is_accepted_then_stored(api_client, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True) as queued:
+        response = upload(api_client, QANUN.encode(), "qanun-91.txt", confidential="false")
+    assert len(queued) == 1  # one task, queued only once the request's transaction committed
     assert response.status_code == 202
     body = response.json()
     assert set(body) == {"ingestion_id", "status", "source_name"} and body["source_name"] == "qanun-91.txt"
@@ -211,8 +213,9 @@ def test_upload_is_accepted_then_stored(api_client):
     assert listing["count"] == 1 and listing["items"][0]["id"] == status["stored_document_id"]
 
 
-def test_failed_upload_reports_its_reason(api_client):
-    response = upload(api_client, b"   ", "kosong.txt")
+def test_failed_upload_reports_its_reason(api_client, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = upload(api_client, b"   ", "kosong.txt")
     status = api_client.get(f"/ingestions/{response.json()['ingestion_id']}").json()
     assert status["status"] == "failed" and status["stored_document_id"] is None and status["error"]
 

@@ -31,8 +31,10 @@ class Command(BaseCommand):
         parser.add_argument("--min-level", type=int, help="Restrict to principals at or above this position level.")
         parser.add_argument("--async", dest="run_async", action="store_true",
                             help="Queue one Celery task per file and follow progress (inline without a broker).")
+        parser.add_argument("--wait-timeout", type=float, default=3600.0,
+                            help="With --async: stop following after this many seconds (exit 2; the tasks go on).")
 
-    def handle(self, *args, paths, collection, title, confidential, org_unit, min_level, run_async, **options):
+    def handle(self, *args, paths, collection, title, confidential, org_unit, min_level, run_async, wait_timeout, **options):
         collection = collection.strip()
         if not collection:
             raise CommandError("--collection must not be blank")
@@ -49,7 +51,7 @@ class Command(BaseCommand):
         )
         progress = IngestProgress(on_change=self._progress_printer(len(files)))
         if run_async:
-            outcomes = self._run_async(files, ingest_options, progress)
+            outcomes = self._run_async(files, ingest_options, progress, wait_timeout)
         else:
             outcomes = [
                 document_ingest_path(path=path, source_key=source_key_for(collection, key), options=ingest_options, progress=progress)
@@ -60,7 +62,7 @@ class Command(BaseCommand):
         if any(outcome.status == "failed" for outcome in outcomes):
             sys.exit(1)
 
-    def _run_async(self, files, options: IngestOptions, progress: IngestProgress) -> list[IngestOutcome]:
+    def _run_async(self, files, options: IngestOptions, progress: IngestProgress, wait_timeout: float) -> list[IngestOutcome]:
         with transaction.atomic():
             ingestions = [
                 ingestion_create(source_name=path.name, source_key=source_key_for(options.collection_id, key),
@@ -73,7 +75,13 @@ class Command(BaseCommand):
         if settings.CELERY_BROKER_URL:
             self.stderr.write(f"queued {len(ids)} file(s) on {settings.CELERY_BROKER_URL.split('@')[-1]}; following progress")
         finished: dict = {}
+        deadline = time.monotonic() + wait_timeout
         while len(finished) < len(ids):
+            if time.monotonic() > deadline:
+                self._finish_progress_line()
+                self.stderr.write(f"stopped following after {wait_timeout:.0f}s: {len(ids) - len(finished)} file(s) still queued or running "
+                                  "(see the Ingestion list in the admin)")
+                sys.exit(2)
             for row in Ingestion.objects.filter(id__in=ids, status__in=[Ingestion.Status.SUCCEEDED, Ingestion.Status.FAILED]):
                 if row.id not in finished:
                     finished[row.id] = row

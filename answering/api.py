@@ -1,0 +1,134 @@
+"""Answer routes: POST /query (JSON) and POST /query/stream (SSE)."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from ninja import Status, Router
+
+from acehrag.auth import request_principal
+from answering.pipeline import AnswerCancelled, AnswerError, AnswerPipeline, AnswerRequest, AnswerResult
+from answering.schemas import QueryRequest, QueryResponse
+from answering.sse import SSE_HEADERS, error_frame, result_frames, sse_frame
+from retrieval.access import Scope
+from retrieval.api import require_query_text
+from retrieval.schemas import ErrorOut
+
+logger = logging.getLogger(__name__)
+router = Router(tags=["answering"])
+
+ERRORS = {400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut, 502: ErrorOut, 503: ErrorOut}
+
+
+def answer_request(request: HttpRequest, payload: QueryRequest, route: str) -> AnswerRequest:
+    principal = request_principal(request)
+    return AnswerRequest(
+        question=require_query_text(payload.query),
+        principal=principal,
+        owner=principal.owner(str(payload.user_id)),
+        conversation_id=payload.conversation_id,
+        scope=Scope.from_request(payload.collection_ids, payload.document_ids),
+        route=route,
+    )
+
+
+def result_body(result: AnswerResult) -> dict:
+    return {
+        "answer": result.answer,
+        "conversation_id": str(result.conversation_id),
+        "message_id": str(result.message_id),
+        "trace_id": result.trace_id,
+        "history_truncated": result.history.truncated,
+        "history_exchanges_in_view": result.history.exchanges_in_view,
+        "citations": result.citations,
+        "claim_map": result.claim_map,
+        "provenance_complete": result.provenance_complete,
+        "fallback_used": result.fallback_used,
+        "fallback_reason": result.fallback_reason,
+        "dropped_claims_count": result.dropped_claims_count,
+        "claims_supported": result.claims_supported,
+        "claims_total": result.claims_total,
+        "grounding_rate": result.grounding_rate,
+    }
+
+
+@router.post("/query", response={200: QueryResponse, **ERRORS}, summary="Cited answer as JSON")
+def query(request: HttpRequest, payload: QueryRequest):
+    answer = answer_request(request, payload, "/query")
+    pipeline = AnswerPipeline()
+    try:
+        result = pipeline.run(pipeline.prepare(answer))
+    except AnswerError as exc:
+        return Status(exc.status, {"detail": exc.detail})
+    response = JsonResponse(result_body(result))
+    response["Cache-Control"] = "no-transform"
+    return response
+
+
+def _run_in_thread(pipeline: AnswerPipeline, prepared) -> AnswerResult:
+    try:
+        return pipeline.run(prepared)
+    finally:
+        close_old_connections()
+
+
+@router.post("/query/stream", response={200: None, **ERRORS}, summary="Cited answer as Server-Sent Events")
+async def query_stream(request: HttpRequest, payload: QueryRequest):
+    answer = answer_request(request, payload, "/query/stream")
+    return await stream_answer(answer)
+
+
+async def stream_answer(answer: AnswerRequest):
+    """Setup errors are JSON; once progress starts, events stream until done or error."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue = asyncio.Queue()
+    cancel = threading.Event()
+
+    def on_event(name: str, data: dict) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, (name, data))
+
+    pipeline = AnswerPipeline(on_event=on_event, cancelled=cancel.is_set)
+    try:
+        prepared = await sync_to_async(pipeline.prepare)(answer)
+    except AnswerError as exc:
+        return JsonResponse({"detail": exc.detail}, status=exc.status)
+    work = asyncio.ensure_future(sync_to_async(_run_in_thread, thread_sensitive=False)(pipeline, prepared))
+
+    async def frames():
+        try:
+            while True:
+                getter = asyncio.ensure_future(queue.get())
+                done, _ = await asyncio.wait({getter, work}, return_when=asyncio.FIRST_COMPLETED)
+                if getter in done:
+                    yield sse_frame(*getter.result())
+                    continue
+                getter.cancel()
+                while not queue.empty():
+                    yield sse_frame(*queue.get_nowait())
+                break
+            try:
+                result = work.result()
+            except AnswerError as exc:
+                yield error_frame(f"http_{exc.status}", exc.detail)
+                return
+            except AnswerCancelled:
+                return
+            except Exception:
+                logger.exception("answer stream failed")
+                yield error_frame("query_failed", "The answer could not be completed")
+                return
+            for frame in result_frames(result):
+                yield frame
+        except asyncio.CancelledError:
+            # The client went away: stop the pipeline before it persists anything.
+            cancel.set()
+            raise
+
+    response = StreamingHttpResponse(frames(), content_type="text/event-stream")
+    for name, value in SSE_HEADERS.items():
+        response[name] = value
+    return response

@@ -1,0 +1,168 @@
+"""The v1 faithfulness gate: check each claim against the passages it cites.
+
+The deterministic judge asks two things of a claim:
+- its content words appear in the cited passages (normalised, loosely stemmed);
+- every figure it states is stated there too, with the same value, scale,
+  unit and year: ``871.667.219.294`` and ``Rp871,67 miliar`` support each
+  other; ``Rp871,67 juta``, ``14 bulan`` for ``14 hari``, or another year do not.
+Unsupported claims are dropped; when too little survives the answer is
+withheld with the seed's ``fallback_reason``.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from answering.types import AnswerDraft, Claim, ClaimVerdict, GateResult
+
+SUPPORT_THRESHOLD = 0.75
+SCALES = {"ribu": 1e3, "rb": 1e3, "juta": 1e6, "jt": 1e6, "miliar": 1e9, "milyar": 1e9, "triliun": 1e12,
+          "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+UNITS = {
+    "hari": "day", "days": "day", "day": "day", "bulan": "month", "months": "month", "month": "month",
+    "tahun": "year", "years": "year", "year": "year", "minggu": "week", "pekan": "week", "weeks": "week",
+    "jam": "hour", "hours": "hour", "menit": "minute", "minutes": "minute",
+    "%": "percent", "persen": "percent", "percent": "percent",
+    "orang": "person", "jiwa": "person", "people": "person", "kali": "times", "times": "times",
+    "meter": "m", "m": "m", "km": "km", "kilometer": "km", "kg": "kg", "kilogram": "kg", "ton": "ton", "hektare": "ha", "ha": "ha",
+}
+# Words in a spelled-out parenthesis ("14 (empat belas) hari") are skipped to reach the unit.
+_NUMBER = re.compile(
+    r"(?<![\w.,])(?P<num>\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?)"
+    r"(?P<tail>(?:\s*\([^)]{1,60}\))?\s*(?P<word>%|[A-Za-z]+)?)"
+)
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+STOP = frozenset(
+    "yang dan di ke dari untuk dengan pada atau ini itu adalah dalam oleh akan bagi sebagai tersebut "
+    "dapat harus wajib paling sebagaimana dimaksud ayat pasal huruf angka serta juga the of and to in a is are".split()
+)
+_PREFIXES = ("meng", "meny", "mem", "men", "me", "peng", "peny", "pem", "pen", "pe", "ber", "be", "ter", "di", "ke", "se")
+_SUFFIXES = ("kannya", "annya", "kan", "an", "nya", "lah", "kah", "i")
+
+
+@dataclass(frozen=True)
+class Quantity:
+    value: float
+    tolerance: float
+    unit: str | None
+
+
+def normalise(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def stem(word: str) -> str:
+    """A light Indonesian stemmer: enough to match ``diumumkan`` with ``mengumumkan``."""
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 4 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            break
+    for prefix in _PREFIXES:
+        if len(word) > len(prefix) + 3 and word.startswith(prefix):
+            return word[len(prefix):]
+    return word
+
+
+def content_stems(text: str) -> set[str]:
+    return {stem(token) for token in _TOKEN.findall(normalise(text)) if token not in STOP and not token.isdigit()}
+
+
+def _parse_number(raw: str) -> tuple[float, float]:
+    """Value and half-unit tolerance of a number as written (Indonesian separators)."""
+    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?", raw):
+        whole, _, decimals = raw.partition(",")
+        digits = whole.replace(".", "") + ("." + decimals if decimals else "")
+    elif "," in raw:
+        digits = raw.replace(",", ".")
+    else:
+        digits = raw
+    decimals = len(digits.split(".")[1]) if "." in digits else 0
+    return float(digits), 0.5 * 10 ** (-decimals)
+
+
+def quantities(text: str) -> list[Quantity]:
+    found = []
+    text = normalise(text)
+    for match in _NUMBER.finditer(text):
+        value, tolerance = _parse_number(match.group("num"))
+        word = (match.group("word") or "").lower()
+        if word in SCALES:
+            value, tolerance = value * SCALES[word], tolerance * SCALES[word]
+            rest = text[match.end():match.end() + 20].split()
+            word = rest[0] if rest else ""
+        found.append(Quantity(value=value, tolerance=tolerance, unit=UNITS.get(word)))
+    return found
+
+
+def quantity_supported(claimed: Quantity, stated: Iterable[Quantity]) -> bool:
+    for candidate in stated:
+        if abs(candidate.value - claimed.value) <= max(claimed.tolerance, candidate.tolerance) + 1e-9:
+            if claimed.unit is None or candidate.unit is None or claimed.unit == candidate.unit:
+                return True
+    return False
+
+
+def judge_claim(claim: Claim, passages: Mapping[str, str]) -> ClaimVerdict:
+    """Deterministic support check of one claim against its cited passages."""
+    if claim.is_memory:
+        return ClaimVerdict(claim, True, "memory")
+    cited = [passages[key] for key in claim.citation_keys if key in passages]
+    if not cited:
+        return ClaimVerdict(claim, False, "no_citation")
+    evidence = "\n".join(cited)
+    words = content_stems(claim.text)
+    if words:
+        coverage = len(words & content_stems(evidence)) / len(words)
+        if coverage < SUPPORT_THRESHOLD:
+            return ClaimVerdict(claim, False, "no_support")
+    stated = quantities(evidence)
+    if not all(quantity_supported(q, stated) for q in quantities(claim.text)):
+        return ClaimVerdict(claim, False, "number_mismatch")
+    return ClaimVerdict(claim, True, "supported")
+
+
+def render_answer(framing: str, claims: Iterable[Claim]) -> str:
+    """The published text: framing, then each claim followed by its labels."""
+    parts = []
+    for claim in claims:
+        labels = " ".join(f"[{key}]" for key in claim.citation_keys if key != "memory")
+        sentence = claim.text.rstrip()
+        end = sentence[-1] if sentence and sentence[-1] in ".!?" else "."
+        body = sentence[:-1] if sentence and sentence[-1] in ".!?" else sentence
+        parts.append(f"{body} {labels}{end}" if labels else f"{body}{end}")
+    text = " ".join(parts)
+    return f"{framing} {text}".strip() if framing else text
+
+
+WITHHELD_TEXT = {
+    "id": "Maaf, jawaban tidak dapat diverifikasi sepenuhnya terhadap sumber yang tersedia, sehingga tidak ditampilkan. "
+          "Silakan persempit pertanyaan atau tanyakan satu bagian saja.",
+    "en": "Sorry, the answer could not be fully verified against the available sources, so it is not shown. "
+          "Please narrow the question or ask about one part of it.",
+}
+PARTIAL_NOTE = {
+    "id": "(Sebagian isi jawaban dihilangkan karena tidak dapat diverifikasi terhadap sumber.)",
+    "en": "(Part of the answer was omitted because it could not be verified against the sources.)",
+}
+
+
+def faithfulness_gate(draft: AnswerDraft, passages: Mapping[str, str], *, partial_answers: bool) -> GateResult:
+    """Drop unsupported claims; withhold the answer when too little survives."""
+    verdicts = tuple(judge_claim(claim, passages) for claim in draft.claims)
+    kept = tuple(v.claim for v in verdicts if v.supported)
+    checked = [v for v in verdicts if v.reason != "memory"]
+    supported = sum(1 for v in checked if v.supported)
+    dropped = len(verdicts) - len(kept)
+    source_kept = [claim for claim in kept if not claim.is_memory]
+    language = draft.language if draft.language in WITHHELD_TEXT else "id"
+    if dropped == 0:
+        return GateResult(kept, verdicts, render_answer(draft.framing, kept), False, None, 0, supported, len(checked))
+    if partial_answers and source_kept:
+        answer = render_answer(draft.framing, kept) + " " + PARTIAL_NOTE[language]
+        return GateResult(kept, verdicts, answer, False, "partial_answer", dropped, supported, len(checked))
+    if source_kept and supported * 2 > len(checked):
+        # Most of the answer holds: publish what survived, without the dropped claims.
+        return GateResult(kept, verdicts, render_answer(draft.framing, kept), False, None, dropped, supported, len(checked))
+    return GateResult((), verdicts, WITHHELD_TEXT[language], True, "coverage_incomplete", dropped, supported, len(checked))

@@ -1,0 +1,426 @@
+"""The answer pipeline used by every answer route (DESIGN.md "Answering").
+
+principal → conversation (ownership) → history window → named-regulation
+anchors → retrieval arms (identical arms run once per answer) → synthesis →
+faithfulness gate → policy guard → persistence → result. ``prepare`` does the
+checks that must fail as plain HTTP errors before a stream starts; ``run``
+does the rest and reports each real step through ``on_event``.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Callable
+
+from django.conf import settings
+from django.db import transaction
+
+from acehrag.auth import Principal
+from answering.anchors import (
+    article_chunks,
+    asks_for_signatory,
+    closing_chunks,
+    find_article,
+    find_named_regulation,
+    resolve_regulation,
+)
+from answering.faithfulness import faithfulness_gate
+from answering.guard import REFUSAL, guard_answer, guard_question
+from answering.models import AnswerTrace
+from answering.synthesis import detect_language, no_answer_text, synthesise
+from answering.types import AnswerDraft, GateResult, GuardDecision, Passage, ToolCall
+from conversations.selectors import HistoryWindow, conversation_get_owned, history_window
+from conversations.services import ConversationNotFound, ConversationRouteConflict, ExchangeRecord, exchange_persist
+from retrieval.access import Scope, visible_documents_q
+from retrieval.citations import citation_for
+from retrieval.embedders import EmbeddingError
+from retrieval.models import Chunk, Document
+from retrieval.search import SearchOutcome, SearchTimeout, chunk_search
+
+MAX_PASSAGES = 8
+SEARCH_TOP_K = 8
+MAX_QUESTION_CHARS = 8000
+FOLLOWUP_MARKERS = re.compile(r"\b(\w+nya|itu|tersebut|tadi|ini|aturan itu|regulasi itu|it|that|this|those)\b", re.I)
+FOLLOWUP_MAX_DOCUMENTS = 6
+
+
+class AnswerError(Exception):
+    """A failure answered with an HTTP status (before a stream) or an error frame."""
+
+    def __init__(self, status: int, detail: str):
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+class AnswerCancelled(Exception):
+    """The client went away; nothing is persisted."""
+
+
+@dataclass(frozen=True)
+class AnswerRequest:
+    question: str
+    principal: Principal
+    owner: str
+    conversation_id: uuid.UUID | None
+    scope: Scope
+    route: str = "/query"
+    route_family: str = "query"
+
+
+@dataclass
+class Prepared:
+    request: AnswerRequest
+    history: HistoryWindow
+    conversation_id: uuid.UUID
+    message_id: uuid.UUID
+    is_new_conversation: bool
+
+
+@dataclass
+class AnswerResult:
+    answer: str
+    conversation_id: uuid.UUID
+    message_id: uuid.UUID
+    trace_id: str
+    history: HistoryWindow
+    citations: list[dict]
+    claim_map: list[dict]
+    provenance_complete: bool
+    fallback_used: bool
+    fallback_reason: str | None
+    dropped_claims_count: int
+    claims_supported: int
+    claims_total: int
+    grounding_rate: float | None
+    passages: list[Passage]
+    cited_passages: list[Passage]
+    guard: GuardDecision
+    tool_calls: list[ToolCall]
+    lexical_tiers: list[dict] = field(default_factory=list)
+    dropped_claims: list[dict] = field(default_factory=list)
+
+    @property
+    def blocked(self) -> bool:
+        return self.guard.blocked
+
+
+EventSink = Callable[[str, dict], None]
+
+
+class ArmCache:
+    """Identical retrieval arms run once per answer and are reused."""
+
+    def __init__(self) -> None:
+        self._results: dict[tuple, SearchOutcome] = {}
+
+    def get(self, key: tuple) -> SearchOutcome | None:
+        return self._results.get(key)
+
+    def put(self, key: tuple, outcome: SearchOutcome) -> None:
+        self._results[key] = outcome
+
+
+def is_followup(question: str, history: HistoryWindow) -> bool:
+    """A genuine follow-up names no document and leans on the previous turn."""
+    if not history.turns or find_named_regulation(question):
+        return False
+    words = re.findall(r"\w+", question)
+    return bool(FOLLOWUP_MARKERS.search(question)) or len(words) <= 6
+
+
+class AnswerPipeline:
+    def __init__(self, *, on_event: EventSink | None = None, cancelled: Callable[[], bool] = lambda: False):
+        self._emit = on_event or (lambda name, data: None)
+        self._cancelled = cancelled
+        self._calls: list[ToolCall] = []
+        self._arms = ArmCache()
+        self._steps: list[dict] = []
+        self._lexical_tiers: list[dict] = []
+
+    # -- setup: failures here are plain HTTP errors ---------------------------------
+
+    def prepare(self, request: AnswerRequest) -> Prepared:
+        if len(request.question) > MAX_QUESTION_CHARS:
+            raise AnswerError(413, f"The question is too long for the answer context ({len(request.question)} > {MAX_QUESTION_CHARS} characters)")
+        conversation = None
+        if request.conversation_id is not None:
+            conversation = conversation_get_owned(owner=request.owner, conversation_id=request.conversation_id)
+            if conversation is None:
+                raise AnswerError(404, f"Conversation {request.conversation_id} not found")
+            if conversation.route_family and conversation.route_family != request.route_family:
+                raise AnswerError(409, f"Conversation {request.conversation_id} belongs to another answer route")
+        history = history_window(conversation=conversation)
+        if not Chunk.objects.filter(document__in=Document.objects.filter(visible_documents_q(request.principal, request.scope))).exists():
+            raise AnswerError(404, "No visible indexed content is available to answer this question")
+        return Prepared(
+            request=request,
+            history=history,
+            conversation_id=conversation.id if conversation else uuid.uuid4(),
+            message_id=uuid.uuid4(),
+            is_new_conversation=conversation is None,
+        )
+
+    # -- the answer -------------------------------------------------------------------
+
+    def run(self, prepared: Prepared) -> AnswerResult:
+        started = time.perf_counter()
+        self._prepared = prepared
+        request = prepared.request
+        question = request.question
+        language = detect_language(question)
+        guard = guard_question(question)
+        passages: list[Passage] = []
+        if guard.blocked:
+            gate = GateResult((), (), REFUSAL, True, "policy_blocked", 0, 0, 0)
+        else:
+            passages = self._gather_passages(prepared)
+            draft = self._step("synthesis", lambda: synthesise(question, passages, language=language))
+            gate = self._step("faithfulness", lambda: self._gate(draft, passages))
+            guard = guard_answer(gate.answer)
+            if guard.blocked:
+                gate = GateResult(gate.kept, gate.verdicts, REFUSAL, True, "policy_blocked", gate.dropped,
+                                  gate.claims_supported, gate.claims_total)
+        if self._cancelled():
+            raise AnswerCancelled()
+        result = self._result(prepared, gate, guard, passages)
+        self._persist(prepared, result, total_ms=(time.perf_counter() - started) * 1000)
+        return result
+
+    def _gate(self, draft: AnswerDraft, passages: list[Passage]) -> GateResult:
+        if draft.no_answer:
+            return GateResult((), (), no_answer_text(draft.language), True, "no_answer", 0, 0, 0)
+        texts = {p.label: p.text for p in passages}
+        return faithfulness_gate(draft, texts, partial_answers=settings.ACEH_RAG.synthesis.partial_answers_enabled)
+
+    def _gather_passages(self, prepared: Prepared) -> list[Passage]:
+        request = prepared.request
+        question = request.question
+        anchor_document = None
+        anchor: list[Passage] = []
+        named = find_named_regulation(question)
+        if named:
+            anchor_document = self._tool(
+                "resolve_regulation", {"name": named.text},
+                lambda: resolve_regulation(named, principal=request.principal, scope=request.scope),
+                summarise=lambda doc: {"document_id": str(doc.id), "title": doc.title} if doc else {"resolved": False},
+            )
+        elif len(request.scope.document_ids) == 1:
+            anchor_document = Document.objects.filter(
+                visible_documents_q(request.principal, request.scope)).only("id", "title").first()
+        locator = find_article(question)
+        if anchor_document and locator:
+            chunks = self._tool(
+                "read_article", {"document_id": str(anchor_document.id), "pasal": locator.pasal, "ayat": locator.ayat},
+                lambda: article_chunks(anchor_document.id, locator),
+                summarise=lambda found: {"chunks": len(found)},
+            )
+            anchor += [self._passage(chunk, 1.0, "anchor") for chunk in chunks]
+
+        followup_scope = None
+        if is_followup(question, prepared.history):
+            carried = [uuid.UUID(d) for d in prepared.history.last_cited_document_ids()][:FOLLOWUP_MAX_DOCUMENTS]
+            if carried:
+                allowed = set(request.scope.document_ids) if request.scope.document_ids else None
+                carried = [d for d in carried if allowed is None or d in allowed]
+                followup_scope = Scope(collection_ids=request.scope.collection_ids, document_ids=tuple(carried)) if carried else None
+
+        search_scope = request.scope
+        if anchor_document and not locator:
+            search_scope = Scope(collection_ids=request.scope.collection_ids, document_ids=(anchor_document.id,))
+        followup_hits = self._search(question, followup_scope, "followup") if followup_scope else []
+        main_hits = self._search(question, search_scope, "search")
+        if anchor_document and search_scope is not request.scope and not main_hits:
+            main_hits = self._search(question, request.scope, "search")
+
+        closing: list[Passage] = []
+        if asks_for_signatory(question):
+            target = anchor_document.id if anchor_document else (main_hits[0].document_id if main_hits else None)
+            if target:
+                chunks = self._tool("read_closing", {"document_id": str(target)}, lambda: closing_chunks(target),
+                                    summarise=lambda found: {"chunks": len(found)})
+                closing = [self._passage(chunk, 1.0, "closing") for chunk in chunks]
+
+        merged: list[Passage] = []
+        seen: set[uuid.UUID] = set()
+        for passage in [*anchor, *closing, *followup_hits, *main_hits]:
+            if passage.chunk_id not in seen:
+                seen.add(passage.chunk_id)
+                merged.append(passage)
+        return merged[:MAX_PASSAGES]
+
+    def _search(self, question: str, scope: Scope, origin: str) -> list[Passage]:
+        key = (question, "hybrid", SEARCH_TOP_K, self._principal, scope)
+        cached = self._arms.get(key)
+        if cached is None:
+            arguments = {"query": question, "mode": "hybrid", "top_k": SEARCH_TOP_K}
+            if scope.document_ids:
+                arguments["document_ids"] = [str(d) for d in scope.document_ids]
+            if scope.collection_ids:
+                arguments["collection_ids"] = list(scope.collection_ids)
+            cached = self._tool(
+                "search_documents", arguments,
+                lambda: chunk_search(question, mode="hybrid", top_k=SEARCH_TOP_K, principal=self._principal, scope=scope),
+                summarise=lambda outcome: {"passages": len(outcome.hits), "lexical_tier": outcome.lexical_tier},
+            )
+            self._arms.put(key, cached)
+            self._lexical_tiers.append({"origin": origin, "tier": cached.lexical_tier, "query": question})
+        return [self._passage(hit.chunk, hit.score, origin) for hit in cached.hits]
+
+    @staticmethod
+    def _passage(chunk: Chunk, score: float, origin: str) -> Passage:
+        return Passage(
+            chunk_id=chunk.id, document_id=chunk.document_id, document_title=chunk.document.title,
+            legal_reference=chunk.legal_reference, section_path=tuple(chunk.section_path or ()), kind=chunk.kind,
+            text=chunk.text, score=float(score), citation=citation_for(chunk, chunk.document), origin=origin,
+        )
+
+    def _tool(self, tool: str, arguments: dict, work: Callable, summarise: Callable[[object], dict]):
+        """Run one real step, reporting tool.started / tool.finished around it."""
+        call = ToolCall(call=f"call_{len(self._calls) + 1}", tool=tool, arguments=arguments)
+        self._calls.append(call)
+        self._emit("tool.started", call.started_frame())
+        started = time.perf_counter()
+        try:
+            value = work()
+        except EmbeddingError as exc:
+            self._finish(call, started, False, {"error": "dependency_failed"})
+            raise AnswerError(502, f"Retrieval dependency failed: {exc}") from exc
+        except SearchTimeout as exc:
+            self._finish(call, started, False, {"error": "timeout"})
+            raise AnswerError(503, "Retrieval timed out") from exc
+        self._finish(call, started, True, summarise(value))
+        return value
+
+    def _finish(self, call: ToolCall, started: float, ok: bool, summary: dict) -> None:
+        call.ok, call.ms, call.summary = ok, (time.perf_counter() - started) * 1000, summary
+        self._steps.append({"step": call.tool, "call": call.call, "ok": ok, "ms": round(call.ms, 2), **summary})
+        self._emit("tool.finished", call.finished_frame())
+
+    def _step(self, name: str, work: Callable):
+        started = time.perf_counter()
+        value = work()
+        self._steps.append({"step": name, "ok": True, "ms": round((time.perf_counter() - started) * 1000, 2)})
+        return value
+
+    @property
+    def _principal(self) -> Principal:
+        return self._prepared.request.principal
+
+    def _result(self, prepared: Prepared, gate: GateResult, guard: GuardDecision, passages: list[Passage]) -> AnswerResult:
+        by_label = {p.label: p for p in passages}
+        cited: list[Passage] = []
+        for claim in gate.kept:
+            for key in claim.citation_keys:
+                passage = by_label.get(key)
+                if passage and passage not in cited:
+                    cited.append(passage)
+        claim_map = [
+            {
+                "claim": claim.text,
+                "citations": [
+                    {"kind": "memory", "memory_id": claim.memory_id, "citation_key": "memory"} if key == "memory" else
+                    {"kind": "chunk", "citation_key": key, "chunk_id": str(by_label[key].chunk_id),
+                     "document_id": str(by_label[key].document_id)}
+                    for key in claim.citation_keys if key == "memory" or key in by_label
+                ],
+            }
+            for claim in gate.kept
+        ]
+        published = not gate.fallback_used and not guard.blocked
+        return AnswerResult(
+            answer=gate.answer,
+            conversation_id=prepared.conversation_id,
+            message_id=prepared.message_id,
+            trace_id=secrets.token_hex(16),
+            history=prepared.history,
+            citations=[] if guard.blocked else [p.citation for p in cited],
+            claim_map=[] if guard.blocked else claim_map,
+            provenance_complete=published and gate.dropped == 0 and all(v.supported for v in gate.verdicts),
+            fallback_used=gate.fallback_used,
+            fallback_reason=gate.fallback_reason,
+            dropped_claims_count=gate.dropped,
+            claims_supported=gate.claims_supported,
+            claims_total=gate.claims_total,
+            grounding_rate=gate.grounding_rate,
+            passages=passages,
+            cited_passages=[] if guard.blocked else cited,
+            guard=guard,
+            tool_calls=list(self._calls),
+            lexical_tiers=list(self._lexical_tiers),
+            dropped_claims=[{"claim": v.claim.text, "reason": v.reason} for v in gate.verdicts if not v.supported],
+        )
+
+    def _persist(self, prepared: Prepared, result: AnswerResult, *, total_ms: float) -> None:
+        request = prepared.request
+        config = settings.ACEH_RAG.retrieval
+        metadata = {
+            "conversation": {
+                "resumed": not prepared.is_new_conversation,
+                "history_turns_threaded": result.history.exchanges_in_view,
+                "history_truncated": result.history.truncated,
+            },
+            "retrieval": {
+                "semantic_candidate_limit": config.semantic_candidate_limit,
+                "lexical_candidate_limit": config.lexical_candidate_limit,
+                "rrf_k": config.rrf_k,
+                "rerank_candidate_limit": config.rerank_candidate_limit,
+                "final_top_k": SEARCH_TOP_K,
+                "reranker_enabled": bool(config.rerank_base_url),
+                "lexical_arms": result.lexical_tiers,
+                "collection_ids": list(request.scope.collection_ids),
+                "document_ids": [str(d) for d in request.scope.document_ids],
+            },
+            "synthesis": {
+                "mode": "deterministic-extractive",
+                "no_answer": result.fallback_reason == "no_answer",
+                "claims": result.claim_map,
+                "source_passages": [
+                    {"document_id": str(p.document_id), "chunk_id": str(p.chunk_id), "visible_chars": len(p.text)}
+                    for p in result.cited_passages
+                ],
+                "faithfulness": {
+                    "mechanism": "deterministic lexical+numeric support judge",
+                    "action_on_failure": "drop unsupported claim; withhold the answer when most claims fail",
+                    "dropped_claims": result.dropped_claims,
+                    "fallback_used": result.fallback_used,
+                    "fallback_reason": result.fallback_reason,
+                    "claims_supported": result.claims_supported,
+                    "claims_total": result.claims_total,
+                    "grounding_rate": result.grounding_rate,
+                },
+            },
+            "policy_guard": {
+                "mechanism": result.guard.mechanism,
+                "action": result.guard.action,
+                "categories": list(result.guard.categories),
+                "stage": result.guard.stage,
+            },
+            "trace": {"id": result.trace_id, "route": request.route},
+        }
+        record = ExchangeRecord(
+            question=request.question, answer=result.answer, source_citations=result.citations,
+            assistant_metadata=metadata,
+        )
+        try:
+            with transaction.atomic():
+                exchange_persist(
+                    owner=request.owner,
+                    conversation_id=None if prepared.is_new_conversation else prepared.conversation_id,
+                    new_conversation_id=prepared.conversation_id,
+                    new_title=request.question,
+                    route_family=request.route_family,
+                    record=record,
+                    assistant_message_id=prepared.message_id,
+                )
+                AnswerTrace.objects.create(
+                    id=result.trace_id, route=request.route, conversation_id=prepared.conversation_id,
+                    message_id=prepared.message_id, total_ms=round(total_ms, 2), steps=self._steps,
+                )
+        except ConversationNotFound as exc:
+            raise AnswerError(404, exc.detail) from exc
+        except ConversationRouteConflict as exc:
+            raise AnswerError(409, f"Conversation {exc} belongs to another answer route") from exc

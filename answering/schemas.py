@@ -1,0 +1,42 @@
+"""Request schemas of the answer routes (seed: query-search-api)."""
+from __future__ import annotations
+
+import uuid
+
+from pydantic import Field
+
+from retrieval.schemas import Citation, StrictSchema
+from ninja import Schema
+
+NIL_UUID = uuid.UUID(int=0)
+
+
+class QueryRequest(StrictSchema):
+    query: str = Field(min_length=1)
+    user_id: uuid.UUID = NIL_UUID
+    conversation_id: uuid.UUID | None = None
+    collection_ids: list[str] | None = None
+    document_ids: list[uuid.UUID] | None = None
+    # Accepted for compatibility with the seeds' clients; they change nothing here.
+    include_grounding: bool | None = None
+    include_provenance: bool | None = None
+    offer_artifacts: bool | None = None
+    mcp_source_ids: list[str] | None = None
+
+
+class QueryResponse(Schema):
+    answer: str
+    conversation_id: str
+    message_id: str
+    trace_id: str | None
+    history_truncated: bool
+    history_exchanges_in_view: int
+    citations: list[Citation]
+    claim_map: list[dict]
+    provenance_complete: bool
+    fallback_used: bool
+    fallback_reason: str | None
+    dropped_claims_count: int
+    claims_supported: int
+    claims_total: int
+    grounding_rate: float | None

@@ -1,0 +1,75 @@
+"""Server-Sent Events framing and the frame sequence of a finished answer."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Iterator
+
+from answering.guard import REFUSAL
+from answering.pipeline import AnswerResult
+
+SSE_HEADERS = {
+    "Cache-Control": "no-cache, no-transform",
+    "X-Accel-Buffering": "no",
+    "Connection": "keep-alive",
+}
+
+
+def sse_frame(event: str, data: dict) -> bytes:
+    """One event; the JSON stays on a single ``data:`` line."""
+    return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False, separators=(',', ':'))}\n\n".encode("utf-8")
+
+
+def answer_deltas(answer: str, pieces: int = 4) -> list[str]:
+    """Split the approved answer at word boundaries into a few deltas that concatenate exactly."""
+    if not answer:
+        return []
+    cuts = [m.start() for m in re.finditer(r"\s+", answer)]
+    if len(cuts) < 2:
+        return [answer]
+    step = max(1, len(cuts) // pieces)
+    chosen = cuts[step::step][: pieces - 1]
+    bounds = [0, *chosen, len(answer)]
+    return [answer[a:b] for a, b in zip(bounds, bounds[1:]) if answer[a:b]]
+
+
+def done_payload(result: AnswerResult) -> dict:
+    return {
+        "finish_reason": "guard_blocked" if result.blocked else "stop",
+        "history_truncated": result.history.truncated,
+        "history_exchanges_in_view": result.history.exchanges_in_view,
+    }
+
+
+def result_frames(result: AnswerResult) -> Iterator[bytes]:
+    """Frames after live progress, in the seed's order (buffer-then-reveal)."""
+    yield sse_frame("message.start", {"conversation_id": str(result.conversation_id), "message_id": str(result.message_id)})
+    if result.tool_calls:
+        tools = [{**call.finished_frame(), "arguments": call.arguments} for call in result.tool_calls]
+        yield sse_frame("trace", {"tools": tools, "completed": True})
+    for citation in result.citations:
+        yield sse_frame("citation", citation)
+    if result.blocked:
+        yield sse_frame("guard.blocked", {"reason": REFUSAL})
+        yield sse_frame("done", done_payload(result))
+        return
+    for passage in result.cited_passages:
+        yield sse_frame("passage", {
+            "kind": "chunk", "text": passage.text, "chunk_id": str(passage.chunk_id),
+            "source_type": "document", "score": round(passage.score, 6), "citation_key": passage.label,
+        })
+    for text in answer_deltas(result.answer):
+        yield sse_frame("answer.delta", {"text": text})
+    yield sse_frame("faithfulness", {
+        "dropped": result.dropped_claims_count,
+        "claims_supported": result.claims_supported,
+        "claims_total": result.claims_total,
+        "grounding_rate": result.grounding_rate,
+        "fallback_used": result.fallback_used,
+        "fallback_reason": result.fallback_reason,
+    })
+    yield sse_frame("done", done_payload(result))
+
+
+def error_frame(code: str, message: str) -> bytes:
+    return sse_frame("error", {"code": code, "message": message})

@@ -1,0 +1,100 @@
+"""Data carried between the answer pipeline's steps."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A retrieved chunk as the synthesiser sees it."""
+
+    chunk_id: uuid.UUID
+    document_id: uuid.UUID
+    document_title: str
+    legal_reference: str | None
+    section_path: tuple[str, ...]
+    kind: str
+    text: str
+    score: float
+    citation: dict
+    origin: str                 # "anchor" | "closing" | "followup" | "search"
+
+    @property
+    def label(self) -> str:
+        return f"chunk:{self.chunk_id}"
+
+
+@dataclass(frozen=True)
+class Claim:
+    text: str                           # the sentence without its labels
+    citation_keys: tuple[str, ...]      # e.g. ("chunk:<uuid>",) or ("memory",)
+    memory_id: int | None = None
+
+    @property
+    def is_memory(self) -> bool:
+        return self.memory_id is not None
+
+
+@dataclass(frozen=True)
+class AnswerDraft:
+    """What a synthesiser produces; the deterministic and model paths share it."""
+
+    framing: str                        # text before the claims (no facts)
+    claims: tuple[Claim, ...]
+    no_answer: bool = False
+    language: str = "id"
+    mode: str = "deterministic-extractive"
+
+
+@dataclass(frozen=True)
+class ClaimVerdict:
+    claim: Claim
+    supported: bool
+    reason: str                          # "supported" | "no_support" | "number_mismatch" | "no_citation" | "memory"
+
+
+@dataclass(frozen=True)
+class GateResult:
+    kept: tuple[Claim, ...]
+    verdicts: tuple[ClaimVerdict, ...]
+    answer: str
+    fallback_used: bool
+    fallback_reason: str | None
+    dropped: int
+    claims_supported: int
+    claims_total: int
+
+    @property
+    def grounding_rate(self) -> float | None:
+        return round(self.claims_supported / self.claims_total, 4) if self.claims_total else None
+
+
+@dataclass(frozen=True)
+class GuardDecision:
+    blocked: bool
+    categories: tuple[str, ...] = ()
+    stage: str | None = None             # "question" | "answer"
+    mechanism: str = "deterministic-rules-v1"
+
+    @property
+    def action(self) -> str:
+        return "blocked" if self.blocked else "allowed"
+
+
+@dataclass
+class ToolCall:
+    """One real step the pipeline ran, reported as tool.started/tool.finished."""
+
+    call: str
+    tool: str
+    arguments: dict
+    ok: bool | None = None
+    ms: float | None = None
+    summary: dict = field(default_factory=dict)
+
+    def started_frame(self) -> dict:
+        return {"call": self.call, "tool": self.tool, "arguments": self.arguments}
+
+    def finished_frame(self) -> dict:
+        return {"call": self.call, "tool": self.tool, "ok": bool(self.ok), "ms": round(self.ms or 0.0, 1), "result": self.summary}

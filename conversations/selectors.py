@@ -1,0 +1,83 @@
+"""Reads of conversations and messages, always through their owner."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+
+from conversations.models import Conversation, Message
+
+
+def conversation_list(*, owner: str) -> QuerySet[Conversation]:
+    return Conversation.objects.filter(owner=owner).order_by("-created_at", "-id")
+
+
+def conversation_get_owned(*, owner: str, conversation_id: uuid.UUID) -> Conversation | None:
+    """The conversation when ``owner`` owns it; unknown and foreign ids alike give None."""
+    return Conversation.objects.filter(owner=owner, id=conversation_id).first()
+
+
+def conversation_messages(*, conversation: Conversation) -> list[Message]:
+    return list(conversation.messages.order_by("position"))
+
+
+@dataclass(frozen=True)
+class HistoryTurn:
+    exchange_index: int
+    question: str
+    answer: str
+    cited_document_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HistoryWindow:
+    turns: tuple[HistoryTurn, ...]
+    prior_exchanges: int          # exchanges stored before the current question
+
+    @property
+    def exchanges_in_view(self) -> int:
+        return len(self.turns)
+
+    @property
+    def truncated(self) -> bool:
+        return self.exchanges_in_view < self.prior_exchanges
+
+    def last_cited_document_ids(self) -> tuple[str, ...]:
+        return self.turns[-1].cited_document_ids if self.turns else ()
+
+
+def history_window(*, conversation: Conversation | None, max_messages: int = 10, max_chars: int = 8000) -> HistoryWindow:
+    """The most recent complete exchanges within the message and character caps.
+
+    With the default cap of ten messages the sixth answer sees all five
+    earlier exchanges and the seventh sees five of six (truncated).
+    """
+    if conversation is None or conversation.pk is None:
+        return HistoryWindow((), 0)
+    messages = list(
+        Message.objects.filter(conversation=conversation, role__in=[Message.Role.USER, Message.Role.ASSISTANT])
+        .order_by("-position")[: max_messages + 1]
+    )
+    prior = (
+        Message.objects.filter(conversation=conversation, role=Message.Role.USER)
+        .values_list("exchange_index", flat=True).distinct().count()
+    )
+    messages.reverse()
+    exchanges: dict[int, dict] = {}
+    for message in messages[-max_messages:]:
+        slot = exchanges.setdefault(message.exchange_index, {"question": None, "answer": None, "docs": ()})
+        if message.role == Message.Role.USER:
+            slot["question"] = message.content
+        else:
+            slot["answer"] = message.content
+            slot["docs"] = tuple(dict.fromkeys(
+                c.get("document_id") for c in message.source_citations or [] if c.get("document_id")))
+    turns = [
+        HistoryTurn(index, slot["question"], slot["answer"], slot["docs"])
+        for index, slot in sorted(exchanges.items())
+        if slot["question"] is not None and slot["answer"] is not None
+    ]
+    while turns and sum(len(t.question) + len(t.answer) for t in turns) > max_chars:
+        turns.pop(0)
+    return HistoryWindow(tuple(turns), prior)

@@ -1,0 +1,81 @@
+"""Write operations on conversations and their messages."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Max
+
+from conversations.models import Conversation, Message
+
+TITLE_CHARS = 80
+
+
+class ConversationNotFound(LookupError):
+    def __init__(self, conversation_id):
+        super().__init__(f"Conversation {conversation_id} not found")
+        self.detail = str(self)
+
+
+class ConversationRouteConflict(RuntimeError):
+    """The conversation belongs to the other answer route family (409)."""
+
+
+def conversation_create(*, owner: str, title: str | None, metadata: dict | None = None) -> Conversation:
+    return Conversation.objects.create(owner=owner, title=title, metadata=metadata or {"mode": "explicit-create"})
+
+
+@dataclass(frozen=True)
+class ExchangeRecord:
+    question: str
+    answer: str
+    source_citations: list[dict]
+    user_metadata: dict = field(default_factory=dict)
+    assistant_metadata: dict = field(default_factory=dict)
+
+
+@transaction.atomic
+def exchange_persist(
+    *,
+    owner: str,
+    conversation_id: uuid.UUID | None,
+    new_conversation_id: uuid.UUID | None = None,
+    new_title: str,
+    route_family: str,
+    record: ExchangeRecord,
+    assistant_message_id: uuid.UUID,
+) -> tuple[Conversation, Message, Message]:
+    """Store one question/answer pair, creating the conversation when needed.
+
+    The whole turn is written in one transaction: a cancelled or failed
+    answer leaves no half-written turn. The conversation row is locked so two
+    concurrent turns get distinct positions and exchange indexes.
+    """
+    if conversation_id is None:
+        conversation = Conversation.objects.create(
+            id=new_conversation_id or uuid.uuid4(), owner=owner, title=new_title[:TITLE_CHARS],
+            metadata={"mode": "m1-agentic"}, route_family=route_family,
+        )
+    else:
+        conversation = Conversation.objects.select_for_update().filter(id=conversation_id, owner=owner).first()
+        if conversation is None:
+            raise ConversationNotFound(conversation_id)
+        if conversation.route_family and conversation.route_family != route_family:
+            raise ConversationRouteConflict(conversation_id)
+        if not conversation.route_family:
+            conversation.route_family = route_family
+            conversation.save(update_fields=["route_family", "updated_at"])
+    last = conversation.messages.aggregate(position=Max("position"), exchange=Max("exchange_index"))
+    position = (last["position"] + 1) if last["position"] is not None else 0
+    exchange = (last["exchange"] + 1) if last["exchange"] is not None else 0
+    user = Message.objects.create(
+        conversation=conversation, position=position, role=Message.Role.USER, content=record.question,
+        source_citations=[], metadata=record.user_metadata, exchange_index=exchange,
+    )
+    assistant = Message.objects.create(
+        id=assistant_message_id, conversation=conversation, position=position + 1, role=Message.Role.ASSISTANT,
+        content=record.answer, source_citations=record.source_citations, metadata=record.assistant_metadata,
+        exchange_index=exchange,
+    )
+    return conversation, user, assistant

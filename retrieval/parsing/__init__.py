@@ -1,0 +1,26 @@
+"""Pure-Python parsing of Indonesian / Aceh regulations (no Django imports).
+
+Public API::
+
+    extract_bytes(data, filename) -> ExtractedText      # raises ExtractionError
+    extract_file(path) -> ExtractedText
+    parse_identity(text) -> LegalIdentity
+    parse_document(extracted, *, max_chars=1500, min_chars=200, title_hint=None) -> ParsedDocument
+"""
+from .chunking import ChunkDraft, ParsedDocument, parse_document
+from .extract import SUPPORTED_EXTENSIONS, ExtractedText, ExtractionError, extract_bytes, extract_file, sniff_format
+from .identity import LegalIdentity, parse_identity
+
+__all__ = [
+    "SUPPORTED_EXTENSIONS",
+    "ChunkDraft",
+    "ExtractedText",
+    "ExtractionError",
+    "LegalIdentity",
+    "ParsedDocument",
+    "extract_bytes",
+    "extract_file",
+    "parse_document",
+    "parse_identity",
+    "sniff_format",
+]

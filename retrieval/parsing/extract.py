@@ -1,0 +1,230 @@
+"""Text extraction from uploaded files (PDF, plain text / markdown, HTML, DOCX).
+
+Every extractor returns an :class:`ExtractedText` whose ``text`` is normalised the
+same way: Unicode NFC, ``"\\n"`` line ends, no control characters, no trailing
+spaces, at most one blank line in a row, no leading/trailing blank lines.
+
+Paged formats (PDF) are normalised page by page and the pages are joined with
+``"\\n\\n"``; ``page_starts[i]`` is the offset in ``text`` where page ``i + 1``
+begins (an empty page starts where the next page starts, so the tuple is
+non-decreasing).  Unpaged formats have ``page_starts == (0,)``.
+
+Tables (HTML ``<table>``, DOCX tables) are rendered one row per line with cells
+joined by ``" | "``, header row first.  HTML/DOCX headings are rendered as
+markdown headings (``"# Title"``, ``"## Subtitle"``) so the non-regulation
+fallback of the chunker can see them.
+
+Refusals raise :class:`ExtractionError` whose ``str()`` is a one-line reason.
+"""
+from __future__ import annotations
+
+import io
+import re
+import unicodedata
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "ExtractedText",
+    "ExtractionError",
+    "SUPPORTED_EXTENSIONS",
+    "extract_bytes",
+    "extract_file",
+    "sniff_format",
+]
+
+SUPPORTED_EXTENSIONS: frozenset[str] = frozenset({".pdf", ".txt", ".md", ".html", ".htm", ".docx"})
+
+_EXT_FORMAT = {
+    ".pdf": "pdf",
+    ".txt": "text",
+    ".md": "text",
+    ".html": "html",
+    ".htm": "html",
+    ".docx": "docx",
+}
+
+
+@dataclass(frozen=True)
+class ExtractedText:
+    text: str
+    page_starts: tuple[int, ...]
+    format: str  # "pdf" | "text" | "html" | "docx"
+
+
+class ExtractionError(Exception):
+    """Raised when a file cannot be turned into usable text; ``str(exc)`` is one line."""
+
+    def __init__(self, reason: str):
+        super().__init__(" ".join(str(reason).split()))
+
+
+# --------------------------------------------------------------------------- normalisation
+
+# Control characters except \n and \t (tabs become spaces below), plus zero-width
+# and BOM characters that only confuse downstream regexes.
+_CTRL_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\u200b-\u200d\u2060\ufeff\u00ad]")
+_HSPACE_RE = re.compile("[\t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+_TRAILING_WS_RE = re.compile(r"[ ]+$", re.MULTILINE)
+_MANY_BLANKS_RE = re.compile(r"\n{3,}")
+
+
+def normalise_text(text: str) -> str:
+    """Apply the module-wide normalisation to one unpaged text (or one page)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\x0c", "\n").replace("\x0b", "\n").replace("\u2028", "\n").replace("\u2029", "\n")
+    text = unicodedata.normalize("NFC", text)
+    text = _CTRL_RE.sub("", text)
+    text = _HSPACE_RE.sub(" ", text)
+    text = _TRAILING_WS_RE.sub("", text)
+    text = _MANY_BLANKS_RE.sub("\n\n", text)
+    return text.strip("\n")
+
+
+_INNER_SPACES_RE = re.compile(r"(?<=\S) {2,}")
+_LEADING_SPACES_RE = re.compile(r"(?m)^ +")
+
+
+def _join_pages(pages: list[str], collapse_spaces: bool = False) -> tuple[str, tuple[int, ...]]:
+    """Normalise each page and join them with a blank line; returns (text, page_starts)."""
+    parts: list[str] = []
+    starts: list[int] = []
+    pos = 0
+    for page in pages:
+        page = normalise_text(page)
+        if collapse_spaces:  # PDF layout padding: "Pada   saat   Peraturan" -> "Pada saat Peraturan"
+            page = _LEADING_SPACES_RE.sub("", _INNER_SPACES_RE.sub(" ", page))
+        page = page.strip()
+        if parts and page:
+            parts.append("\n\n")
+            pos += 2
+        starts.append(pos)
+        if page:
+            parts.append(page)
+            pos += len(page)
+    text = "".join(parts)
+    # An empty trailing page would point past the end of text: clamp it.
+    starts = [min(s, len(text)) for s in starts]
+    return text, tuple(starts)
+
+
+# --------------------------------------------------------------------------- sniffing
+
+
+def sniff_format(data: bytes, filename: str = "") -> str | None:
+    """Guess the format from magic bytes first, then the extension.
+
+    Returns ``"pdf" | "docx" | "html" | "text"`` or ``None`` for unknown types.
+    """
+    head = data[:2048]
+    if data.lstrip()[:5] == b"%PDF-" or (b"%PDF-" in head[:1024] and Path(filename or "").suffix.lower() == ".pdf"):
+        return "pdf"
+    if head.startswith(b"PK\x03\x04"):
+        return "docx" if _is_docx_zip(data) else None
+    ext = Path(filename or "").suffix.lower()
+    if ext in _EXT_FORMAT:
+        return _EXT_FORMAT[ext]
+    if _looks_like_html(head):
+        return "html"
+    return None
+
+
+def _is_docx_zip(data: bytes) -> bool:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            return "word/document.xml" in zf.namelist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return False
+
+
+_HTML_SNIFF_RE = re.compile(rb"^\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)\b", re.I | re.S)
+
+
+def _looks_like_html(head: bytes) -> bool:
+    return bool(_HTML_SNIFF_RE.match(head.lstrip(b"\xef\xbb\xbf")))
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def extract_file(path) -> ExtractedText:
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ExtractionError(f"Cannot read file: {exc.strerror or exc}") from exc
+    return extract_bytes(data, path.name)
+
+
+def extract_bytes(data: bytes, filename: str) -> ExtractedText:
+    """Extract normalised text from ``data``; dispatch on extension and magic bytes."""
+    if not data or not data.strip():
+        raise ExtractionError("File is empty")
+    ext = Path(filename or "").suffix.lower()
+    head = data[:1024]
+    # a .pdf may carry junk before its header; any other name must start with it
+    is_pdf = (b"%PDF-" in head) if ext == ".pdf" else data.lstrip()[:5] == b"%PDF-"
+    is_zip = data.startswith(b"PK\x03\x04")
+
+    if ext == ".pdf" or (is_pdf and ext not in (".html", ".htm")):
+        if not is_pdf:
+            raise ExtractionError("Not a valid PDF file (missing %PDF header; corrupt or mislabelled?)")
+        from .pdf import extract_pdf
+
+        result = extract_pdf(data)
+    elif ext == ".docx" or is_zip:
+        if not is_zip:
+            raise ExtractionError("Not a valid DOCX file (not a ZIP archive; corrupt or mislabelled?)")
+        if not _is_docx_zip(data):
+            if ext == ".docx":
+                raise ExtractionError("Corrupt DOCX file (no word/document.xml inside)")
+            raise ExtractionError(f"Unsupported file type {ext or '(none)'} (ZIP archive that is not a DOCX)")
+        from .markup import extract_docx
+
+        result = extract_docx(data)
+    elif ext in (".html", ".htm") or (ext not in _EXT_FORMAT and _looks_like_html(head)):
+        from .markup import extract_html
+
+        result = extract_html(data)
+    elif ext in (".txt", ".md"):
+        result = ExtractedText(text=normalise_text(_decode_text(data)), page_starts=(0,), format="text")
+    else:
+        supported = ", ".join(sorted(SUPPORTED_EXTENSIONS))
+        raise ExtractionError(f"Unsupported file type {ext or '(none)'} (supported: {supported})")
+
+    if not result.text.strip():
+        raise ExtractionError("No text found in file (only whitespace after extraction)")
+    return result
+
+
+# --------------------------------------------------------------------------- plain text
+
+_TEXT_PLAUSIBLE_RE = re.compile(r"[^\w\s.,;:!?()\[\]{}'\"/\\%&*+=<>#@$|~^`_\-–—“”‘’…€°]")
+
+
+def _decode_text(data: bytes) -> str:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise ExtractionError("Text file has a UTF-16 byte-order mark but is not valid UTF-16") from exc
+    if b"\x00" in data[:8192]:
+        raise ExtractionError("File looks binary (NUL bytes), not a text file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    # Conservative legacy fallback: Windows-1252 (a superset of printable Latin-1),
+    # accepted only when the result reads like ordinary text.
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError as exc:
+        raise ExtractionError("Text file is not valid UTF-8 (and not Windows-1252 either)") from exc
+    non_space = sum(1 for c in text if not c.isspace())
+    letters = sum(1 for c in text if c.isalpha())
+    odd = len(_TEXT_PLAUSIBLE_RE.findall(text))
+    high = sum(1 for c in text if ord(c) > 127)
+    if non_space == 0 or letters / non_space < 0.6 or odd / non_space > 0.05 or high / non_space > 0.15:
+        raise ExtractionError("Text file is not valid UTF-8 and does not look like Windows-1252 text")
+    return text
