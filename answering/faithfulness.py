@@ -30,8 +30,8 @@ UNITS = {
 }
 # Words in a spelled-out parenthesis ("14 (empat belas) hari") are skipped to reach the unit.
 _NUMBER = re.compile(
-    r"(?<![\w.,])(?P<num>\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?)"
-    r"(?P<tail>(?:\s*\([^)]{1,60}\))?\s*(?P<word>%|[A-Za-z]+)?)"
+    r"(?<![\d.,])(?P<num>\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?)"
+    r"(?P<tail>(?:[ \t]*\([a-z \t]{1,60}\))?[ \t]*(?P<word>%|[A-Za-z]+)?)"
 )
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 STOP = frozenset(

@@ -22,7 +22,7 @@ RULES: tuple[tuple[str, re.Pattern, str], ...] = (
     ("violence_weapons", re.compile(r"\b(cara|langkah|resep|tutorial|panduan)\b.{0,40}\b(membuat|merakit|meracik|bikin|membeli)\b.{0,30}\b(bom|senjata|bahan peledak|molotov|racun|pistol|senapan|granat|mesiu)\b", re.I | re.S), "question"),
     ("violence_weapons", re.compile(r"\b(how (?:to|do i|can i))\b.{0,30}\b(make|build|assemble|buy)\b.{0,30}\b(bomb|weapon|explosive|gun|poison|molotov)\b", re.I | re.S), "question"),
     ("personal_data", re.compile(r"\b(nik|nomor induk kependudukan|no\.? ?ktp|nomor ktp|nomor kk|kartu keluarga|nomor (?:hp|telepon|telp|rekening)|alamat rumah|tanggal lahir)\b.{0,60}\b(milik|punya|dari|atas nama|si|bapak|ibu|pak|bu|saudara|warga|seseorang|orang)\b", re.I | re.S), "question"),
-    ("personal_data", re.compile(r"\b(berapa|apa|cari|carikan|berikan|sebutkan|minta)\b.{0,30}\b(nik|nomor induk kependudukan|nomor ktp|no\.? ?ktp)\b", re.I | re.S), "question"),
+    ("personal_data", re.compile(r"\b(cari|carikan|berikan|sebutkan|minta|bocorkan|tampilkan)\b.{0,30}\b(nik|nomor induk kependudukan|nomor ktp|no\.? ?ktp)\b", re.I | re.S), "question"),
     ("personal_data", re.compile(r"(?<!\d)\d{16}(?!\d)"), "answer"),
     ("partisan_campaign", re.compile(r"\b(pilih(lah)?|coblos|menangkan|dukung(lah)?|kampanyekan|jangan pilih|vote for)\b.{0,40}\b(partai|paslon|pasangan calon|calon|capres|cagub|cabup|cawalkot|caleg|nomor urut|candidate|party)\b", re.I | re.S), "both"),
     ("partisan_campaign", re.compile(r"\b(buat(kan)?|tulis(kan)?)\b.{0,30}\b(materi|slogan|pidato|ajakan)\s+kampanye\b", re.I | re.S), "question"),

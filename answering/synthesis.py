@@ -25,8 +25,10 @@ FIGURE_QUESTION = re.compile(
 )
 ENGLISH_HINTS = re.compile(r"\b(what|which|who|how|when|where|does|is|are|the|of|according|please)\b", re.I)
 INDONESIAN_HINTS = re.compile(r"\b(apa|apakah|siapa|berapa|bagaimana|kapan|dimana|yang|dan|dengan|untuk|dalam|tentang)\b", re.I)
-# A sentence ends at . ; or a line break that starts a new ayat/item, never inside "No." or "Rp1.000".
-_SENTENCE = re.compile(r"(?<=[.;:])\s+(?=[A-Z(\"'])|\n+(?=\(?\d+\)|[a-z]\.\s|\d+\.\s)|\n{2,}")
+# Inside a paragraph a sentence ends at . ; or : before a capital or an ayat/item marker.
+_SENTENCE_END = re.compile(r"(?<=[.;:])\s+(?=[A-Z(\"']|[a-z]\.\s)")
+_ITEM_START = re.compile(r"^(\(\d+\)|[a-z]\.|\d+\.)\s")
+_HEADING = re.compile(r"^(#{1,6}\s|(BAB|Bagian|Paragraf|Pasal)\s+\S+\s*$|[A-Z0-9 ,./()\-]{3,80}$)")
 _HAS_NUMBER = re.compile(r"\d")
 MAX_CLAIMS = 4
 MAX_ANSWER_CHARS = 900
@@ -51,8 +53,37 @@ def detect_language(question: str, preferred: str | None = None) -> str:
 
 
 def split_sentences(text: str) -> list[str]:
-    pieces = [" ".join(piece.split()) for piece in _SENTENCE.split(text)]
-    return [piece for piece in pieces if len(piece) >= MIN_SENTENCE_CHARS]
+    """Answer units: table rows whole, headings dropped, prose split into sentences and ayat."""
+    units: list[str] = []
+    paragraph: list[str] = []
+
+    def flush() -> None:
+        if paragraph:
+            units.extend(_SENTENCE_END.split(" ".join(paragraph)))
+            paragraph.clear()
+
+    for raw in text.splitlines():
+        line = " ".join(raw.split())
+        if not line:
+            flush()
+        elif " | " in line:
+            flush()
+            units.append(line)
+        elif _HEADING.match(line):
+            flush()
+        else:
+            if _ITEM_START.match(line):
+                flush()
+            paragraph.append(line)
+    flush()
+    return [unit.strip() for unit in units if len(unit.strip()) >= MIN_SENTENCE_CHARS]
+
+
+def closing_units(text: str) -> list[str]:
+    """A signature block read whole: enactment (place, date, office, signatory), then promulgation."""
+    flat = " ".join(text.split())
+    parts = re.split(r"(?=\bDiundangkan\b)|(?=\bLEMBARAN\b|\bBERITA\b)", flat)
+    return [part.strip() for part in parts if len(part.strip()) >= MIN_SENTENCE_CHARS]
 
 
 def _score(sentence: str, question_stems: set[str], figure: bool, passage_rank: int, origin: str) -> float:
@@ -63,6 +94,8 @@ def _score(sentence: str, question_stems: set[str], figure: bool, passage_rank: 
     score = overlap + 0.15 / (1 + passage_rank)
     if figure and _HAS_NUMBER.search(sentence):
         score += 0.3
+    if origin == "closing" and re.search(r"\bDitetapkan\b", sentence):
+        score += 0.5  # a signatory question is answered by the enactment block
     if origin in ("anchor", "closing") and overlap == 0:
         score += 0.2  # the question named this article: its text answers it even without shared words
     return score if overlap > 0 or origin in ("anchor", "closing") else 0.0
@@ -75,8 +108,8 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
     figure = bool(FIGURE_QUESTION.search(question))
     candidates: list[Candidate] = []
     for rank, passage in enumerate(passages[:6]):
-        body = passage.text
-        for position, sentence in enumerate(split_sentences(body)):
+        units = closing_units(passage.text) if passage.origin == "closing" else split_sentences(passage.text)
+        for position, sentence in enumerate(units):
             score = _score(sentence, question_stems, figure, rank, passage.origin)
             if score > 0.2:
                 candidates.append(Candidate(sentence, passage, rank, position, score))

@@ -108,8 +108,14 @@ def live_server_factory(django_db_setup, django_db_blocker):
         return servers[key]
 
     yield start
+    problems = []
     for server in servers.values():
         server.stop()
+        log = server.log_text()
+        if "Traceback" in log or "Internal Server Error" in log:
+            problems.append(f"{server.log_path}:\n{log[-3000:]}")
+    # No request to any real server may have produced a 500 or a traceback.
+    assert not problems, "\n".join(problems)
 
 
 @pytest.fixture

@@ -98,21 +98,21 @@ class Command(BaseCommand):
 
     def _progress_printer(self, total: int):
         tty = sys.stderr.isatty()
-        state = {"last": 0.0}
+        state = {"last": 0.0, "files": 0}
 
         def show(progress: IngestProgress) -> None:
             now = time.monotonic()
-            if tty and now - state["last"] < 0.2 and progress.files_done < total:
-                return
-            state["last"] = now
+            if tty:
+                if now - state["last"] < 0.2 and progress.files_done < total:
+                    return
+            elif progress.files_done == state["files"] or not (progress.files_done == total or progress.files_done % 10 == 0):
+                return  # without a terminal: one line every ten files
+            state["last"], state["files"] = now, progress.files_done
             elapsed = max(now - progress.started, 1e-6)
             line = (f"[{progress.files_done}/{total} files] {progress.chunks_embedded} chunks embedded · "
                     f"{progress.chunks_embedded / elapsed:.1f} chunks/s · {progress.files_done / elapsed:.2f} files/s")
-            if tty:
-                sys.stderr.write("\r" + line.ljust(100))
-                sys.stderr.flush()
-            elif progress.files_done and (progress.files_done == total or progress.files_done % 10 == 0):
-                sys.stderr.write(line + "\n")
+            sys.stderr.write("\r" + line.ljust(100) if tty else line + "\n")
+            sys.stderr.flush()
 
         return show
 

@@ -1,0 +1,73 @@
+"""Named-regulation parsing, SSE deltas and the extractive synthesiser."""
+import uuid
+
+import pytest
+
+from answering.anchors import asks_for_signatory, find_article, find_named_regulation
+from answering.sse import answer_deltas
+from answering.synthesis import split_sentences, synthesise
+from answering.types import Passage
+
+
+@pytest.mark.parametrize(
+    "question,prefixes,number,year",
+    [
+        ("Apa isi Qanun Aceh Nomor 6 Tahun 2014?", ("Qanun Aceh",), "6", 2014),
+        ("jelaskan qanun 6/2014", ("Qanun",), "6", 2014),
+        ("Siapa yang menandatangani Pergub Aceh No. 60 Tahun 2013.", ("Peraturan Gubernur Aceh",), "60", 2013),
+        ("Apa isi Peraturan Gubernur Aceh Nomor 12A Tahun 2020?", ("Peraturan Gubernur Aceh",), "12A", 2020),
+        ("pasal 7 UU 11/2006 mengatur apa", ("Undang-Undang",), "11", 2006),
+    ],
+)
+def test_named_regulations_are_recognised(question, prefixes, number, year):
+    named = find_named_regulation(question)
+    assert (named.type_prefixes, named.number, named.year) == (prefixes, number, year)
+
+
+def test_no_named_regulation_in_an_ordinary_question():
+    assert find_named_regulation("berapa anggaran pendidikan tahun 2024?") is None
+
+
+def test_article_locators():
+    assert find_article("Apa isi Pasal 12A ayat (2) Qanun 6/2014?").__dict__ == {"pasal": "12A", "ayat": "2"}
+    assert find_article("pasal 8") .pasal == "8"
+    assert asks_for_signatory("Siapa yang menandatangani qanun ini?")
+    assert not asks_for_signatory("Apa isi qanun ini?")
+
+
+@pytest.mark.parametrize("answer", ["Satu dua tiga empat lima enam tujuh delapan.", "😀 emoji 𝒜 teks panjang sekali di sini ya", "x"])
+def test_deltas_concatenate_exactly(answer):
+    deltas = answer_deltas(answer)
+    assert "".join(deltas) == answer and all(deltas)
+
+
+def test_units_keep_table_rows_whole_and_drop_headings():
+    text = "Pasal 8\n(1) Ringkasan anggaran disajikan dalam tabel berikut.\nKode | Uraian | Jumlah\n5.1 | Belanja Pegawai | 2.874.319.506.750\n(2) Tabel diumumkan di laman resmi pemerintah."
+    assert split_sentences(text) == [
+        "(1) Ringkasan anggaran disajikan dalam tabel berikut.",
+        "5.1 | Belanja Pegawai | 2.874.319.506.750",
+        "(2) Tabel diumumkan di laman resmi pemerintah.",
+    ]
+
+
+def _passage(text: str, origin: str = "search") -> Passage:
+    chunk_id = uuid.uuid4()
+    return Passage(chunk_id, uuid.uuid4(), "Qanun Contoh", "Qanun Aceh Nomor 91 Tahun 2024 Pasal 8", ("Pasal 8",), "body",
+                   text, 1.0, {}, origin)
+
+
+def test_figure_questions_prefer_the_sentence_with_the_figure():
+    passage = _passage("Belanja pegawai diatur tersendiri oleh gubernur.\n5.1 | Belanja Pegawai | 2.874.319.506.750")
+    draft = synthesise("berapa belanja pegawai?", [passage])
+    assert draft.claims[0].text == "5.1 | Belanja Pegawai | 2.874.319.506.750" or any("2.874" in c.text for c in draft.claims)
+    assert all(c.citation_keys == (passage.label,) for c in draft.claims)
+
+
+def test_nothing_relevant_gives_no_answer():
+    draft = synthesise("berapa harga tiket pesawat ke Jakarta?", [_passage("Zakat dikelola Baitul Mal.")])
+    assert draft.no_answer and not draft.claims
+
+
+def test_english_questions_get_english_framing():
+    draft = synthesise("What must the PPID announce about the budget?", [_passage("PPID must announce the budget summary within 14 days.")])
+    assert draft.language == "en" and draft.framing.startswith("According to")

@@ -1,0 +1,88 @@
+"""The deterministic judge and the v1 gate."""
+import pytest
+
+from answering.faithfulness import faithfulness_gate, judge_claim, quantities
+from answering.types import AnswerDraft, Claim
+
+PASSAGE = (
+    "(1) Total belanja Aceh Tahun Anggaran 2024 sebesar Rp871.667.219.294. "
+    "(2) PPID wajib menjawab permohonan paling lambat 14 (empat belas) hari kerja."
+)
+P = {"chunk:a": PASSAGE}
+
+
+def claim(text: str) -> Claim:
+    return Claim(text=text, citation_keys=("chunk:a",))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Total belanja Aceh Tahun Anggaran 2024 sebesar Rp871,67 miliar.",
+        "Total belanja Aceh Tahun Anggaran 2024 sebesar 871.667.219.294 rupiah.",
+        "PPID wajib menjawab permohonan paling lambat 14 hari kerja.",
+    ],
+)
+def test_the_same_figure_written_differently_supports(text):
+    assert judge_claim(claim(text), P).supported
+
+
+@pytest.mark.parametrize(
+    "text,reason",
+    [
+        ("Total belanja Aceh Tahun Anggaran 2024 sebesar Rp871,67 juta.", "number_mismatch"),
+        ("Total belanja Aceh Tahun Anggaran 2023 sebesar Rp871,67 miliar.", "number_mismatch"),
+        ("PPID wajib menjawab permohonan paling lambat 14 bulan kerja.", "number_mismatch"),
+        ("PPID wajib menjawab permohonan paling lambat 7 hari kerja.", "number_mismatch"),
+        ("Gubernur membentuk badan pengawas zakat independen di setiap kabupaten.", "no_support"),
+    ],
+)
+def test_a_different_scale_unit_year_or_fact_does_not_support(text, reason):
+    verdict = judge_claim(claim(text), P)
+    assert not verdict.supported and verdict.reason == reason
+
+
+def test_a_claim_citing_an_unshown_passage_is_unsupported():
+    verdict = judge_claim(Claim("Total belanja Aceh.", ("chunk:zzz",)), P)
+    assert (verdict.supported, verdict.reason) == (False, "no_citation")
+
+
+def test_quantities_parse_indonesian_separators_and_scales():
+    assert [q.value for q in quantities("Rp4.185.750,00 dan 2,5 persen")] == [4185750.0, 2.5]
+    assert quantities("Rp1,2 triliun")[0].value == 1.2e12
+
+
+def test_gate_drops_unsupported_claims_and_counts_them():
+    good = claim("PPID wajib menjawab permohonan paling lambat 14 hari kerja.")
+    also_good = claim("Total belanja Aceh Tahun Anggaran 2024 sebesar Rp871,67 miliar.")
+    bad = claim("Total belanja Aceh Tahun Anggaran 2024 sebesar Rp900 miliar.")
+    gate = faithfulness_gate(AnswerDraft("Menurut sumber:", (good, also_good, bad)), P, partial_answers=False)
+    assert gate.dropped == 1 and gate.claims_supported == 2 and gate.claims_total == 3
+    assert gate.grounding_rate == 0.6667
+    assert "Rp900" not in gate.answer and "[chunk:a]" in gate.answer
+    assert (gate.fallback_used, gate.fallback_reason) == (False, None)
+
+
+def test_gate_withholds_when_most_claims_fail():
+    bad = claim("Total belanja Aceh Tahun Anggaran 2024 sebesar Rp900 miliar.")
+    good = claim("PPID wajib menjawab permohonan paling lambat 14 hari kerja.")
+    worse = claim("Gubernur membentuk badan pengawas zakat di setiap kabupaten.")
+    gate = faithfulness_gate(AnswerDraft("", (good, bad, worse)), P, partial_answers=False)
+    assert (gate.fallback_used, gate.fallback_reason) == (True, "coverage_incomplete")
+    # The rate still describes what the gate checked.
+    assert (gate.claims_supported, gate.claims_total, gate.grounding_rate) == (1, 3, 0.3333)
+
+
+def test_partial_answers_publish_the_verified_part_with_a_note():
+    good = claim("PPID wajib menjawab permohonan paling lambat 14 hari kerja.")
+    bad = claim("Total belanja Aceh Tahun Anggaran 2024 sebesar Rp900 miliar.")
+    gate = faithfulness_gate(AnswerDraft("", (good, bad)), P, partial_answers=True)
+    assert (gate.fallback_used, gate.fallback_reason) == (False, "partial_answer")
+    assert "dihilangkan" in gate.answer
+
+
+def test_memory_claims_are_in_neither_count():
+    memory = Claim("Anda bekerja di Bappeda.", ("memory",), memory_id=7)
+    good = claim("PPID wajib menjawab permohonan paling lambat 14 hari kerja.")
+    gate = faithfulness_gate(AnswerDraft("", (memory, good)), P, partial_answers=False)
+    assert (gate.claims_supported, gate.claims_total, len(gate.kept)) == (1, 1, 2)
