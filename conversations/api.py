@@ -1,0 +1,48 @@
+"""Conversation routes (seed: conversations-memory-api)."""
+from __future__ import annotations
+
+import uuid
+
+from django.http import HttpRequest, JsonResponse
+from ninja import Router, Status
+
+from acehrag.auth import request_principal
+from conversations import schemas
+from conversations.models import Conversation
+from conversations.selectors import conversation_get_owned, conversation_list, conversation_messages
+from conversations.services import conversation_create
+from retrieval.schemas import ErrorOut
+
+router = Router(tags=["conversations"])
+
+
+def summary(conversation: Conversation) -> dict:
+    return {"id": str(conversation.id), "user_id": conversation.owner, "title": conversation.title,
+            "metadata": conversation.metadata}
+
+
+@router.post("/conversations", response={201: schemas.ConversationSummary}, summary="Create an empty conversation")
+def create(request: HttpRequest, payload: schemas.ConversationCreate):
+    owner = request_principal(request).owner(payload.user_id)
+    return Status(201, summary(conversation_create(owner=owner, title=payload.title)))
+
+
+@router.get("/conversations", response=list[schemas.ConversationSummary], summary="The caller's conversations, newest first")
+def list_conversations(request: HttpRequest, user_id: str = "anonymous"):
+    owner = request_principal(request).owner(user_id)
+    return [summary(c) for c in conversation_list(owner=owner)]
+
+
+@router.get("/conversations/{conversation_id}", response={200: schemas.ConversationDetail, 404: ErrorOut},
+            summary="One owned conversation with every message, oldest first")
+def detail(request: HttpRequest, conversation_id: uuid.UUID, user_id: str = "anonymous"):
+    owner = request_principal(request).owner(user_id)
+    conversation = conversation_get_owned(owner=owner, conversation_id=conversation_id)
+    if conversation is None:
+        return Status(404, {"detail": f"Conversation {conversation_id} not found"})
+    messages = [
+        {"id": str(m.id), "role": m.role, "content": m.content, "source_citations": m.source_citations, "metadata": m.metadata}
+        for m in conversation_messages(conversation=conversation)
+    ]
+    # JsonResponse keeps stored citation objects (and their conditional fields) exactly as stored.
+    return JsonResponse({**summary(conversation), "messages": messages})

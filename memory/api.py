@@ -1,0 +1,37 @@
+"""Long-term memory routes (seed: conversations-memory-api)."""
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from ninja import Router, Status
+
+from acehrag.auth import request_principal
+from memory.schemas import ForgetResult, MemorySummary
+from memory.selectors import memory_get_owned, memory_list
+from memory.services import memory_erase, memory_forget_owner
+from retrieval.schemas import ErrorOut
+
+router = Router(tags=["memory"])
+
+
+@router.get("/memories", response=list[MemorySummary], summary="The caller's memories, most recently updated first")
+def list_memories(request: HttpRequest, user_id: str = "anonymous"):
+    owner = request_principal(request).owner(user_id)
+    return [
+        {"id": m.id, "type": m.memory_type, "text": m.text, "importance": m.importance, "status": m.status,
+         "confidential": m.confidential, "last_accessed_at": m.last_accessed_at}
+        for m in memory_list(owner=owner)
+    ]
+
+
+@router.delete("/memories/{memory_id}", response={204: None, 404: ErrorOut}, summary="Delete one owned memory")
+def delete_memory(request: HttpRequest, memory_id: int, user_id: str = "anonymous"):
+    memory = memory_get_owned(owner=request_principal(request).owner(user_id), memory_id=memory_id)
+    if memory is None:
+        return Status(404, {"detail": f"Memory {memory_id} not found"})
+    memory_erase(memory=memory)
+    return HttpResponse(status=204)
+
+
+@router.delete("/memories", response=ForgetResult, summary="Forget me: erase all of the caller's memories")
+def forget_me(request: HttpRequest, user_id: str = "anonymous"):
+    return {"removed_count": memory_forget_owner(owner=request_principal(request).owner(user_id))}
