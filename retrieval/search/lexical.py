@@ -13,6 +13,7 @@ function words are removed here before the query is built.
 """
 from __future__ import annotations
 
+import math
 import re
 import threading
 import time
@@ -69,44 +70,81 @@ def _lexemes(terms: list[str]) -> list[str]:
 
 
 _stats_lock = threading.Lock()
-_stats_cache: dict[str, tuple[float, dict[str, float]]] = {}
+_stats_cache: dict[str, tuple[float, dict[str, float], float]] = {}
+_share_cache: dict[tuple[str, str], tuple[float, float]] = {}
 
 
-def lexeme_frequencies() -> dict[str, float]:
-    """Share of passages containing each common lexeme, from ``pg_stats``.
+def _common_lexemes() -> tuple[dict[str, float], float]:
+    """Frequent lexemes with their share of passages (``pg_stats``), and the row count.
 
-    ANALYZE samples the tsvector column and keeps its most common lexemes
-    with their frequencies; reading them costs one catalogue lookup instead of
-    counting matches over the whole table. Cached briefly per process.
+    ANALYZE samples the tsvector column and keeps its most common lexemes with
+    their frequencies: one catalogue lookup instead of counting matches over
+    the whole table. Cached briefly per process.
     """
     alias = connection.alias
     now = time.monotonic()
     with _stats_lock:
         cached = _stats_cache.get(alias)
         if cached and now - cached[0] < STATS_TTL_SECONDS:
-            return cached[1]
+            return cached[1], cached[2]
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats "
             "WHERE tablename = 'retrieval_chunk' AND attname = 'search_vector'"
         )
         row = cursor.fetchone()
-    frequencies: dict[str, float] = {}
-    if row and row[0]:
-        frequencies = {lexeme: float(freq) for lexeme, freq in zip(row[0], row[1])}
+        cursor.execute("SELECT reltuples FROM pg_class WHERE relname = 'retrieval_chunk'")
+        rows = float(cursor.fetchone()[0] or 0)
+        if rows <= 0:  # never analysed: count (small tables only reach this)
+            cursor.execute("SELECT count(*) FROM retrieval_chunk")
+            rows = float(cursor.fetchone()[0])
+    common = {lexeme: float(freq) for lexeme, freq in zip(row[0], row[1])} if row and row[0] else {}
     with _stats_lock:
-        _stats_cache[alias] = (now, frequencies)
-    return frequencies
+        _stats_cache[alias] = (now, common, rows)
+    return common, rows
+
+
+def lexeme_shares(lexemes: list[str]) -> tuple[dict[str, float], float]:
+    """Share of passages containing each lexeme, and the passage count.
+
+    Common lexemes come from the statistics; any other lexeme is rare by
+    definition, so counting its matches through the GIN index is cheap.
+    """
+    common, rows = _common_lexemes()
+    shares: dict[str, float] = {}
+    now = time.monotonic()
+    for lexeme in lexemes:
+        if lexeme in common:
+            shares[lexeme] = common[lexeme]
+            continue
+        key = (connection.alias, lexeme)
+        cached = _share_cache.get(key)
+        if cached and now - cached[0] < STATS_TTL_SECONDS:
+            shares[lexeme] = cached[1]
+            continue
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM retrieval_chunk WHERE search_vector @@ %s::tsquery", [_tsquery([lexeme], "&")])
+            share = cursor.fetchone()[0] / max(rows, 1.0)
+        _share_cache[key] = (now, share)
+        shares[lexeme] = share
+    return shares, rows
 
 
 def forget_lexeme_statistics() -> None:
     with _stats_lock:
         _stats_cache.clear()
+        _share_cache.clear()
 
 
 def _tsquery(lexemes: list[str], operator: str) -> str:
     quoted = ["'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'" for lexeme in lexemes]
     return f" {operator} ".join(quoted)
+
+
+def idf(share: float, rows: float) -> float:
+    """BM25's inverse document frequency from a passage share."""
+    documents = share * rows
+    return math.log(1.0 + (rows - documents + 0.5) / (documents + 0.5))
 
 
 _TIER_SQL = """
@@ -117,21 +155,35 @@ WITH matched AS (
     WHERE c.search_vector @@ %s::tsquery AND {predicate} {exclude}
     LIMIT %s
 )
-SELECT id, ts_rank_cd(search_vector, %s::tsquery, 1) AS rank, count(*) OVER () AS matched
+SELECT id, {rank} AS rank, count(*) OVER () AS matched
 FROM matched
 ORDER BY rank DESC, id
 LIMIT %s
 """
 
 
-def _run_tier(nominate: str, rank: str, predicate: tuple[str, list], exclude: list[uuid.UUID], limit: int):
+def _rank_sql(weights: dict[str, float]) -> tuple[str, list]:
+    """Sum over query lexemes of idf x ts_rank: term frequency with an IDF weight.
+
+    ``ts_rank`` alone has no notion of how rare a term is, so a passage
+    repeating "aceh" would outrank one containing the question's rare word.
+    """
+    parts, params = [], []
+    for lexeme, weight in weights.items():
+        parts.append("%s * ts_rank(search_vector, %s::tsquery, 1)")
+        params += [weight, _tsquery([lexeme], "&")]
+    return " + ".join(parts) or "0", params
+
+
+def _run_tier(nominate: str, weights: dict[str, float], predicate: tuple[str, list], exclude: list[uuid.UUID], limit: int):
     predicate_sql, predicate_params = predicate
     exclude_sql = "AND NOT (c.id = ANY(%s))" if exclude else ""
-    sql = _TIER_SQL.format(predicate=predicate_sql, exclude=exclude_sql)
+    rank_sql, rank_params = _rank_sql(weights)
+    sql = _TIER_SQL.format(predicate=predicate_sql, exclude=exclude_sql, rank=rank_sql)
     params = [nominate, *predicate_params]
     if exclude:
         params.append(exclude)
-    params += [RANK_BOUND, rank, limit]
+    params += [RANK_BOUND, *rank_params, limit]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
@@ -146,8 +198,10 @@ def chunk_search_lexical(
     lexemes = _lexemes(query_terms(text))
     if not lexemes:
         return LexicalResult((), (), "EMPTY", 0)
+    shares, rows = lexeme_shares(lexemes)
+    weights = {lexeme: idf(shares[lexeme], rows) for lexeme in lexemes}
     predicate = document_condition_sql(document_condition)
-    all_words, matched = _run_tier(_tsquery(lexemes, "&"), _tsquery(lexemes, "|"), predicate, [], limit)
+    all_words, matched = _run_tier(_tsquery(lexemes, "&"), weights, predicate, [], limit)
     if matched >= limit:
         tier = "all-words fill"
     elif matched:
@@ -156,15 +210,13 @@ def chunk_search_lexical(
         tier = "NONE"
     hits = list(all_words)
     if len(lexemes) > 1 and len(hits) < limit:
-        frequencies = lexeme_frequencies()
-        rare = [lexeme for lexeme in lexemes if frequencies.get(lexeme, 0.0) < common_term_share]
+        rare = [lexeme for lexeme in lexemes if shares[lexeme] < common_term_share]
         seen = [chunk_id for chunk_id, _ in hits]
-        rank_query = _tsquery(lexemes, "|")
         extra: list = []
         if rare:
-            extra, _ = _run_tier(_tsquery(rare, "|"), rank_query, predicate, seen, limit - len(hits))
+            extra, _ = _run_tier(_tsquery(rare, "|"), weights, predicate, seen, limit - len(hits))
         if not extra:
-            extra, _ = _run_tier(rank_query, rank_query, predicate, seen, limit - len(hits))
+            extra, _ = _run_tier(_tsquery(lexemes, "|"), weights, predicate, seen, limit - len(hits))
         hits += extra
     return LexicalResult(
         chunk_ids=tuple(chunk_id for chunk_id, _ in hits),
