@@ -14,6 +14,7 @@ from ninja.files import UploadedFile
 from acehrag.auth import request_principal
 from retrieval import schemas
 from retrieval.access import Scope
+from retrieval.citations import restriction_fields
 from retrieval.embedders import EmbeddingError
 from retrieval.ingestion import IngestOptions, source_key_for
 from retrieval.parsing import SUPPORTED_EXTENSIONS
@@ -82,12 +83,7 @@ def _document_out(document) -> dict:
         },
         "indexed_at": document.indexed_at.isoformat() if document.indexed_at else None,
     }
-    if document.confidential:
-        body["confidential"] = True
-    if document.owning_org_unit:
-        body["owning_org_unit"] = document.owning_org_unit
-    if document.min_position_level is not None:
-        body["min_position_level"] = document.min_position_level
+    body.update(restriction_fields(document))
     return body
 
 

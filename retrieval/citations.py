@@ -21,10 +21,17 @@ def citation_for(chunk: Any, document: Any) -> dict[str, Any]:
         "char_start": chunk.char_start,
         "char_end": chunk.char_end,
     }
-    if document.confidential:
-        citation["confidential"] = True
-    if document.owning_org_unit:
-        citation["owning_org_unit"] = document.owning_org_unit
-    if document.min_position_level is not None:
-        citation["min_position_level"] = document.min_position_level
+    citation.update(restriction_fields(document))
     return citation
+
+
+def restriction_fields(document: Any) -> dict[str, Any]:
+    """The access restrictions a source carries; empty for an unrestricted one."""
+    fields: dict[str, Any] = {}
+    if document.confidential:
+        fields["confidential"] = True
+    if document.owning_org_unit:
+        fields["owning_org_unit"] = document.owning_org_unit
+    if document.min_position_level is not None:
+        fields["min_position_level"] = document.min_position_level
+    return fields
