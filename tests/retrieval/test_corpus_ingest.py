@@ -1,0 +1,54 @@
+"""The real corpus through the ingest command, as staff would run it."""
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from retrieval.models import Chunk, Document
+
+pytestmark = [pytest.mark.django_db, pytest.mark.corpus, pytest.mark.slow]
+
+HARD = {
+    "perpres-87-2014-peraturan-pelaksanaan-uu-12-2011-pembentukan-peraturan-perundang-undangan.pdf",
+    "pp-29-2009-tata-cara-penentuan-jumlah-pembayaran-dan-penyetoran-pnbp-terutang.pdf",
+    "se-bapeten-1904-2019-hasil-pindai.pdf",
+}
+
+
+def run(*paths) -> tuple[int, str]:
+    out = io.StringIO()
+    try:
+        call_command("ingest", *map(str, paths), "--collection", "EVAL", stdout=out, stderr=io.StringIO())
+        return 0, out.getvalue()
+    except SystemExit as exc:
+        return exc.code, out.getvalue()
+
+
+def summary(output: str) -> dict[str, int]:
+    rows = {}
+    for line in output.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[1].isdigit():
+            rows[parts[0]] = int(parts[1])
+    return rows
+
+
+def test_the_corpus_ingests_refuses_the_hard_pdfs_and_is_then_unchanged(corpus_dir):
+    readable = len(list((corpus_dir / "txt").glob("*.txt"))) + len(list((corpus_dir / "pdf").glob("*.pdf")))
+    code, output = run(corpus_dir / "txt", corpus_dir / "pdf")
+    assert code == 1
+    counts = summary(output)
+    assert counts["ingested"] == readable and counts["failed"] == len(HARD), output[-2000:]
+    failed = {line.split(":")[1].rsplit("/", 1)[-1] for line in output.splitlines() if line.startswith("FAILED")}
+    assert failed == HARD
+    assert all(("text layer" in line or "garbage" in line) for line in output.splitlines() if line.startswith("FAILED"))
+    # Every chunk keeps the offset invariant against its stored document text.
+    for document in Document.objects.filter(status="indexed").only("id", "text")[:40]:
+        for chunk in Chunk.objects.filter(document=document).only("text", "char_start", "char_end"):
+            assert document.text[chunk.char_start:chunk.char_end] == chunk.text
+
+    code, output = run(corpus_dir / "txt", corpus_dir / "pdf")
+    counts = summary(output)
+    assert (counts["unchanged"], counts["ingested"], counts["failed"]) == (readable, 0, len(HARD))
