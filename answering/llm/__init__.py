@@ -1,0 +1,1 @@
+"""Clients for OpenAI-compatible model servers (the model-backed answer path)."""
