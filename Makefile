@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test setup worker bench clean-data docker-config
+.PHONY: run test setup browser-deps worker bench clean-data docker-config
 
 $(VENV)/.installed: requirements/base.txt requirements/dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -19,7 +19,11 @@ setup: $(VENV)/.installed
 run: setup
 	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
-test: setup
+# Debian's Chromium drives the widget's browser test (never `playwright install`).
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium fonts-dejavu-core; }
+
+test: setup browser-deps
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 worker: setup

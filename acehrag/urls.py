@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
-from django.urls import path
+from django.urls import include, path
 
 from acehrag import health
 from acehrag.api import api
@@ -10,6 +10,8 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("admin/", admin.site.urls),
+    # The public widget routes carry no API key; they must come before the API's catch-all mount.
+    path("", include("answering.public.urls")),
 ]
 
 if api.docs_url:

@@ -1,17 +1,14 @@
 """Answer routes: POST /query (JSON) and POST /query/stream (SSE)."""
 from __future__ import annotations
 
-import asyncio
 import logging
-import threading
 
-from asgiref.sync import sync_to_async
-from django.db import close_old_connections
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from ninja import Status, Router
 
 from acehrag.auth import request_principal
 from answering.pipeline import AnswerCancelled, AnswerError, AnswerPipeline, AnswerRequest, AnswerResult
+from answering.runner import StreamedAnswer
 from answering.schemas import QueryRequest, QueryResponse
 from answering.sse import SSE_HEADERS, error_frame, result_frames, sse_frame
 from retrieval.access import Scope
@@ -69,13 +66,6 @@ def query(request: HttpRequest, payload: QueryRequest):
     return response
 
 
-def _run_in_thread(pipeline: AnswerPipeline, prepared) -> AnswerResult:
-    try:
-        return pipeline.run(prepared)
-    finally:
-        close_old_connections()
-
-
 @router.post("/query/stream", response={200: None, **ERRORS}, summary="Cited answer as Server-Sent Events")
 async def query_stream(request: HttpRequest, payload: QueryRequest):
     answer = answer_request(request, payload, "/query/stream")
@@ -84,51 +74,27 @@ async def query_stream(request: HttpRequest, payload: QueryRequest):
 
 async def stream_answer(answer: AnswerRequest):
     """Setup errors are JSON; once progress starts, events stream until done or error."""
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue = asyncio.Queue()
-    cancel = threading.Event()
-
-    def on_event(name: str, data: dict) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, (name, data))
-
-    pipeline = AnswerPipeline(on_event=on_event, cancelled=cancel.is_set)
+    streamed = StreamedAnswer(answer)
     try:
-        prepared = await sync_to_async(pipeline.prepare)(answer)
+        await streamed.prepare()
     except AnswerError as exc:
         return JsonResponse({"detail": exc.detail}, status=exc.status)
-    work = asyncio.ensure_future(sync_to_async(_run_in_thread, thread_sensitive=False)(pipeline, prepared))
-    # After a disconnect nobody awaits the work; retrieve its outcome so it is not reported as lost.
-    work.add_done_callback(lambda future: future.cancelled() or future.exception())
 
     async def frames():
         try:
-            while True:
-                getter = asyncio.ensure_future(queue.get())
-                done, _ = await asyncio.wait({getter, work}, return_when=asyncio.FIRST_COMPLETED)
-                if getter in done:
-                    yield sse_frame(*getter.result())
-                    continue
-                getter.cancel()
-                while not queue.empty():
-                    yield sse_frame(*queue.get_nowait())
-                break
-            try:
-                result = work.result()
-            except AnswerError as exc:
-                yield error_frame(f"http_{exc.status}", exc.detail)
-                return
-            except AnswerCancelled:
-                return
-            except Exception:
-                logger.exception("answer stream failed")
-                yield error_frame("query_failed", "The answer could not be completed")
-                return
-            for frame in result_frames(result):
-                yield frame
-        except asyncio.CancelledError:
-            # The client went away: stop the pipeline before it persists anything.
-            cancel.set()
-            raise
+            async for item in streamed.run():
+                if isinstance(item, AnswerResult):
+                    for frame in result_frames(item):
+                        yield frame
+                else:
+                    yield sse_frame(*item)
+        except AnswerError as exc:
+            yield error_frame(f"http_{exc.status}", exc.detail)
+        except AnswerCancelled:
+            return
+        except Exception:
+            logger.exception("answer stream failed")
+            yield error_frame("query_failed", "The answer could not be completed")
 
     response = StreamingHttpResponse(frames(), content_type="text/event-stream")
     for name, value in SSE_HEADERS.items():

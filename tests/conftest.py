@@ -140,3 +140,12 @@ def no_server_errors(request, caplog):
     errors = [r for r in caplog.records if r.name in ("acehrag.api", "django.request") and r.levelname == "ERROR"
               and getattr(r, "status_code", 500) >= 500]
     assert not errors, f"unhandled server error: {errors[0].getMessage()}"
+
+
+@pytest.fixture(autouse=True)
+def fresh_lexeme_statistics():
+    """Lexeme shares are cached per process for a minute; each test has its own corpus."""
+    from retrieval.search.lexical import forget_lexeme_statistics
+
+    forget_lexeme_statistics()
+    yield

@@ -1,0 +1,139 @@
+"""One public chat turn through the shared ``AnswerPipeline``, as the widget protocol's events.
+
+The visitor is an anonymous principal, so the access predicate shows only
+documents without any restriction; guard and faithfulness run as on every
+answer route. The reply is revealed only after the pipeline finished
+(buffer-then-reveal), like ``/query/stream``.
+"""
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass
+from typing import AsyncIterator
+
+from acehrag.auth import ANONYMOUS
+from answering.pipeline import AnswerCancelled, AnswerError, AnswerRequest, AnswerResult
+from answering.runner import StreamedAnswer
+from answering.public.services import PublicChatError, VisitorIdentity, suggestions_for
+from answering.sse import answer_deltas
+from answering.synthesis import detect_language
+from retrieval.access import Scope
+
+ROUTE = "/api/public/rag/chat"
+
+# The pipeline's real steps (tool.started) as the protocol's phase names; names
+# other than the seed's "finalizing" are additive, and clients ignore unknown ones.
+PHASE_BY_TOOL = {
+    "search_documents": "searching",
+    "resolve_regulation": "reading",
+    "read_article": "reading",
+    "read_closing": "reading",
+}
+FINALIZING = "finalizing"
+
+ANSWER_ERRORS = {
+    413: ("BAD_REQUEST", "The question is too long"),
+    502: ("UPSTREAM_ERROR", "A service the answer depends on failed; please try again"),
+    503: ("UNAVAILABLE", "The answer service is busy; please try again"),
+}
+
+_LABEL = re.compile(r"\s?\[chunk:([0-9a-f-]{36})\]")
+
+
+def reply_with_numbered_sources(answer: str, citations: list[dict]) -> str:
+    """Replace the pipeline's ``[chunk:<id>]`` labels with ``[n]``, n = position in ``sources``."""
+    numbers = {citation["chunk_id"]: index for index, citation in enumerate(citations, start=1)}
+
+    def number(match: re.Match) -> str:
+        found = numbers.get(match.group(1))
+        return f" [{found}]" if found else ""
+
+    return _LABEL.sub(number, answer)
+
+
+@dataclass(frozen=True)
+class PublicTurn:
+    question: str
+    identity: VisitorIdentity
+    conversation_id: uuid.UUID | None
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+
+
+@dataclass(frozen=True)
+class ReplyDelta:
+    text: str
+
+
+@dataclass(frozen=True)
+class PublicAnswer:
+    reply: str
+    conversation_id: uuid.UUID
+    identity: VisitorIdentity
+    sources: list[dict]          # citation objects, numbered by the reply's [n] markers
+    route_reason: str            # "grounded" or the pipeline's fallback reason
+    suggestions: list[str]
+
+
+class PublicChatRun:
+    """One turn: ``prepare`` (errors before anything streams), then ``events``."""
+
+    def __init__(self, turn: PublicTurn):
+        self.turn = turn
+        self._streamed = StreamedAnswer(AnswerRequest(
+            question=turn.question, principal=ANONYMOUS, owner=turn.identity.owner,
+            conversation_id=turn.conversation_id, scope=Scope(), route=ROUTE, route_family="query",
+        ))
+
+    def _error(self, exc: AnswerError) -> PublicChatError:
+        if exc.status in (404, 409) and self.turn.conversation_id is not None:
+            # Unknown, another visitor's and another route's conversations look alike to a visitor.
+            return PublicChatError("NOT_FOUND", "Conversation not found", 404)
+        if exc.status == 404:
+            return PublicChatError("NOT_FOUND", "No public documents are available to answer questions yet", 404)
+        code, message = ANSWER_ERRORS.get(exc.status, ("INTERNAL_ERROR", "The answer could not be completed"))
+        return PublicChatError(code, message, exc.status)
+
+    async def prepare(self) -> None:
+        try:
+            await self._streamed.prepare()
+        except AnswerError as exc:
+            raise self._error(exc) from exc
+
+    async def events(self) -> AsyncIterator[Phase | ReplyDelta | PublicAnswer]:
+        """Phases while the pipeline works, then the guarded reply in deltas, ``finalizing``, the answer.
+
+        Precondition: ``prepare`` succeeded. Raises ``PublicChatError`` when the answer fails.
+        """
+        last = None
+        try:
+            async for item in self._streamed.run():
+                if isinstance(item, AnswerResult):
+                    result = item
+                    break
+                name, data = item
+                phase = PHASE_BY_TOOL.get(data.get("tool", "")) if name == "tool.started" else None
+                if phase and phase != last:
+                    last = phase
+                    yield Phase(phase)
+            else:
+                return
+        except AnswerError as exc:
+            raise self._error(exc) from exc
+        except AnswerCancelled:
+            return  # only after our own cancel flag: nobody is listening any more
+        citations = list(result.citations)
+        reply = reply_with_numbered_sources(result.answer, citations)
+        for text in answer_deltas(reply):
+            yield ReplyDelta(text)
+        yield Phase(FINALIZING)
+        suggestions = [] if result.blocked else suggestions_for(
+            question=self.turn.question, sources=citations, language=detect_language(self.turn.question))
+        yield PublicAnswer(
+            reply=reply, conversation_id=result.conversation_id, identity=self.turn.identity,
+            sources=citations, route_reason=result.fallback_reason or "grounded", suggestions=suggestions,
+        )

@@ -1,0 +1,67 @@
+"""Run the answer pipeline under an async stream: live progress, then the result.
+
+Both streaming routes (``/query/stream`` and the public chat) use this. The
+pipeline runs in a worker thread and reports its real steps through an
+asyncio queue; when the consumer stops early (the client went away) the
+cancel flag is set and the pipeline stops before it persists anything.
+"""
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import AsyncIterator
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+
+from answering.pipeline import AnswerPipeline, AnswerRequest, AnswerResult, Prepared
+
+
+def _run_in_thread(pipeline: AnswerPipeline, prepared: Prepared) -> AnswerResult:
+    try:
+        return pipeline.run(prepared)
+    finally:
+        close_old_connections()
+
+
+class StreamedAnswer:
+    def __init__(self, request: AnswerRequest):
+        self.request = request
+        self._loop = asyncio.get_running_loop()
+        self._queue: asyncio.Queue[tuple[str, dict]] = asyncio.Queue()
+        self._cancel = threading.Event()
+        self._pipeline = AnswerPipeline(on_event=self._on_event, cancelled=self._cancel.is_set)
+        self._prepared: Prepared | None = None
+
+    def _on_event(self, name: str, data: dict) -> None:
+        self._loop.call_soon_threadsafe(self._queue.put_nowait, (name, data))
+
+    async def prepare(self) -> None:
+        """Setup checks; raises ``AnswerError`` before anything is streamed."""
+        self._prepared = await sync_to_async(self._pipeline.prepare)(self.request)
+
+    async def run(self) -> AsyncIterator[tuple[str, dict] | AnswerResult]:
+        """Yield ``(event, data)`` progress while the pipeline works, then its ``AnswerResult``.
+
+        Precondition: ``prepare`` succeeded. Raises ``AnswerError`` when the
+        answer fails and ``AnswerCancelled`` after a cancel.
+        """
+        work = asyncio.ensure_future(sync_to_async(_run_in_thread, thread_sensitive=False)(self._pipeline, self._prepared))
+        # After a disconnect nobody awaits the work; retrieve its outcome so it is not reported as lost.
+        work.add_done_callback(lambda future: future.cancelled() or future.exception())
+        try:
+            while not work.done() or not self._queue.empty():
+                getter = asyncio.ensure_future(self._queue.get())
+                try:
+                    await asyncio.wait({getter, work}, return_when=asyncio.FIRST_COMPLETED)
+                except BaseException:
+                    getter.cancel()  # never leave a pending task behind a disconnect
+                    raise
+                if getter.done():
+                    yield getter.result()
+                else:
+                    getter.cancel()
+            yield work.result()
+        finally:
+            # Cancelled, closed early or finished: a pipeline still running must not persist.
+            self._cancel.set()
