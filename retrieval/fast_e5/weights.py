@@ -66,17 +66,47 @@ class Vocab:
 
 
 @dataclass
+class Q4Matrix:
+    """A ``[rows, cols]`` Q4_0 weight matrix kept in its packed form (``y = x @ W.T``)."""
+
+    blocks: np.ndarray  # uint8 [rows, cols / 32, 18]
+    rows: int
+    cols: int
+
+    def dequantize(self) -> np.ndarray:
+        """float32 ``[rows, cols]``, exactly as e5.c's ``deq_row``."""
+        return dequantize_q4_0(self.blocks, self.rows, self.cols)
+
+    def nbits_layout(self) -> tuple[np.ndarray, np.ndarray]:
+        """The same weights in onnxruntime's ``MatMulNBits`` layout (4 bits, block 32, zero point 8).
+
+        Returns ``(codes uint8 [rows, cols/32, 16], scales float32 [rows, cols/32])``; there each
+        byte packs two consecutive weights, the lower index in the low nibble.
+        """
+        packed = self.blocks[:, :, 2:]
+        codes = np.concatenate((packed & 0x0F, packed >> 4), axis=2)  # weight order 0..31
+        pairs = (codes[:, :, 0::2] | (codes[:, :, 1::2] << 4)).astype(np.uint8)
+        scales = self.blocks[:, :, :2].copy().view(np.float16)[..., 0].astype(np.float32)
+        return np.ascontiguousarray(pairs), np.ascontiguousarray(scales)
+
+    @staticmethod
+    def stack(parts: list["Q4Matrix"]) -> "Q4Matrix":
+        """Concatenate along the output (row) axis, e.g. Q, K and V into one QKV matrix."""
+        return Q4Matrix(np.concatenate([p.blocks for p in parts]), sum(p.rows for p in parts), parts[0].cols)
+
+
+@dataclass
 class Layer:
-    w_qkv: np.ndarray  # [H, 3H]  (already transposed for x @ w)
-    b_qkv: np.ndarray
-    w_ao: np.ndarray  # [H, H]
-    b_ao: np.ndarray
+    qkv: Q4Matrix  # [3H, H]: query, key, value projections stacked
+    qkv_b: np.ndarray
+    out: Q4Matrix  # [H, H] attention output projection
+    out_b: np.ndarray
     ln1_w: np.ndarray
     ln1_b: np.ndarray
-    w_fi: np.ndarray  # [H, FF]
-    b_fi: np.ndarray
-    w_fo: np.ndarray  # [FF, H]
-    b_fo: np.ndarray
+    ff_in: Q4Matrix  # [FF, H]
+    ff_in_b: np.ndarray
+    ff_out: Q4Matrix  # [H, FF]
+    ff_out_b: np.ndarray
     ln2_w: np.ndarray
     ln2_b: np.ndarray
 
@@ -91,18 +121,19 @@ class ModelWeights:
     max_positions: int
     eps: float
     vocab: Vocab
-    word_q4: np.ndarray  # uint8 [VOC, H/32, 18], dequantised per looked-up row
+    word: Q4Matrix  # [VOC, H], dequantised per looked-up row
     pos: np.ndarray  # float32 [MAXP, H]
     type0: np.ndarray  # float32 [H] (token type 0 only)
     emb_ln_w: np.ndarray
     emb_ln_b: np.ndarray
     layers: list[Layer] = field(default_factory=list)
 
-    def word_embeddings(self, ids: np.ndarray) -> np.ndarray:
-        """Dequantised word embedding rows for ``ids`` (any shape) -> ``[..., H]``."""
+    def embed_tokens(self, ids: np.ndarray) -> np.ndarray:
+        """word + position + type-0 embeddings (before the embedding LayerNorm) for ``ids [B, L]``."""
         ids = np.asarray(ids, dtype=np.int64)
-        rows = self.word_q4[ids.reshape(-1)]
-        return dequantize_q4_0(rows, rows.shape[0], self.hidden).reshape(*ids.shape, self.hidden)
+        rows = self.word.blocks[ids.reshape(-1)]
+        words = dequantize_q4_0(rows, rows.shape[0], self.hidden).reshape(*ids.shape, self.hidden)
+        return words + self.pos[: ids.shape[-1]] + self.type0
 
 
 class _Reader:
@@ -123,6 +154,8 @@ class _Reader:
 
 def _read_vocab(r: _Reader) -> Vocab:
     n_pieces, bos, eos, pad, unk = r.unpack("5i")
+    if not 0 < n_pieces <= (len(r.data) - r.pos) // 8 or not all(0 <= i < n_pieces for i in (bos, eos, pad, unk)):
+        raise ModelFormatError(f"implausible vocabulary header ({n_pieces} pieces)")
     (blob_len,) = r.unpack("Q")
     offsets = r.array("<u4", n_pieces + 1).astype(np.int64)
     scores = r.array("<f4", n_pieces).astype(np.float32)
@@ -142,7 +175,7 @@ def _read_vocab(r: _Reader) -> Vocab:
 
 
 def load_weights(path: str | os.PathLike | None = None) -> ModelWeights:
-    """Read the model file once and return dequantised float32 weights.
+    """Read the model file once; weights stay 4-bit (``Q4Matrix``) until the encoder asks.
 
     Raises ``FileNotFoundError`` / ``ModelFormatError`` when the file is missing or malformed.
     """
@@ -151,6 +184,15 @@ def load_weights(path: str | os.PathLike | None = None) -> ModelWeights:
         data = handle.read()
     if len(data) < 48 or data[:4] != MAGIC:
         raise ModelFormatError(f"{path}: not an E5S1 model file")
+    try:
+        return _parse(data, path)
+    except (struct.error, ValueError, IndexError, UnicodeDecodeError) as exc:
+        if isinstance(exc, ModelFormatError):
+            raise
+        raise ModelFormatError(f"{path}: truncated or corrupt model file ({exc})") from exc
+
+
+def _parse(data: bytes, path: str) -> ModelWeights:
     r = _Reader(data)
     r.pos = 8  # magic + version
     hidden, layers_n, heads, ff, vocab_size, max_pos, _type_vocab = r.unpack("7i")
@@ -158,6 +200,9 @@ def load_weights(path: str | os.PathLike | None = None) -> ModelWeights:
     (qk,) = r.unpack("i")
     if qk != QK:
         raise ModelFormatError(f"{path}: unsupported quant block size {qk}")
+    dims_ok = min(hidden, layers_n, heads, ff, vocab_size) > 0 and max_pos > 2 and 0.0 < eps < 1.0
+    if not dims_ok or hidden % heads or hidden % QK or ff % QK or layers_n > 1000:
+        raise ModelFormatError(f"{path}: implausible model header (H={hidden}, layers={layers_n}, heads={heads})")
     vocab = _read_vocab(r)
 
     (n_dir,) = r.unpack("i")
@@ -173,35 +218,29 @@ def load_weights(path: str | os.PathLike | None = None) -> ModelWeights:
         dtype, n, offset = _entry(directory, name, DTYPE_F32)
         return np.frombuffer(data, dtype="<f4", count=count or n, offset=offset).astype(np.float32)
 
-    def q4(name: str, rows: int, cols: int) -> np.ndarray:
+    def q4(name: str, rows: int, cols: int) -> Q4Matrix:
         _, n, offset = _entry(directory, name, DTYPE_Q4_0)
         if n != rows * cols:
             raise ModelFormatError(f"tensor {name} has {n} weights, expected {rows}x{cols}")
         raw = np.frombuffer(data, dtype=np.uint8, count=rows * cols // QK * BLOCK_BYTES, offset=offset)
-        return dequantize_q4_0(raw, rows, cols)
+        return Q4Matrix(raw.reshape(rows, cols // QK, BLOCK_BYTES).copy(), rows, cols)
 
-    _, n_word, word_off = _entry(directory, "emb.word", DTYPE_Q4_0)
-    word_q4 = (
-        np.frombuffer(data, dtype=np.uint8, count=n_word // QK * BLOCK_BYTES, offset=word_off)
-        .reshape(n_word // hidden, hidden // QK, BLOCK_BYTES)
-        .copy()
-    )
+    _, n_word, _ = _entry(directory, "emb.word", DTYPE_Q4_0)
     weights = ModelWeights(
         hidden=hidden, layers_n=layers_n, heads=heads, ff=ff, vocab_size=vocab_size,
-        max_positions=max_pos, eps=float(eps), vocab=vocab, word_q4=word_q4,
+        max_positions=max_pos, eps=float(eps), vocab=vocab, word=q4("emb.word", n_word // hidden, hidden),
         pos=f32("emb.pos").reshape(-1, hidden)[:max_pos], type0=f32("emb.type", hidden),
         emb_ln_w=f32("emb.ln.w"), emb_ln_b=f32("emb.ln.b"),
     )
     for i in range(layers_n):
         p = f"l{i}."
-        w_qkv = np.concatenate([q4(p + t + ".w", hidden, hidden) for t in ("q", "k", "v")], axis=0)
         weights.layers.append(Layer(
-            w_qkv=np.ascontiguousarray(w_qkv.T),
-            b_qkv=np.concatenate([f32(p + t + ".b") for t in ("q", "k", "v")]),
-            w_ao=np.ascontiguousarray(q4(p + "ao.w", hidden, hidden).T), b_ao=f32(p + "ao.b"),
+            qkv=Q4Matrix.stack([q4(p + t + ".w", hidden, hidden) for t in ("q", "k", "v")]),
+            qkv_b=np.concatenate([f32(p + t + ".b") for t in ("q", "k", "v")]),
+            out=q4(p + "ao.w", hidden, hidden), out_b=f32(p + "ao.b"),
             ln1_w=f32(p + "aln.w"), ln1_b=f32(p + "aln.b"),
-            w_fi=np.ascontiguousarray(q4(p + "fi.w", ff, hidden).T), b_fi=f32(p + "fi.b"),
-            w_fo=np.ascontiguousarray(q4(p + "fo.w", hidden, ff).T), b_fo=f32(p + "fo.b"),
+            ff_in=q4(p + "fi.w", ff, hidden), ff_in_b=f32(p + "fi.b"),
+            ff_out=q4(p + "fo.w", hidden, ff), ff_out_b=f32(p + "fo.b"),
             ln2_w=f32(p + "oln.w"), ln2_b=f32(p + "oln.b"),
         ))
     return weights
