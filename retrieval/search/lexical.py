@@ -107,15 +107,22 @@ def _common_lexemes() -> tuple[dict[str, float], float]:
 def lexeme_shares(lexemes: list[str]) -> tuple[dict[str, float], float]:
     """Share of passages containing each lexeme, and the passage count.
 
-    Common lexemes come from the statistics; any other lexeme is rare by
-    definition, so counting its matches through the GIN index is cheap.
+    Common lexemes come from the statistics. A lexeme missing from that list
+    is rarer than its rarest entry, so half that frequency is its estimate
+    (the planner reasons the same way) and no statement runs at query time.
+    Only before the first ANALYZE, when there is no list, are matches counted
+    (small tables only reach this).
     """
     common, rows = _common_lexemes()
     shares: dict[str, float] = {}
+    rare_estimate = min(common.values()) / 2 if common else None
     now = time.monotonic()
     for lexeme in lexemes:
         if lexeme in common:
             shares[lexeme] = common[lexeme]
+            continue
+        if rare_estimate is not None:
+            shares[lexeme] = rare_estimate
             continue
         key = (connection.alias, lexeme)
         cached = _share_cache.get(key)
