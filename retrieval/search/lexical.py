@@ -37,7 +37,7 @@ STOP_WORDS = frozenset(
 )
 TERM_PATTERN = re.compile(r"\w+", re.UNICODE)
 # Bound on how many full-text matches are ranked (DESIGN.md: rank a bounded set).
-RANK_BOUND = 1000
+RANK_BOUND = 300
 STATS_TTL_SECONDS = 60.0
 
 
@@ -154,9 +154,11 @@ def idf(share: float, rows: float) -> float:
     return math.log(1.0 + (rows - documents + 0.5) / (documents + 0.5))
 
 
+# The matched rows keep a detoasted copy of their tsvector: ranking calls
+# ts_rank once per query lexeme, and each call would otherwise detoast it again.
 _TIER_SQL = """
-WITH matched AS (
-    SELECT c.id, c.search_vector
+WITH matched AS MATERIALIZED (
+    SELECT c.id, c.search_vector || ''::tsvector AS search_vector
     FROM retrieval_chunk c
     JOIN retrieval_document ON retrieval_document.id = c.document_id
     WHERE c.search_vector @@ %s::tsquery AND {predicate} {exclude}
