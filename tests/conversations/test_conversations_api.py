@@ -68,11 +68,11 @@ def test_subjects_are_isolated(api_client, mode):
     if mode == "off":
         alice, bob = {}, {}
         alice_q, bob_q = "?user_id=alice", "?user_id=bob"
-        alice_body, bob_body = {"user_id": "alice"}, {"user_id": "bob"}
+        alice_body = {"user_id": "alice"}
     else:
         alice, bob = as_user("alice"), as_user("bob")
         alice_q = bob_q = ""
-        alice_body = bob_body = {}
+        alice_body = {}
     context = enforced() if mode == "on" else override_settings()
     with context:
         conversation = create(api_client, {"title": "rahasia alice", **alice_body}, **alice).json()["id"]

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 
 from retrieval.parsing import ExtractedText, extract_bytes, parse_document
 
