@@ -37,7 +37,7 @@ STOP_WORDS = frozenset(
 )
 TERM_PATTERN = re.compile(r"\w+", re.UNICODE)
 # Bound on how many full-text matches are ranked (DESIGN.md: rank a bounded set).
-RANK_BOUND = 300
+RANK_BOUND = 1000
 STATS_TTL_SECONDS = 60.0
 
 
