@@ -124,11 +124,18 @@ def live_server(live_server_factory, transactional_db):
     return live_server_factory()
 
 
+def corpus_path(relative: str = "") -> Path:
+    """A path in ../shared/corpus. The corpus is optional (shared/README): without it the
+    test is skipped, with this one reason; everywhere it is present (CI included) it runs."""
+    path = CORPUS_DIR / relative
+    if not path.exists():
+        pytest.skip(f"shared corpus not present at {CORPUS_DIR}")
+    return path
+
+
 @pytest.fixture
 def corpus_dir() -> Path:
-    if not CORPUS_DIR.is_dir():
-        pytest.skip(f"shared corpus not present at {CORPUS_DIR}")
-    return CORPUS_DIR
+    return corpus_path()
 
 
 @pytest.fixture(autouse=True)

@@ -5,17 +5,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import corpus_path
+
 from retrieval.parsing import extract_file, parse_document
 
-CORPUS = Path(__file__).resolve().parents[3].parent / "shared" / "corpus"
 
 pytestmark = pytest.mark.corpus
 
 
 def _txt_files() -> list[Path]:
-    txt = CORPUS / "txt"
-    if not txt.is_dir():
-        pytest.skip(f"corpus not available at {CORPUS}")
+    txt = corpus_path("txt")
     files = sorted(txt.glob("*.txt"))
     assert len(files) >= 100
     return files
@@ -46,9 +45,7 @@ def test_every_corpus_text_chunks_cleanly():
 
 
 def test_uu_11_2006_structure():
-    path = CORPUS / "txt" / "uu-11-2006-pemerintahan-aceh.txt"
-    if not path.is_file():
-        pytest.skip(f"corpus not available at {CORPUS}")
+    path = corpus_path("txt/uu-11-2006-pemerintahan-aceh.txt")
     doc = parse_document(extract_file(path))
     cite = "Undang-Undang Nomor 11 Tahun 2006"
     assert doc.title == f"{cite} tentang PEMERINTAHAN ACEH"
@@ -67,9 +64,7 @@ def test_uu_11_2006_structure():
 
 
 def test_corpus_pdf_page_numbers():
-    path = CORPUS / "pdf" / "uu-10-1997-ketenaganukliran.pdf"
-    if not path.is_file():
-        pytest.skip(f"corpus not available at {CORPUS}")
+    path = corpus_path("pdf/uu-10-1997-ketenaganukliran.pdf")
     extracted = extract_file(path)
     doc = parse_document(extracted)
     pages = [c.page_number for c in doc.chunks]

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import corpus_path
+
 from retrieval.parsing import SUPPORTED_EXTENSIONS, ExtractionError, extract_bytes, extract_file, sniff_format
 
-CORPUS = Path(__file__).resolve().parents[3].parent / "shared" / "corpus"
 
 
 def _fpdf():
@@ -246,10 +247,7 @@ def test_corrupt_docx_is_refused():
 
 
 def _corpus_pdf_dir() -> Path:
-    pdf_dir = CORPUS / "pdf"
-    if not pdf_dir.is_dir():
-        pytest.skip(f"corpus not available at {CORPUS}")
-    return pdf_dir
+    return corpus_path("pdf")
 
 
 @pytest.mark.corpus

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
+from tests.conftest import corpus_path
+
 from retrieval.parsing import LegalIdentity, parse_identity
 
-CORPUS = Path(__file__).resolve().parents[3].parent / "shared" / "corpus"
 
 QANUN_HEAD = """QANUN ACEH
 NOMOR 1 TAHUN 2024
@@ -259,16 +259,14 @@ def _norm_number(value) -> str:
 
 @pytest.mark.corpus
 def test_identity_agrees_with_corpus_manifest():
-    manifest = CORPUS / "manifest.jsonl"
-    if not manifest.is_file():
-        pytest.skip(f"corpus not available at {CORPUS}")
+    manifest = corpus_path("manifest.jsonl")
     rows = [json.loads(line) for line in manifest.read_text(encoding="utf-8").splitlines() if line.strip()]
     rows = [r for r in rows if r.get("kind") == "text" and r.get("jenis")]
     assert len(rows) >= 100
     agree = 0
     misses = []
     for row in rows:
-        ident = parse_identity((CORPUS / row["file"]).read_text(encoding="utf-8"))
+        ident = parse_identity((manifest.parent / row["file"]).read_text(encoding="utf-8"))
         expected = (_MANIFEST_TYPES.get(row["jenis"], row["jenis"]), _norm_number(row["nomor"]), row["tahun"])
         got = (ident.instrument_type, _norm_number(ident.number), ident.year)
         if got == expected:
