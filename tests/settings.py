@@ -1,15 +1,16 @@
 """Test settings: the project settings under a test environment.
 
 The environment is set before ``acehrag.settings`` reads it, so tests run on
-their own embedded PostgreSQL data directory (``var/test``) with the
-deterministic hashing embedder and a known API key.
+their own embedded PostgreSQL data directory (``var/test``, or
+``ACEH_RAG_TEST_DATA_DIR`` so two test runs on one machine never share a test
+database) with the deterministic hashing embedder and a known API key.
 """
 import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_ENV = {
-    "ACEH_RAG_DATA_DIR": str(ROOT / "var" / "test"),
+    "ACEH_RAG_DATA_DIR": os.environ.get("ACEH_RAG_TEST_DATA_DIR") or str(ROOT / "var" / "test"),
     "ACEH_RAG_EMBEDDING__BACKEND": "hashing",
     "ACEH_RAG_API__KEYS": "test-env-key",
     # Tests build tiny documents whose articles must stay separate chunks.
