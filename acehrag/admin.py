@@ -1,6 +1,7 @@
+from django import forms
 from django.contrib import admin, messages
 
-from acehrag.models import ApiKey, api_key_digest
+from acehrag.models import ApiKey, PartnerJwtKey, api_key_digest
 from acehrag.services import api_key_revoke
 
 
@@ -30,3 +31,44 @@ class ApiKeyAdmin(admin.ModelAdmin):
         for key in queryset:
             api_key_revoke(key=key)
         self.message_user(request, f"Revoked {queryset.count()} key(s).")
+
+
+class PartnerJwtKeyForm(forms.ModelForm):
+    """A stored HS256 secret is never sent back to the browser; blank keeps it."""
+
+    key = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 8, "cols": 70, "autocomplete": "off", "spellcheck": "false"}),
+        required=False,
+        help_text=PartnerJwtKey._meta.get_field("key").help_text,
+    )
+
+    class Meta:
+        model = PartnerJwtKey
+        fields = ["name", "kid", "algorithm", "key", "issuer", "audience", "active"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk and self.instance.algorithm == PartnerJwtKey.Algorithm.HS256:
+            self.initial["key"] = ""
+            self.fields["key"].help_text = "The current secret is not shown; leave blank to keep it, or paste a new one."
+
+    def clean_key(self) -> str:
+        key = self.cleaned_data["key"]
+        if key:
+            return key
+        if self.instance.pk:
+            return self.instance.key
+        raise forms.ValidationError("A shared secret or a public key is required.")
+
+
+@admin.register(PartnerJwtKey)
+class PartnerJwtKeyAdmin(admin.ModelAdmin):
+    form = PartnerJwtKeyForm
+    list_display = ["name", "kid", "algorithm", "issuer", "audience", "fingerprint", "active", "updated_at"]
+    list_filter = ["active", "algorithm"]
+    search_fields = ["name", "kid", "issuer"]
+    readonly_fields = ["fingerprint", "created_at", "updated_at"]
+
+    @admin.display(description="key fingerprint (SHA-256)")
+    def fingerprint(self, obj: PartnerJwtKey) -> str:
+        return obj.fingerprint

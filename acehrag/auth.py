@@ -1,12 +1,14 @@
 """API keys and the request principal.
 
 Every API route needs a valid API key. The principal (who the caller is) comes
-from the trusted ``X-User-*`` headers set by the partner's backend or gateway;
-see DESIGN.md "Access predicate" for what "verified" means.
+from a partner-signed JWT in ``Authorization: Bearer`` when one is sent, and
+otherwise from the ``X-User-*`` headers set by the partner's backend or
+gateway; see DESIGN.md "Access predicate" for what "verified" means.
 """
 from __future__ import annotations
 
 import hmac
+import logging
 import re
 from dataclasses import dataclass
 from datetime import timedelta
@@ -16,7 +18,10 @@ from django.http import HttpRequest
 from django.utils import timezone
 from ninja.security import APIKeyHeader
 
-from acehrag.models import ApiKey, api_key_digest
+from acehrag.models import ApiKey, PartnerJwtKey, api_key_digest
+from acehrag.partner_jwt import JwtKey, TokenRejected, token_claims
+
+logger = logging.getLogger("acehrag.auth")
 
 SUBJECT_MAX_CHARS = 256
 UNIT_MAX_CHARS = 200
@@ -39,6 +44,11 @@ class PrincipalError(Exception):
 
 PRINCIPAL_REQUIRED = "Authenticated principal required"
 PRINCIPAL_INVALID = "Invalid authenticated principal"
+TOKEN_INVALID = "Invalid bearer token"
+
+# JWT claim names: the seeds name none, so they mirror the X-User-* headers
+# (``sub`` is the registered subject claim; ``level`` is an integer).
+CLAIM_SUBJECT, CLAIM_ROLE, CLAIM_UNIT, CLAIM_LEVEL = "sub", "role", "unit", "level"
 
 
 @dataclass(frozen=True)
@@ -96,27 +106,43 @@ def _clean_text(value: str | None, max_chars: int) -> str | None:
     return value
 
 
+def _principal_from_claims(
+    subject: str | None, role: str | None, unit: str | None, level: str | None, *, verified: bool
+) -> Principal:
+    """Validate raw identity claims, from headers or a JWT, into a principal.
+
+    Raises LookupError when there is no subject and ValueError when a claim is malformed.
+    """
+    if subject is None:
+        raise LookupError
+    subject = _clean_text(subject, SUBJECT_MAX_CHARS)
+    if subject is None:
+        raise ValueError("blank subject")
+    role = _clean_text(role, 64) or "user"
+    if not ROLE_PATTERN.match(role):
+        raise ValueError("bad role")
+    unit = _clean_text(unit, UNIT_MAX_CHARS)
+    raw_level = _clean_text(level, 10)
+    position_level = None
+    if raw_level is not None:
+        if not re.fullmatch(r"\d+", raw_level):
+            raise ValueError("bad level")
+        position_level = int(raw_level)
+        if position_level > MAX_POSITION_LEVEL:
+            raise ValueError("level out of range")
+    return Principal(subject=subject, role=role, unit=unit, level=position_level, verified=verified)
+
+
 def principal_from_headers(request: HttpRequest, *, require: bool, trust: bool) -> Principal:
     """Resolve the principal from ``X-User-*`` headers under the configured policy."""
-    raw_subject = _header(request, "X-User-Subject")
     try:
-        if raw_subject is None:
-            raise LookupError
-        subject = _clean_text(raw_subject, SUBJECT_MAX_CHARS)
-        if subject is None:
-            raise ValueError("blank subject")
-        role = _clean_text(_header(request, "X-User-Role"), 64) or "user"
-        if not ROLE_PATTERN.match(role):
-            raise ValueError("bad role")
-        unit = _clean_text(_header(request, "X-User-Unit"), UNIT_MAX_CHARS)
-        raw_level = _clean_text(_header(request, "X-User-Level"), 10)
-        level = None
-        if raw_level is not None:
-            if not re.fullmatch(r"\d+", raw_level):
-                raise ValueError("bad level")
-            level = int(raw_level)
-            if level > MAX_POSITION_LEVEL:
-                raise ValueError("level out of range")
+        return _principal_from_claims(
+            _header(request, "X-User-Subject"),
+            _header(request, "X-User-Role"),
+            _header(request, "X-User-Unit"),
+            _header(request, "X-User-Level"),
+            verified=trust,
+        )
     except LookupError:
         if require:
             raise PrincipalError(PRINCIPAL_REQUIRED) from None
@@ -126,7 +152,70 @@ def principal_from_headers(request: HttpRequest, *, require: bool, trust: bool) 
             raise PrincipalError(PRINCIPAL_INVALID) from None
         # Enforcement off: malformed claims are discarded, the caller is anonymous.
         return ANONYMOUS
-    return Principal(subject=subject, role=role, unit=unit, level=level, verified=trust)
+
+
+def jwt_keys_active() -> tuple[JwtKey, ...]:
+    """Every key that may verify a partner JWT: the settings' and the admin's active ones."""
+    stored = PartnerJwtKey.objects.filter(active=True)
+    return settings.ACEH_RAG.auth.jwt_keys + tuple(key.as_jwt_key() for key in stored)
+
+
+def verified_identity_enabled() -> bool:
+    """Whether any caller can have a verified identity (a JWT key, or trusted headers)."""
+    auth = settings.ACEH_RAG.auth
+    return auth.trust_identity_headers or bool(auth.jwt_keys) or PartnerJwtKey.objects.filter(active=True).exists()
+
+
+def _claim_text(claims: dict, name: str) -> str | None:
+    value = claims.get(name)
+    if value is None or isinstance(value, str):
+        return value
+    if name == CLAIM_LEVEL and isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    raise ValueError(f"bad {name} claim")
+
+
+def _principal_from_token(token: str) -> Principal:
+    """The verified principal of a partner JWT; raises TokenRejected or ValueError."""
+    keys = jwt_keys_active()
+    if not keys:
+        raise TokenRejected("no partner JWT key is configured")
+    claims = token_claims(token, keys, settings.ACEH_RAG.auth.jwt)
+    return _principal_from_claims(
+        *(_claim_text(claims, name) for name in (CLAIM_SUBJECT, CLAIM_ROLE, CLAIM_UNIT, CLAIM_LEVEL)),
+        verified=True,
+    )
+
+
+def principal_from_bearer(request: HttpRequest) -> Principal | None:
+    """The verified principal of ``Authorization: Bearer <JWT>``; None without that header.
+
+    Any other Authorization value, or a token that fails verification, raises
+    PrincipalError (401) rather than falling back to the headers.
+    """
+    raw = request.headers.get("Authorization", "").strip()
+    if not raw:
+        return None
+    scheme, _, token = raw.partition(" ")
+    try:
+        if scheme.lower() != "bearer" or not token.strip():
+            raise TokenRejected('the Authorization header must be "Bearer <token>"')
+        return _principal_from_token(token.strip())
+    except TokenRejected as exc:
+        reason = exc.reason
+    except (LookupError, ValueError):
+        reason = "invalid identity claims"
+    logger.info("bearer token rejected: %s", reason)
+    raise PrincipalError(f"{TOKEN_INVALID}: {reason}")
+
+
+def principal_from_request(request: HttpRequest) -> Principal:
+    """A valid partner JWT wins; without one, the ``X-User-*`` headers as configured."""
+    principal = principal_from_bearer(request)
+    if principal is not None:
+        return principal
+    auth = settings.ACEH_RAG.auth
+    return principal_from_headers(request, require=auth.require_principal, trust=auth.trust_identity_headers)
 
 
 def _env_key_matches(presented: str) -> str | None:
@@ -157,14 +246,10 @@ def api_key_name(presented: str | None) -> str | None:
 
 def authenticate_request(request: HttpRequest) -> RequestIdentity | None:
     """Ninja auth callback: None means 401 "Invalid or missing API key"."""
-    config = settings.ACEH_RAG
-    name = api_key_name(request.headers.get(config.api.key_header))
+    name = api_key_name(request.headers.get(settings.ACEH_RAG.api.key_header))
     if name is None:
         return None
-    principal = principal_from_headers(
-        request, require=config.auth.require_principal, trust=config.auth.trust_identity_headers
-    )
-    return RequestIdentity(key_name=name, principal=principal)
+    return RequestIdentity(key_name=name, principal=principal_from_request(request))
 
 
 class ApiKeyAuth(APIKeyHeader):

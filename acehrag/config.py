@@ -8,9 +8,12 @@ below is the single source the README table is checked against.
 """
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from acehrag.partner_jwt import JwtKey, JwtPolicy, key_material_error
 
 PREFIX = "ACEH_RAG_"
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -80,10 +83,52 @@ class ApiSettings:
     max_upload_bytes: int = 25 * 1024 * 1024
 
 
+def env_jwt_keys(name: str) -> tuple[JwtKey, ...]:
+    """Partner JWT keys from a JSON array of objects (see README).
+
+    Each object has ``algorithm`` (HS256|RS256) and ``key`` (the shared secret,
+    or the public key in PEM with ``\\n`` line breaks), and optionally
+    ``name``, ``kid``, ``issuer``, ``audience``. Errors never quote a key.
+    """
+    value = _raw(name)
+    if value is None:
+        return ()
+    try:
+        items = json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{name} must be a JSON array of key objects ({exc.msg})") from None
+    if not isinstance(items, list):
+        raise ConfigError(f"{name} must be a JSON array of key objects")
+    allowed = {"name", "algorithm", "key", "kid", "issuer", "audience"}
+    keys = []
+    for index, item in enumerate(items):
+        where = f"{name}[{index}]"
+        if not isinstance(item, dict) or not all(isinstance(v, str) for v in item.values()):
+            raise ConfigError(f"{where} must be an object of strings")
+        unknown = sorted(set(item) - allowed)
+        if unknown:
+            raise ConfigError(f"{where} has unknown fields {unknown}; allowed: {sorted(allowed)}")
+        algorithm, key = item.get("algorithm", "").strip().upper(), item.get("key", "").strip()
+        problem = key_material_error(algorithm, key)
+        if problem:
+            raise ConfigError(f"{where}: {problem}")
+        keys.append(JwtKey(
+            name=item.get("name", "").strip() or f"env-jwt-key-{index + 1}",
+            algorithm=algorithm,
+            key=key,
+            kid=item.get("kid", "").strip() or None,
+            issuer=item.get("issuer", "").strip() or None,
+            audience=item.get("audience", "").strip() or None,
+        ))
+    return tuple(keys)
+
+
 @dataclass(frozen=True)
 class AuthSettings:
     require_principal: bool = False
     trust_identity_headers: bool = True
+    jwt_keys: tuple[JwtKey, ...] = ()    # static partner keys; more are managed in the admin
+    jwt: JwtPolicy = field(default_factory=JwtPolicy)
 
 
 @dataclass(frozen=True)
@@ -198,6 +243,12 @@ def load_settings() -> AppSettings:
         auth=AuthSettings(
             require_principal=env_bool(f"{p}AUTH__REQUIRE_PRINCIPAL", False),
             trust_identity_headers=env_bool(f"{p}AUTH__TRUST_IDENTITY_HEADERS", True),
+            jwt_keys=env_jwt_keys(f"{p}AUTH__JWT_KEYS"),
+            jwt=JwtPolicy(
+                issuers=env_list(f"{p}AUTH__JWT_ISSUERS"),
+                audience=env_list(f"{p}AUTH__JWT_AUDIENCE"),
+                leeway_seconds=env_int(f"{p}AUTH__JWT_LEEWAY_SECONDS", 30, minimum=0),
+            ),
         ),
         embedding=embedding,
         ingestion=IngestionSettings(
