@@ -1,0 +1,1 @@
+"""Query v2: the answer as segments, rendered with exact offsets and annotated with verdicts."""
