@@ -138,8 +138,8 @@ def _parse_one(position: int, item: object) -> Segment:
     text = _normalise_text(text, layout)
     if not text:
         raise SegmentError(f"{where}: text is empty")
-    if _LABEL.search(text):
-        raise SegmentError(f"{where}: text contains a citation label {_LABEL.search(text).group(0)!r}; put keys in cites")
+    if label := _LABEL.search(text):
+        raise SegmentError(f"{where}: text contains a citation label {label.group(0)!r}; put keys in cites")
     return Segment(text=text, kind=kind, cites=_parse_cites(where, item.get("cites", ())), layout=layout)
 
 
