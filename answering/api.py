@@ -50,6 +50,8 @@ def result_body(result: AnswerResult) -> dict:
         "claims_supported": result.claims_supported,
         "claims_total": result.claims_total,
         "grounding_rate": result.grounding_rate,
+        # Only a refusal that checked nothing says so; absence makes no verification claim.
+        **({"faithfulness_checked": False} if result.faithfulness_checked is False else {}),
     }
 
 

@@ -148,9 +148,50 @@ PARTIAL_NOTE = {
 }
 
 
-def faithfulness_gate(draft: AnswerDraft, passages: Mapping[str, str], *, partial_answers: bool) -> GateResult:
+def claim_verdicts(claims: tuple[Claim, ...], passages: Mapping[str, str], judge=None,
+                   batch_size: int = 8) -> tuple[ClaimVerdict, ...]:
+    """Each claim's verdict: the deterministic rule, or a (model) ``Judge`` in batches.
+
+    With a judge, a failed batch or an item without a usable verdict is not
+    supported (reason: the failure's reason, or ``unparseable``): a failed or
+    malformed judge never passes a claim.
+    """
+    if judge is None:
+        return tuple(judge_claim(claim, passages) for claim in claims)
+    from answering.judging import JudgeFailure, JudgeItem  # judging builds on this module
+
+    verdicts: dict[int, ClaimVerdict] = {}
+    items = []
+    for index, claim in enumerate(claims):
+        cited = {key: passages[key] for key in claim.citation_keys if key in passages}
+        if claim.is_memory:
+            verdicts[index] = ClaimVerdict(claim, True, "memory")
+        elif not cited:
+            verdicts[index] = ClaimVerdict(claim, False, "no_citation")
+        else:
+            items.append(JudgeItem(index=index, text=claim.text, context="", passages=cited))
+    for start in range(0, len(items), batch_size):
+        batch = items[start:start + batch_size]
+        try:
+            results, failure = judge.judge_batch(batch), None
+        except JudgeFailure as exc:
+            results, failure = {}, exc.reason
+        for item in batch:
+            verdict = results.get(item.index)
+            claim = claims[item.index]
+            if verdict == "supported":
+                verdicts[item.index] = ClaimVerdict(claim, True, "supported")
+            elif verdict == "unsupported":
+                verdicts[item.index] = ClaimVerdict(claim, False, "no_support")
+            else:
+                verdicts[item.index] = ClaimVerdict(claim, False, failure or "unparseable")
+    return tuple(verdicts[index] for index in range(len(claims)))
+
+
+def faithfulness_gate(draft: AnswerDraft, passages: Mapping[str, str], *, partial_answers: bool,
+                      judge=None, batch_size: int = 8) -> GateResult:
     """Drop unsupported claims; withhold the answer when too little survives."""
-    verdicts = tuple(judge_claim(claim, passages) for claim in draft.claims)
+    verdicts = claim_verdicts(draft.claims, passages, judge, batch_size)
     kept = tuple(v.claim for v in verdicts if v.supported)
     checked = [v for v in verdicts if v.reason != "memory"]
     supported = sum(1 for v in checked if v.supported)

@@ -30,6 +30,15 @@ from answering.anchors import (
 )
 from answering.faithfulness import content_stems, faithfulness_gate
 from answering.guard import REFUSAL, guard_answer, guard_question
+from answering.llm.agent import Agent, AgentInput, AgentStopped, QuestionTooLarge
+from answering.llm.answers import parse_prose_answer
+from answering.llm.budget import ModelBudget
+from answering.llm.client import ChatClient, ModelError, client_for
+from answering.llm.evidence import PassageLedger, memory_block
+from answering.llm.judge import ModelJudge, model_guard
+from answering.llm.prompts import prompt
+from answering.llm.tools import CorpusTools
+from answering.notices import QUESTION_TOO_LARGE, refusal_notice
 from answering.models import AnswerTrace
 from answering.synthesis import detect_language, no_answer_text, synthesise
 from answering.types import AnswerDraft, Claim, GateResult, GuardDecision, Passage, ToolCall
@@ -41,6 +50,7 @@ from retrieval.access import Scope, visible_documents_q
 from retrieval.citations import citation_for
 from retrieval.embedders import EmbeddingError
 from retrieval.models import Chunk, Document
+from retrieval.selectors import document_facts
 from retrieval.search import SearchOutcome, SearchTimeout, chunk_search
 
 logger = logging.getLogger(__name__)
@@ -107,6 +117,10 @@ class AnswerResult:
     tool_calls: list[ToolCall]
     lexical_tiers: list[dict] = field(default_factory=list)
     dropped_claims: list[dict] = field(default_factory=list)
+    faithfulness_checked: bool | None = None      # False only when nothing could be checked
+    synthesis_mode: str = "deterministic-extractive"
+    judge_mechanism: str = "deterministic lexical+numeric support judge"
+    model_calls: list[dict] = field(default_factory=list)
 
     @property
     def blocked(self) -> bool:
@@ -150,6 +164,51 @@ def with_memory_claims(draft: AnswerDraft, recalled: list[RecalledMemory], quest
     return replace(draft, claims=draft.claims + tuple(claims)) if claims else draft
 
 
+@dataclass
+class ModelDraft:
+    """The agent's outcome: a draft, or the fallback reason it stopped with."""
+
+    draft: AnswerDraft | None
+    passages: list[Passage]
+    fallback_reason: str | None = None
+
+
+@dataclass
+class Models:
+    """The answer's model clients and their shared budget (model path only)."""
+
+    agent: ChatClient
+    judge: ChatClient
+    guard: ChatClient
+    budget: ModelBudget
+
+    @classmethod
+    def from_settings(cls) -> "Models":
+        llm = settings.ACEH_RAG.llm
+        return cls(
+            agent=client_for(llm.agent_endpoint(), llm), judge=client_for(llm.judge_endpoint(), llm),
+            guard=client_for(llm.guard_endpoint(), llm),
+            budget=ModelBudget(seconds=llm.answer_budget_seconds, calls=llm.max_model_calls),
+        )
+
+    def close(self) -> None:
+        for client in {id(c): c for c in (self.agent, self.judge, self.guard)}.values():
+            client.close()
+
+
+def history_messages(history: HistoryWindow) -> list[dict]:
+    """Earlier exchanges as chat messages for the agent."""
+    messages = []
+    for turn in history.turns:
+        messages.append({"role": "user", "content": turn.question})
+        messages.append({"role": "assistant", "content": turn.answer})
+    return messages
+
+
+def refusal_gate(reason: str, language: str) -> GateResult:
+    return GateResult((), (), refusal_notice(reason, language), True, reason, 0, 0, 0)
+
+
 def is_followup(question: str, history: HistoryWindow) -> bool:
     """A genuine follow-up names no document and leans on the previous turn."""
     if not history.turns or find_named_regulation(question):
@@ -166,6 +225,7 @@ class AnswerPipeline:
         self._arms = ArmCache()
         self._steps: list[dict] = []
         self._lexical_tiers: list[dict] = []
+        self._models: Models | None = None
 
     # -- setup: failures here are plain HTTP errors ---------------------------------
 
@@ -193,6 +253,15 @@ class AnswerPipeline:
     # -- the answer -------------------------------------------------------------------
 
     def run(self, prepared: Prepared) -> AnswerResult:
+        llm = settings.ACEH_RAG.llm
+        self._models = Models.from_settings() if llm.enabled else None
+        try:
+            return self._run(prepared)
+        finally:
+            if self._models:
+                self._models.close()
+
+    def _run(self, prepared: Prepared) -> AnswerResult:
         started = time.perf_counter()
         self._prepared = prepared
         request = prepared.request
@@ -200,6 +269,7 @@ class AnswerPipeline:
         guard = guard_question(question)
         passages: list[Passage] = []
         recalled: list[RecalledMemory] = []
+        checked: bool | None = None
         if guard.blocked:
             gate = GateResult((), (), REFUSAL, True, "policy_blocked", 0, 0, 0)
         else:
@@ -208,16 +278,29 @@ class AnswerPipeline:
                     owner=request.owner, question=question, principal=request.principal))
             language = preferred_language([m.text for m in recalled]) or detect_language(question)
             passages = self._gather_passages(prepared)
-            draft = self._step("synthesis", lambda: with_memory_claims(
-                synthesise(question, passages, language=language), recalled, question))
-            gate = self._step("faithfulness", lambda: self._gate(draft, passages))
-            guard = guard_answer(gate.answer)
+            if self._models:
+                outcome = self._step("agent", lambda: self._model_draft(prepared, language, recalled, passages))
+                passages, draft = outcome.passages, outcome.draft
+            else:
+                outcome = None
+                draft = self._step("synthesis", lambda: with_memory_claims(
+                    synthesise(question, passages, language=language), recalled, question))
+            if outcome and outcome.fallback_reason:
+                gate = refusal_gate(outcome.fallback_reason, language)
+                checked = False if outcome.fallback_reason == "context_budget_exhausted" else None
+            else:
+                gate = self._step("faithfulness", lambda: self._gate(draft, passages))
+            guard = self._guard_answer(gate)
             if guard.blocked:
                 gate = GateResult(gate.kept, gate.verdicts, REFUSAL, True, "policy_blocked", gate.dropped,
                                   gate.claims_supported, gate.claims_total)
         if self._cancelled():
             raise AnswerCancelled()
         result = self._result(prepared, gate, guard, passages)
+        result.faithfulness_checked = checked
+        if self._models:
+            result.synthesis_mode, result.judge_mechanism = "model-agent", ModelJudge.mechanism
+            result.model_calls = list(self._models.budget.log)
         self._persist(prepared, result, total_ms=(time.perf_counter() - started) * 1000)
         if settings.ACEH_RAG.memory.enabled and not guard.blocked:
             try:
@@ -230,11 +313,57 @@ class AnswerPipeline:
                 logger.warning("memory extraction skipped for message %s: %s", prepared.message_id, exc)
         return result
 
+    def _model_draft(self, prepared: Prepared, language: str, recalled: list[RecalledMemory],
+                     initial: list[Passage]) -> ModelDraft:
+        """The agent searches and writes; labelled passages come back keyed P1, P2, …"""
+        request = prepared.request
+        ledger = PassageLedger()
+        memory_ids = {f"M{number}": memory.id for number, memory in enumerate(recalled, start=1)}
+        agent = Agent(
+            client=self._models.agent, budget=self._models.budget, llm=settings.ACEH_RAG.llm, ledger=ledger,
+            tools=CorpusTools(
+                search=lambda query: self._search(query, request.scope, "agent"),
+                facts=lambda **filters: self._tool(
+                    "corpus_facts", filters,
+                    lambda: document_facts(principal=request.principal, scope=request.scope, **filters),
+                    summarise=lambda facts: {"documents": facts["documents"]}),
+            ),
+            cancelled=self._cancelled, on_cancel=AnswerCancelled,
+        )
+        given = AgentInput(
+            system=prompt("agent", language) + "\n\n" + prompt("answer_prose", language),
+            history=history_messages(prepared.history), question=request.question, language=language,
+            initial=initial,
+            memories="\n".join(memory_block(key, m.text) for key, m in zip(memory_ids, recalled)),
+        )
+        try:
+            draft = agent.answer(given, lambda content: parse_prose_answer(content, memory_ids=memory_ids, language=language))
+        except AgentStopped as stop:
+            return ModelDraft(None, ledger.passages(), stop.reason)
+        except QuestionTooLarge as exc:
+            raise AnswerError(413, QUESTION_TOO_LARGE) from exc
+        except ModelError as exc:
+            raise AnswerError(502, f"Model dependency failed: {exc}") from exc
+        return ModelDraft(draft, ledger.passages())
+
+    def _guard_answer(self, gate: GateResult) -> GuardDecision:
+        """Deterministic rules first; then, when enabled, the model's classification."""
+        guard = guard_answer(gate.answer)
+        if guard.blocked or gate.fallback_used or not self._models or not settings.ACEH_RAG.llm.guard_model_enabled:
+            return guard
+        decision = model_guard(gate.answer, self._models.guard, self._models.budget)
+        if decision is None:
+            return replace(guard, mechanism="deterministic-rules-v1 (model guard unavailable)")
+        return decision
+
     def _gate(self, draft: AnswerDraft, passages: list[Passage]) -> GateResult:
         if draft.no_answer:
             return GateResult((), (), no_answer_text(draft.language), True, "no_answer", 0, 0, 0)
-        texts = {p.label: p.text for p in passages}
-        return faithfulness_gate(draft, texts, partial_answers=settings.ACEH_RAG.synthesis.partial_answers_enabled)
+        judge = ModelJudge(self._models.judge, self._models.budget) if self._models else None
+        # The model judge sees each passage with the document identity the agent saw.
+        texts = {p.label: (f"{p.identity}\n{p.text}" if judge else p.text) for p in passages}
+        return faithfulness_gate(draft, texts, partial_answers=settings.ACEH_RAG.synthesis.partial_answers_enabled,
+                                 judge=judge, batch_size=settings.ACEH_RAG.llm.judge_batch_size)
 
     def _gather_passages(self, prepared: Prepared) -> list[Passage]:
         request = prepared.request
@@ -271,10 +400,10 @@ class AnswerPipeline:
         search_scope = request.scope
         if anchor_document and not locator:
             search_scope = Scope(collection_ids=request.scope.collection_ids, document_ids=(anchor_document.id,))
-        followup_hits = self._search(question, followup_scope, "followup") if followup_scope else []
-        main_hits = self._search(question, search_scope, "search")
+        followup_hits = self._search(question, followup_scope, "followup")[0] if followup_scope else []
+        main_hits = self._search(question, search_scope, "search")[0]
         if anchor_document and search_scope is not request.scope and not main_hits:
-            main_hits = self._search(question, request.scope, "search")
+            main_hits = self._search(question, request.scope, "search")[0]
 
         closing: list[Passage] = []
         if asks_for_signatory(question):
@@ -292,7 +421,8 @@ class AnswerPipeline:
                 merged.append(passage)
         return merged[:MAX_PASSAGES]
 
-    def _search(self, question: str, scope: Scope, origin: str) -> list[Passage]:
+    def _search(self, question: str, scope: Scope, origin: str) -> tuple[list[Passage], str | None]:
+        """Passages of one hybrid arm (run once per answer) and its lexical tier decision."""
         key = (question, "hybrid", SEARCH_TOP_K, self._principal, scope)
         cached = self._arms.get(key)
         if cached is None:
@@ -308,7 +438,7 @@ class AnswerPipeline:
             )
             self._arms.put(key, cached)
             self._lexical_tiers.append({"origin": origin, "tier": cached.lexical_tier, "query": question})
-        return [self._passage(hit.chunk, hit.score, origin) for hit in cached.hits]
+        return [self._passage(hit.chunk, hit.score, origin) for hit in cached.hits], cached.lexical_tier
 
     @staticmethod
     def _passage(chunk: Chunk, score: float, origin: str) -> Passage:
@@ -415,7 +545,7 @@ class AnswerPipeline:
                 "document_ids": [str(d) for d in request.scope.document_ids],
             },
             "synthesis": {
-                "mode": "deterministic-extractive",
+                "mode": result.synthesis_mode,
                 "no_answer": result.fallback_reason == "no_answer",
                 "claims": result.claim_map,
                 "source_passages": [
@@ -423,7 +553,7 @@ class AnswerPipeline:
                     for p in result.cited_passages
                 ],
                 "faithfulness": {
-                    "mechanism": "deterministic lexical+numeric support judge",
+                    "mechanism": result.judge_mechanism,
                     "action_on_failure": "drop unsupported claim; withhold the answer when most claims fail",
                     "dropped_claims": result.dropped_claims,
                     "fallback_used": result.fallback_used,
@@ -431,8 +561,10 @@ class AnswerPipeline:
                     "claims_supported": result.claims_supported,
                     "claims_total": result.claims_total,
                     "grounding_rate": result.grounding_rate,
+                    **({"checked": False} if result.faithfulness_checked is False else {}),
                 },
             },
+            "model_call_log": result.model_calls,
             "policy_guard": {
                 "mechanism": result.guard.mechanism,
                 "action": result.guard.action,

@@ -40,3 +40,4 @@ class QueryResponse(Schema):
     claims_supported: int
     claims_total: int
     grounding_rate: float | None
+    faithfulness_checked: bool | None = None

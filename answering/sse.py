@@ -67,6 +67,7 @@ def result_frames(result: AnswerResult) -> Iterator[bytes]:
         "grounding_rate": result.grounding_rate,
         "fallback_used": result.fallback_used,
         "fallback_reason": result.fallback_reason,
+        **({"checked": False} if result.faithfulness_checked is False else {}),
     })
     yield sse_frame("done", done_payload(result))
 

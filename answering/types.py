@@ -18,11 +18,22 @@ class Passage:
     text: str
     score: float
     citation: dict
-    origin: str                 # "anchor" | "closing" | "followup" | "search"
+    origin: str                 # "anchor" | "closing" | "followup" | "search" | "agent"
+    key: str | None = None      # "P1", "P2", … once shown to a model (or on /query/v2)
 
     @property
     def label(self) -> str:
-        return f"chunk:{self.chunk_id}"
+        return self.key or f"chunk:{self.chunk_id}"
+
+    @property
+    def identity(self) -> str:
+        """The document identity shown with the passage to the agent and the judge."""
+        parts = [self.document_title]
+        if self.legal_reference:
+            parts.append(self.legal_reference)
+        if self.section_path:
+            parts.append(" > ".join(self.section_path))
+        return " | ".join(parts)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import uuid
 
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 
 from acehrag.auth import Principal
 from retrieval.access import Scope, visible_documents_q
@@ -30,3 +30,29 @@ def document_get_visible(*, principal: Principal, document_id: uuid.UUID) -> Doc
 
 def ingestion_get(*, ingestion_id: uuid.UUID) -> Ingestion | None:
     return Ingestion.objects.filter(id=ingestion_id).first()
+
+
+FACT_GROUPS = {"instrument_type": "instrument_type", "year": "year"}
+
+
+def document_facts(*, principal: Principal, scope: Scope | None = None, instrument_type: str | None = None,
+                   year: int | None = None, title_contains: str | None = None,
+                   group_by: str | None = None) -> dict:
+    """Exact counts of visible indexed documents, optionally filtered and grouped.
+
+    The title filter is a case-insensitive literal substring, applied before
+    counting; grouping is by instrument type or year (most frequent first).
+    """
+    documents = Document.objects.filter(visible_documents_q(principal, scope), status=Document.Status.INDEXED)
+    if instrument_type:
+        documents = documents.filter(instrument_type__iexact=instrument_type.strip())
+    if year is not None:
+        documents = documents.filter(year=year)
+    if title_contains:
+        documents = documents.filter(title__icontains=title_contains.strip())
+    facts: dict = {"documents": documents.count()}
+    if group_by in FACT_GROUPS:
+        field = FACT_GROUPS[group_by]
+        rows = documents.values(field).annotate(count=Count("id")).order_by("-count", field)
+        facts["groups"] = [{group_by: row[field], "count": row["count"]} for row in rows[:50]]
+    return facts

@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 
 RETRYABLE = {429, 500, 502, 503, 504}
+INVALID_ARGUMENTS = "__invalid_arguments__"
 
 
 class ModelError(RuntimeError):
@@ -47,6 +48,7 @@ class ChatClient:
         root = base_url.rstrip("/")
         self.url = root + ("/chat/completions" if root.endswith("/v1") else "/v1/chat/completions")
         self.model = model
+        self.timeout = timeout
         self.max_retries = max_retries
         self.backoff_seconds = backoff_seconds
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
@@ -90,6 +92,9 @@ class ChatClient:
             return min(float(retry_after), 10.0)
         return self.backoff_seconds * (2 ** (attempt - 1))
 
+    def close(self) -> None:
+        self._http.close()
+
     @staticmethod
     def _parse(payload: dict) -> ChatCompletion:
         try:
@@ -98,11 +103,27 @@ class ChatClient:
             calls = []
             for call in message.get("tool_calls") or []:
                 function = call["function"]
-                arguments = function.get("arguments") or "{}"
                 calls.append(ToolCallRequest(
                     id=call.get("id") or f"call_{len(calls) + 1}", name=function["name"],
-                    arguments=json.loads(arguments) if isinstance(arguments, str) else dict(arguments),
+                    arguments=_tool_arguments(function.get("arguments")),
                 ))
             return ChatCompletion(message.get("content"), choice.get("finish_reason"), tuple(calls), payload.get("usage") or {})
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise ModelError(f"unexpected chat-completions payload: {exc}") from exc
+
+
+def _tool_arguments(raw) -> dict[str, Any]:
+    """Decoded arguments; malformed ones are kept for the tool to refuse, not a transport error."""
+    if isinstance(raw, dict):
+        return dict(raw)
+    try:
+        value = json.loads(raw or "{}")
+    except (TypeError, ValueError):
+        return {INVALID_ARGUMENTS: str(raw)}
+    return value if isinstance(value, dict) else {INVALID_ARGUMENTS: str(raw)}
+
+
+def client_for(endpoint, llm) -> ChatClient:
+    """A client for one configured endpoint (agent, judge or guard)."""
+    return ChatClient(base_url=endpoint.base_url, model=endpoint.model, api_key=endpoint.api_key,
+                      timeout=llm.timeout_seconds, max_retries=llm.max_retries)

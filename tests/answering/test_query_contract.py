@@ -216,3 +216,27 @@ def test_disconnect_cancels_the_answer_and_persists_nothing(live_server_factory,
     assert "tool.started" in first
     with django_db_blocker.unblock():
         assert not Message.objects.filter(conversation__owner=subject).exists()
+
+
+def test_model_tool_calls_stream_as_progress_frames(live_server_factory, corpus):
+    from tests.answering.scripted_model import ScriptedModel, careful_agent
+
+    model = ScriptedModel(agent=lambda body: careful_agent(body, query="tarif rawat inap"))
+    with FakeModelServer(model) as fake:
+        server = live_server_factory(ACEH_RAG_LLM__BASE_URL=fake.url, ACEH_RAG_LLM__MODEL="scripted")
+        response, frames = stream(server.url + "/query/stream", {"query": "Berapa tarif rawat inap kelas III?"}, KEY)
+    assert response.status_code == 200
+    names = [name for name, _ in frames]
+    agent_search = next(i for i, (name, data) in enumerate(frames)
+                        if name == "tool.started" and data["arguments"].get("query") == "tarif rawat inap")
+    call = frames[agent_search][1]["call"]
+    finished = next(data for name, data in frames[agent_search:] if name == "tool.finished" and data["call"] == call)
+    assert finished["ok"] is True and "lexical_tier" in finished["result"]
+    assert agent_search < names.index("message.start")
+    trace = dict(frames)["trace"]
+    assert any(t["call"] == call and t["arguments"]["query"] == "tarif rawat inap" for t in trace["tools"])
+    assert names[-3:] == ["answer.delta", "faithfulness", "done"] or names[-2:] == ["faithfulness", "done"]
+    passages = [data for name, data in frames if name == "passage"]
+    assert passages and all(re.fullmatch(r"P\d+", p["citation_key"]) for p in passages)
+    answer = "".join(data["text"] for name, data in frames if name == "answer.delta")
+    assert re.search(r"\[P\d+\]", answer) and dict(frames)["faithfulness"]["fallback_used"] is False

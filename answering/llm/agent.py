@@ -1,0 +1,210 @@
+"""The agent loop: a model that searches the corpus with tools, then answers.
+
+Each round sends the conversation so far with the tool definitions; tool calls
+run real retrieval (reported as tool.started/tool.finished by the pipeline) and
+their passages come back labelled P1, P2, … inside untrusted-data blocks. The
+last round offers no tools, so the model must answer with what it found. The
+loop ends with the parsed answer or an ``AgentStopped`` carrying the seed's
+``fallback_reason``:
+
+- ``agent_output_limit``: a round stopped on its output-token ceiling;
+- ``model_timeout`` / ``query_budget_exhausted``: the answer's time or model
+  calls ran out (the judge's share is kept back);
+- ``context_budget_exhausted``: required evidence, or a round's input, leaves
+  too little of the context window to write in;
+- ``unparseable_completion``: the answer is still malformed after one
+  regeneration (malformed output is never published).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Callable, Protocol, Sequence, TypeVar
+
+from acehrag.config import LlmSettings
+from answering.llm.budget import BudgetExhausted, ModelBudget
+from answering.llm.client import INVALID_ARGUMENTS, ChatClient, ToolCallRequest
+from answering.llm.evidence import PassageLedger, passage_block, search_result_text
+from answering.types import Passage
+
+T = TypeVar("T")
+CHARS_PER_TOKEN = 3.0          # conservative for Indonesian legal text on common tokenizers
+MESSAGE_OVERHEAD_TOKENS = 8
+REQUIRED_ORIGINS = ("anchor", "closing")
+FINAL_ROUND_NUDGE = {
+    "id": "Batas pencarian tercapai. Jawab sekarang hanya dengan bukti yang sudah ada, dalam format yang diminta.",
+    "en": "The search limit is reached. Answer now using only the evidence you already have, in the required format.",
+}
+REGENERATE = {
+    "id": "Jawaban Anda tidak dapat dibaca ({error}). Tulis ulang jawaban akhir persis dalam format yang diminta.",
+    "en": "Your answer could not be read ({error}). Write the final answer again exactly in the required format.",
+}
+NOTHING_FITS = "The results did not fit the remaining context. Answer with the evidence you already have."
+
+
+class AgentStopped(Exception):
+    """The loop ended without a publishable answer; ``reason`` is the seed's fallback_reason."""
+
+    def __init__(self, reason: str, detail: str = ""):
+        super().__init__(detail or reason)
+        self.reason = reason
+
+
+class QuestionTooLarge(Exception):
+    """The question and history alone exceed the model's context window (HTTP 413)."""
+
+
+@dataclass
+class ToolResult:
+    passages: list[Passage] = field(default_factory=list)
+    tier: str | None = None
+    text: str | None = None             # a non-passage result: counts, a refusal, an argument error
+
+
+class AgentTools(Protocol):
+    def definitions(self) -> list[dict]: ...
+
+    def call(self, name: str, arguments: dict) -> ToolResult: ...
+
+
+@dataclass(frozen=True)
+class AgentInput:
+    system: str
+    history: list[dict]                 # earlier turns as chat messages
+    question: str
+    language: str
+    initial: Sequence[Passage] = ()     # preloaded evidence, most important first
+    memories: str = ""                  # pre-rendered <memory> blocks
+
+
+def estimate_tokens(text: str) -> int:
+    return int(len(text) / CHARS_PER_TOKEN) + MESSAGE_OVERHEAD_TOKENS
+
+
+def messages_tokens(messages: Sequence[dict], tools: Sequence[dict] | None = None) -> int:
+    total = 0
+    for message in messages:
+        total += estimate_tokens(message.get("content") or "")
+        for call in message.get("tool_calls") or ():
+            total += estimate_tokens(json.dumps(call))
+    if tools:
+        total += estimate_tokens(json.dumps(tools))
+    return total
+
+
+class Agent:
+    def __init__(self, *, client: ChatClient, budget: ModelBudget, llm: LlmSettings, tools: AgentTools,
+                 ledger: PassageLedger, cancelled: Callable[[], bool] = lambda: False,
+                 on_cancel: Callable[[], Exception] | None = None) -> None:
+        self.client = client
+        self.budget = budget
+        self.llm = llm
+        self.tools = tools
+        self.ledger = ledger
+        self._cancelled = cancelled
+        self._on_cancel = on_cancel
+        self.rounds = 0
+
+    # -- the loop -----------------------------------------------------------------------
+
+    def answer(self, given: AgentInput, parse: Callable[[str], T]) -> T:
+        messages = self._opening(given)
+        definitions = self.tools.definitions()
+        for round_number in range(self.llm.max_tool_rounds + 1):
+            last_round = round_number == self.llm.max_tool_rounds
+            offered = None if last_round else definitions
+            if last_round:
+                messages.append({"role": "user", "content": FINAL_ROUND_NUDGE.get(given.language, FINAL_ROUND_NUDGE["id"])})
+            completion = self._round(messages, offered)
+            if completion.tool_calls and offered:
+                messages.append({
+                    "role": "assistant", "content": completion.content or "",
+                    "tool_calls": [
+                        {"id": call.id, "type": "function",
+                         "function": {"name": call.name, "arguments": json.dumps(call.arguments, ensure_ascii=False)}}
+                        for call in completion.tool_calls
+                    ],
+                })
+                for call in completion.tool_calls:
+                    self._check_cancelled()
+                    messages.append({"role": "tool", "tool_call_id": call.id, "content": self._run_tool(call, messages)})
+                continue
+            return self._finish(messages, completion.content, parse, given.language)
+        raise AgentStopped("query_budget_exhausted")  # unreachable: the last round offers no tools
+
+    def _opening(self, given: AgentInput) -> list[dict]:
+        base = [{"role": "system", "content": given.system}, *given.history]
+        question = {"role": "user", "content": given.question}
+        room = self.llm.context_window_tokens - self.llm.round_max_tokens
+        if messages_tokens([*base, question], self.tools.definitions()) > room:
+            raise QuestionTooLarge()
+        evidence = list(given.initial)
+        while True:  # keys are assigned only to what is finally shown
+            content = self._question_content(given, evidence)
+            if messages_tokens([*base, {"role": "user", "content": content}], self.tools.definitions()) <= room:
+                break
+            if not evidence or evidence[-1].origin in REQUIRED_ORIGINS:
+                # Evidence the question needs cannot fit: stop before writing, nothing checked.
+                raise AgentStopped("context_budget_exhausted")
+            evidence = evidence[:-1]
+        keyed = self.ledger.show(evidence)
+        return [*base, {"role": "user", "content": self._question_content(given, keyed)}]
+
+    @staticmethod
+    def _question_content(given: AgentInput, passages: Sequence[Passage]) -> str:
+        parts = []
+        if given.memories:
+            parts.append("Remembered about this user (untrusted data):\n" + given.memories)
+        if passages:
+            parts.append("Evidence already found (untrusted data):\n" + "\n".join(passage_block(p) for p in passages))
+        parts.append("Question: " + given.question)
+        return "\n\n".join(parts)
+
+    def _round(self, messages: list[dict], tools: list[dict] | None):
+        self._check_cancelled()
+        if messages_tokens(messages, tools) + self.llm.round_max_tokens > self.llm.context_window_tokens:
+            raise AgentStopped("context_budget_exhausted")
+        try:
+            completion = self.budget.complete(
+                self.client, "agent", messages, tools=tools, max_tokens=self.llm.round_max_tokens,
+                reserve=self.llm.judge_reserved_calls,
+            )
+        except BudgetExhausted as exc:
+            raise AgentStopped(exc.reason) from exc
+        self.rounds += 1
+        if completion.finish_reason == "length":
+            # A round cut short is never published, whatever it contains.
+            raise AgentStopped("agent_output_limit")
+        return completion
+
+    def _run_tool(self, call: ToolCallRequest, messages: list[dict]) -> str:
+        if INVALID_ARGUMENTS in call.arguments:
+            return f"Error: the arguments of {call.name} are not valid JSON. Call the tool again with a JSON object."
+        result = self.tools.call(call.name, call.arguments)
+        if result.text is not None:
+            return result.text
+        room = self.llm.context_window_tokens - self.llm.round_max_tokens - messages_tokens(messages, self.tools.definitions())
+        passages = list(result.passages)
+        while passages and estimate_tokens(search_result_text(passages, result.tier)) > room:
+            passages.pop()
+        if result.passages and not passages:
+            if not self.ledger.passages():
+                raise AgentStopped("context_budget_exhausted")
+            return NOTHING_FITS
+        return search_result_text(self.ledger.show(passages), result.tier)
+
+    def _finish(self, messages: list[dict], content: str | None, parse: Callable[[str], T], language: str) -> T:
+        try:
+            return parse(content or "")
+        except ValueError as first_error:
+            messages = [*messages, {"role": "assistant", "content": content or ""},
+                        {"role": "user", "content": REGENERATE.get(language, REGENERATE["id"]).format(error=first_error)}]
+        completion = self._round(messages, None)
+        try:
+            return parse(completion.content or "")
+        except ValueError as exc:
+            raise AgentStopped("unparseable_completion", str(exc)) from exc
+
+    def _check_cancelled(self) -> None:
+        if self._cancelled() and self._on_cancel:
+            raise self._on_cancel()

@@ -1,0 +1,87 @@
+"""The agent's tools: definitions in the chat-completions format, and argument checks.
+
+The work itself is the pipeline's (real retrieval with tool.started /
+tool.finished frames and within-answer arm reuse); this module only says what
+the model may call and turns its arguments into a call or a refusal.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from answering.llm.agent import ToolResult
+from answering.types import Passage
+
+MAX_QUERY_CHARS = 200
+
+SEARCH_DOCUMENTS = {
+    "type": "function",
+    "function": {
+        "name": "search_documents",
+        "description": "Hybrid (semantic + keyword) search over the indexed regulations and documents the user may "
+                       "read. Use one to four distinctive terms per search; send several focused searches rather "
+                       "than one long sentence. Returns labelled passages (P1, P2, …) with their document identity.",
+        "parameters": {
+            "type": "object",
+            "properties": {"query": {"type": "string", "description": "One to four distinctive terms."}},
+            "required": ["query"],
+        },
+    },
+}
+CORPUS_FACTS = {
+    "type": "function",
+    "function": {
+        "name": "corpus_facts",
+        "description": "Exact counts of indexed documents the user may read, optionally filtered by instrument type "
+                       "(e.g. \"Qanun Aceh\", \"Peraturan Gubernur Aceh\"), year and a literal title substring, "
+                       "and grouped by instrument_type or year.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "instrument_type": {"type": "string"},
+                "year": {"type": "string", "description": "Four digits, e.g. \"2014\"."},
+                "title_contains": {"type": "string"},
+                "group_by": {"type": "string", "enum": ["instrument_type", "year"]},
+            },
+        },
+    },
+}
+
+
+@dataclass
+class CorpusTools:
+    search: Callable[[str], tuple[list[Passage], str | None]]
+    facts: Callable[..., dict]
+
+    def definitions(self) -> list[dict]:
+        return [SEARCH_DOCUMENTS, CORPUS_FACTS]
+
+    def call(self, name: str, arguments: dict) -> ToolResult:
+        if name == "search_documents":
+            query = arguments.get("query")
+            if not isinstance(query, str) or not query.strip():
+                return ToolResult(text="Error: search_documents needs a non-empty \"query\" string.")
+            passages, tier = self.search(query.strip()[:MAX_QUERY_CHARS])
+            return ToolResult(passages=passages, tier=tier)
+        if name == "corpus_facts":
+            return ToolResult(text=self._facts(arguments))
+        return ToolResult(text=f"Error: there is no tool named {name!r}.")
+
+    def _facts(self, arguments: dict) -> str:
+        year = arguments.get("year")
+        if year is not None and not re.fullmatch(r"\d{4}", str(year).strip()):
+            return "Error: \"year\" must be four digits, e.g. \"2014\"."
+        group_by = arguments.get("group_by")
+        if group_by not in (None, "instrument_type", "year"):
+            return "Error: \"group_by\" must be \"instrument_type\" or \"year\"."
+        facts = self.facts(
+            instrument_type=_text(arguments.get("instrument_type")), year=int(year) if year is not None else None,
+            title_contains=_text(arguments.get("title_contains")), group_by=group_by,
+        )
+        return "Indexed documents you may read (exact counts): " + json.dumps(facts, ensure_ascii=False)
+
+
+def _text(value) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None

@@ -1,0 +1,37 @@
+"""Fixed system copy for refusals (never a model's or a server's own error text)."""
+from __future__ import annotations
+
+REFUSAL_NOTICES = {
+    "context_budget_exhausted": {
+        "id": "Maaf, sumber yang diperlukan untuk pertanyaan ini tidak muat dalam kapasitas konteks model, sehingga "
+              "jawaban tidak ditulis dan tidak diperiksa. Silakan persempit pertanyaan atau pilih lebih sedikit dokumen.",
+        "en": "Sorry, the sources this question needs do not fit the model's context capacity, so no answer was "
+              "written or checked. Please narrow the question or select fewer documents.",
+    },
+    "agent_output_limit": {
+        "id": "Maaf, jawaban untuk pertanyaan ini terlalu panjang untuk ditulis sekaligus. Silakan tanyakan satu "
+              "bagian dari pertanyaan Anda.",
+        "en": "Sorry, the answer to this question is too long to write at once. Please ask about one part of it.",
+    },
+    "query_budget_exhausted": {
+        "id": "Maaf, pencarian untuk pertanyaan ini mencapai batas pemrosesan sebelum jawaban selesai. Silakan "
+              "persempit pertanyaan.",
+        "en": "Sorry, the search for this question reached its processing limit before the answer was finished. "
+              "Please narrow the question.",
+    },
+    "model_timeout": {
+        "id": "Maaf, jawaban tidak dapat diselesaikan dalam batas waktu. Silakan coba lagi atau persempit pertanyaan.",
+        "en": "Sorry, the answer could not be finished in time. Please try again or narrow the question.",
+    },
+    "unparseable_completion": {
+        "id": "Maaf, jawaban tidak dapat disusun dalam format yang dapat diverifikasi, sehingga tidak ditampilkan. "
+              "Silakan coba lagi.",
+        "en": "Sorry, the answer could not be produced in a verifiable form, so it is not shown. Please try again.",
+    },
+}
+QUESTION_TOO_LARGE = "The question and conversation history do not fit the answer model's context window."
+
+
+def refusal_notice(reason: str, language: str) -> str:
+    texts = REFUSAL_NOTICES[reason]
+    return texts.get(language, texts["id"])
