@@ -205,6 +205,28 @@ def history_messages(history: HistoryWindow) -> list[dict]:
     return messages
 
 
+@dataclass
+class GatedOutcome:
+    """v1's answer before persistence: the gate's result and the evidence behind it."""
+
+    gate: GateResult
+    passages: list[Passage]
+    checked: bool | None = None          # False only when nothing could be checked
+
+    @property
+    def answer(self) -> str:
+        return self.gate.answer
+
+    @property
+    def fallback_used(self) -> bool:
+        return self.gate.fallback_used
+
+    def blocked(self, refusal: str) -> "GatedOutcome":
+        gate = self.gate
+        return GatedOutcome(GateResult(gate.kept, gate.verdicts, refusal, True, "policy_blocked", gate.dropped,
+                                       gate.claims_supported, gate.claims_total), self.passages, self.checked)
+
+
 def refusal_gate(reason: str, language: str) -> GateResult:
     return GateResult((), (), refusal_notice(reason, language), True, reason, 0, 0, 0)
 
@@ -267,37 +289,21 @@ class AnswerPipeline:
         request = prepared.request
         question = request.question
         guard = guard_question(question)
-        passages: list[Passage] = []
-        recalled: list[RecalledMemory] = []
-        checked: bool | None = None
         if guard.blocked:
-            gate = GateResult((), (), REFUSAL, True, "policy_blocked", 0, 0, 0)
+            outcome = self._refused_question()
         else:
+            recalled: list[RecalledMemory] = []
             if settings.ACEH_RAG.memory.enabled:
                 recalled = self._step("memory_recall", lambda: memory_recall(
                     owner=request.owner, question=question, principal=request.principal))
             language = preferred_language([m.text for m in recalled]) or detect_language(question)
-            passages = self._gather_passages(prepared)
-            if self._models:
-                outcome = self._step("agent", lambda: self._model_draft(prepared, language, recalled, passages))
-                passages, draft = outcome.passages, outcome.draft
-            else:
-                outcome = None
-                draft = self._step("synthesis", lambda: with_memory_claims(
-                    synthesise(question, passages, language=language), recalled, question))
-            if outcome and outcome.fallback_reason:
-                gate = refusal_gate(outcome.fallback_reason, language)
-                checked = False if outcome.fallback_reason == "context_budget_exhausted" else None
-            else:
-                gate = self._step("faithfulness", lambda: self._gate(draft, passages))
-            guard = self._guard_answer(gate)
+            outcome = self._compose(prepared, language, recalled)
+            guard = self._guard_answer(outcome.answer, outcome.fallback_used)
             if guard.blocked:
-                gate = GateResult(gate.kept, gate.verdicts, REFUSAL, True, "policy_blocked", gate.dropped,
-                                  gate.claims_supported, gate.claims_total)
+                outcome = outcome.blocked(REFUSAL)
         if self._cancelled():
             raise AnswerCancelled()
-        result = self._result(prepared, gate, guard, passages)
-        result.faithfulness_checked = checked
+        result = self._result(prepared, outcome, guard)
         if self._models:
             result.synthesis_mode, result.judge_mechanism = "model-agent", ModelJudge.mechanism
             result.model_calls = list(self._models.budget.log)
@@ -312,6 +318,26 @@ class AnswerPipeline:
                 # The answer is stored and correct; only the memory is lost. Say so in the log.
                 logger.warning("memory extraction skipped for message %s: %s", prepared.message_id, exc)
         return result
+
+    # -- v1 hooks (the v2 pipeline overrides these) ---------------------------------------
+
+    def _refused_question(self) -> "GatedOutcome":
+        return GatedOutcome(GateResult((), (), REFUSAL, True, "policy_blocked", 0, 0, 0), [])
+
+    def _compose(self, prepared: Prepared, language: str, recalled: list[RecalledMemory]) -> "GatedOutcome":
+        """Gather evidence, write the draft (deterministic or agent), gate it."""
+        question = prepared.request.question
+        passages = self._gather_passages(prepared)
+        if self._models:
+            drafted = self._step("agent", lambda: self._model_draft(prepared, language, recalled, passages))
+            if drafted.fallback_reason:
+                checked = False if drafted.fallback_reason == "context_budget_exhausted" else None
+                return GatedOutcome(refusal_gate(drafted.fallback_reason, language), drafted.passages, checked)
+            passages, draft = drafted.passages, drafted.draft
+        else:
+            draft = self._step("synthesis", lambda: with_memory_claims(
+                synthesise(question, passages, language=language), recalled, question))
+        return GatedOutcome(self._step("faithfulness", lambda: self._gate(draft, passages)), passages)
 
     def _model_draft(self, prepared: Prepared, language: str, recalled: list[RecalledMemory],
                      initial: list[Passage]) -> ModelDraft:
@@ -346,12 +372,12 @@ class AnswerPipeline:
             raise AnswerError(502, f"Model dependency failed: {exc}") from exc
         return ModelDraft(draft, ledger.passages())
 
-    def _guard_answer(self, gate: GateResult) -> GuardDecision:
+    def _guard_answer(self, answer: str, refusal: bool) -> GuardDecision:
         """Deterministic rules first; then, when enabled, the model's classification."""
-        guard = guard_answer(gate.answer)
-        if guard.blocked or gate.fallback_used or not self._models or not settings.ACEH_RAG.llm.guard_model_enabled:
+        guard = guard_answer(answer)
+        if guard.blocked or refusal or not self._models or not settings.ACEH_RAG.llm.guard_model_enabled:
             return guard
-        decision = model_guard(gate.answer, self._models.guard, self._models.budget)
+        decision = model_guard(answer, self._models.guard, self._models.budget)
         if decision is None:
             return replace(guard, mechanism="deterministic-rules-v1 (model guard unavailable)")
         return decision
@@ -480,7 +506,8 @@ class AnswerPipeline:
     def _principal(self) -> Principal:
         return self._prepared.request.principal
 
-    def _result(self, prepared: Prepared, gate: GateResult, guard: GuardDecision, passages: list[Passage]) -> AnswerResult:
+    def _result(self, prepared: Prepared, outcome: "GatedOutcome", guard: GuardDecision) -> AnswerResult:
+        gate, passages = outcome.gate, outcome.passages
         by_label = {p.label: p for p in passages}
         cited: list[Passage] = []
         for claim in gate.kept:
@@ -522,7 +549,30 @@ class AnswerPipeline:
             tool_calls=list(self._calls),
             lexical_tiers=list(self._lexical_tiers),
             dropped_claims=[{"claim": v.claim.text, "reason": v.reason} for v in gate.verdicts if not v.supported],
+            faithfulness_checked=outcome.checked,
         )
+
+    def _synthesis_metadata(self, result: AnswerResult) -> dict:
+        return {
+            "mode": result.synthesis_mode,
+            "no_answer": result.fallback_reason == "no_answer",
+            "claims": result.claim_map,
+            "source_passages": [
+                {"document_id": str(p.document_id), "chunk_id": str(p.chunk_id), "visible_chars": len(p.text)}
+                for p in result.cited_passages
+            ],
+            "faithfulness": {
+                "mechanism": result.judge_mechanism,
+                "action_on_failure": "drop unsupported claim; withhold the answer when most claims fail",
+                "dropped_claims": result.dropped_claims,
+                "fallback_used": result.fallback_used,
+                "fallback_reason": result.fallback_reason,
+                "claims_supported": result.claims_supported,
+                "claims_total": result.claims_total,
+                "grounding_rate": result.grounding_rate,
+                **({"checked": False} if result.faithfulness_checked is False else {}),
+            },
+        }
 
     def _persist(self, prepared: Prepared, result: AnswerResult, *, total_ms: float) -> None:
         request = prepared.request
@@ -544,26 +594,7 @@ class AnswerPipeline:
                 "collection_ids": list(request.scope.collection_ids),
                 "document_ids": [str(d) for d in request.scope.document_ids],
             },
-            "synthesis": {
-                "mode": result.synthesis_mode,
-                "no_answer": result.fallback_reason == "no_answer",
-                "claims": result.claim_map,
-                "source_passages": [
-                    {"document_id": str(p.document_id), "chunk_id": str(p.chunk_id), "visible_chars": len(p.text)}
-                    for p in result.cited_passages
-                ],
-                "faithfulness": {
-                    "mechanism": result.judge_mechanism,
-                    "action_on_failure": "drop unsupported claim; withhold the answer when most claims fail",
-                    "dropped_claims": result.dropped_claims,
-                    "fallback_used": result.fallback_used,
-                    "fallback_reason": result.fallback_reason,
-                    "claims_supported": result.claims_supported,
-                    "claims_total": result.claims_total,
-                    "grounding_rate": result.grounding_rate,
-                    **({"checked": False} if result.faithfulness_checked is False else {}),
-                },
-            },
+            "synthesis": self._synthesis_metadata(result),
             "model_call_log": result.model_calls,
             "policy_guard": {
                 "mechanism": result.guard.mechanism,
