@@ -71,11 +71,12 @@ def _build_api() -> AcehNinjaAPI:
         return api.create_response(request, {"detail": "Internal Server Error"}, status=500)
 
     from answering.api import router as answering_router
+    from answering.v2.api import router as answering_v2_router
     from conversations.api import router as conversations_router
     from memory.api import router as memory_router
     from retrieval.api import router as retrieval_router
 
-    for router in (retrieval_router, answering_router, conversations_router, memory_router):
+    for router in (retrieval_router, answering_router, answering_v2_router, conversations_router, memory_router):
         api.add_router("", router)
     return api
 

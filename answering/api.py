@@ -21,7 +21,7 @@ router = Router(tags=["answering"])
 ERRORS = {400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut, 502: ErrorOut, 503: ErrorOut}
 
 
-def answer_request(request: HttpRequest, payload: QueryRequest, route: str) -> AnswerRequest:
+def answer_request(request: HttpRequest, payload: QueryRequest, route: str, route_family: str = "query") -> AnswerRequest:
     principal = request_principal(request)
     return AnswerRequest(
         question=require_query_text(payload.query),
@@ -30,6 +30,7 @@ def answer_request(request: HttpRequest, payload: QueryRequest, route: str) -> A
         conversation_id=payload.conversation_id,
         scope=Scope.from_request(payload.collection_ids, payload.document_ids),
         route=route,
+        route_family=route_family,
     )
 
 
@@ -74,9 +75,10 @@ async def query_stream(request: HttpRequest, payload: QueryRequest):
     return await stream_answer(answer)
 
 
-async def stream_answer(answer: AnswerRequest):
+async def stream_answer(answer: AnswerRequest, *, pipeline_class: type[AnswerPipeline] = AnswerPipeline,
+                        frames_of=result_frames):
     """Setup errors are JSON; once progress starts, events stream until done or error."""
-    streamed = StreamedAnswer(answer)
+    streamed = StreamedAnswer(answer, pipeline_class)
     try:
         await streamed.prepare()
     except AnswerError as exc:
@@ -86,7 +88,7 @@ async def stream_answer(answer: AnswerRequest):
         try:
             async for item in streamed.run():
                 if isinstance(item, AnswerResult):
-                    for frame in result_frames(item):
+                    for frame in frames_of(item):
                         yield frame
                 else:
                     yield sse_frame(*item)

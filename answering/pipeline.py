@@ -196,6 +196,16 @@ class Models:
             client.close()
 
 
+def agent_system_prompt(language: str, answer_format: str, editorial: str | None = None) -> str:
+    """Editorial voice (replaceable in the playground), how to work, and the answer format."""
+    return "\n\n".join((editorial or prompt("editorial", language), prompt("agent", language), prompt(answer_format, language)))
+
+
+def memory_labels(recalled: list[RecalledMemory]) -> dict[str, int]:
+    """M1, M2, … for the memories shown to the agent."""
+    return {f"M{number}": memory.id for number, memory in enumerate(recalled, start=1)}
+
+
 def history_messages(history: HistoryWindow) -> list[dict]:
     """Earlier exchanges as chat messages for the agent."""
     messages = []
@@ -262,8 +272,7 @@ class AnswerPipeline:
             if conversation.route_family and conversation.route_family != request.route_family:
                 raise AnswerError(409, f"Conversation {request.conversation_id} belongs to another answer route")
         history = history_window(conversation=conversation)
-        if not Chunk.objects.filter(document__in=Document.objects.filter(visible_documents_q(request.principal, request.scope))).exists():
-            raise AnswerError(404, "No visible indexed content is available to answer this question")
+        self._require_content(request)
         return Prepared(
             request=request,
             history=history,
@@ -271,6 +280,15 @@ class AnswerPipeline:
             message_id=uuid.uuid4(),
             is_new_conversation=conversation is None,
         )
+
+    @staticmethod
+    def _has_content(request: AnswerRequest) -> bool:
+        visible = Document.objects.filter(visible_documents_q(request.principal, request.scope))
+        return Chunk.objects.filter(document__in=visible).exists()
+
+    def _require_content(self, request: AnswerRequest) -> None:
+        if not self._has_content(request):
+            raise AnswerError(404, "No visible indexed content is available to answer this question")
 
     # -- the answer -------------------------------------------------------------------
 
@@ -341,36 +359,49 @@ class AnswerPipeline:
 
     def _model_draft(self, prepared: Prepared, language: str, recalled: list[RecalledMemory],
                      initial: list[Passage]) -> ModelDraft:
-        """The agent searches and writes; labelled passages come back keyed P1, P2, …"""
-        request = prepared.request
+        """The agent searches and writes labelled prose; passages come back keyed P1, P2, …"""
         ledger = PassageLedger()
-        memory_ids = {f"M{number}": memory.id for number, memory in enumerate(recalled, start=1)}
-        agent = Agent(
-            client=self._models.agent, budget=self._models.budget, llm=settings.ACEH_RAG.llm, ledger=ledger,
-            tools=CorpusTools(
-                search=lambda query: self._search(query, request.scope, "agent"),
-                facts=lambda **filters: self._tool(
-                    "corpus_facts", filters,
-                    lambda: document_facts(principal=request.principal, scope=request.scope, **filters),
-                    summarise=lambda facts: {"documents": facts["documents"]}),
-            ),
-            cancelled=self._cancelled, on_cancel=AnswerCancelled,
-        )
-        given = AgentInput(
-            system=prompt("agent", language) + "\n\n" + prompt("answer_prose", language),
-            history=history_messages(prepared.history), question=request.question, language=language,
-            initial=initial,
-            memories="\n".join(memory_block(key, m.text) for key, m in zip(memory_ids, recalled)),
-        )
+        memory_ids = memory_labels(recalled)
         try:
-            draft = agent.answer(given, lambda content: parse_prose_answer(content, memory_ids=memory_ids, language=language))
+            draft = self._agent_answer(
+                prepared, language, recalled, initial, ledger=ledger, answer_format="answer_prose",
+                parse=lambda content: parse_prose_answer(content, memory_ids=memory_ids, language=language))
         except AgentStopped as stop:
             return ModelDraft(None, ledger.passages(), stop.reason)
+        return ModelDraft(draft, ledger.passages())
+
+    def _agent_tools(self, prepared: Prepared, ledger: PassageLedger) -> CorpusTools:
+        request = prepared.request
+        return CorpusTools(
+            search=lambda query: self._search(query, request.scope, "agent"),
+            facts=lambda **filters: self._tool(
+                "corpus_facts", filters,
+                lambda: document_facts(principal=request.principal, scope=request.scope, **filters),
+                summarise=lambda facts: {"documents": facts["documents"]}),
+        )
+
+    def _agent_answer(self, prepared: Prepared, language: str, recalled: list[RecalledMemory],
+                      initial: list[Passage], *, ledger: PassageLedger, answer_format: str, parse: Callable,
+                      progress: Callable[[], object] | None = None, editorial: str | None = None):
+        """Run the agent to a parsed answer; raises ``AgentStopped`` with a fallback reason."""
+        request = prepared.request
+        agent = Agent(
+            client=self._models.agent, budget=self._models.budget, llm=settings.ACEH_RAG.llm, ledger=ledger,
+            tools=self._agent_tools(prepared, ledger), cancelled=self._cancelled, on_cancel=AnswerCancelled,
+            progress=progress,
+        )
+        given = AgentInput(
+            system=agent_system_prompt(language, answer_format, editorial),
+            history=history_messages(prepared.history), question=request.question, language=language,
+            initial=initial,
+            memories="\n".join(memory_block(key, m.text) for key, m in zip(memory_labels(recalled), recalled)),
+        )
+        try:
+            return agent.answer(given, parse)
         except QuestionTooLarge as exc:
             raise AnswerError(413, QUESTION_TOO_LARGE) from exc
         except ModelError as exc:
             raise AnswerError(502, f"Model dependency failed: {exc}") from exc
-        return ModelDraft(draft, ledger.passages())
 
     def _guard_answer(self, answer: str, refusal: bool) -> GuardDecision:
         """Deterministic rules first; then, when enabled, the model's classification."""
@@ -574,6 +605,9 @@ class AnswerPipeline:
             },
         }
 
+    def _extra_metadata(self, result: AnswerResult) -> dict:
+        return {}
+
     def _persist(self, prepared: Prepared, result: AnswerResult, *, total_ms: float) -> None:
         request = prepared.request
         config = settings.ACEH_RAG.retrieval
@@ -596,6 +630,7 @@ class AnswerPipeline:
             },
             "synthesis": self._synthesis_metadata(result),
             "model_call_log": result.model_calls,
+            **self._extra_metadata(result),
             "policy_guard": {
                 "mechanism": result.guard.mechanism,
                 "action": result.guard.action,

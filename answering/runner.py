@@ -25,12 +25,12 @@ def _run_in_thread(pipeline: AnswerPipeline, prepared: Prepared) -> AnswerResult
 
 
 class StreamedAnswer:
-    def __init__(self, request: AnswerRequest):
+    def __init__(self, request: AnswerRequest, pipeline_class: type[AnswerPipeline] = AnswerPipeline, **options):
         self.request = request
         self._loop = asyncio.get_running_loop()
         self._queue: asyncio.Queue[tuple[str, dict]] = asyncio.Queue()
         self._cancel = threading.Event()
-        self._pipeline = AnswerPipeline(on_event=self._on_event, cancelled=self._cancel.is_set)
+        self._pipeline = pipeline_class(on_event=self._on_event, cancelled=self._cancel.is_set, **options)
         self._prepared: Prepared | None = None
 
     def _on_event(self, name: str, data: dict) -> None:

@@ -41,12 +41,23 @@ def done_payload(result: AnswerResult) -> dict:
     }
 
 
+def trace_frame(result: AnswerResult) -> bytes:
+    tools = [{**call.finished_frame(), "arguments": call.arguments} for call in result.tool_calls]
+    return sse_frame("trace", {"tools": tools, "completed": True})
+
+
+def passage_frame(passage) -> bytes:
+    return sse_frame("passage", {
+        "kind": "chunk", "text": passage.text, "chunk_id": str(passage.chunk_id),
+        "source_type": "document", "score": round(passage.score, 6), "citation_key": passage.label,
+    })
+
+
 def result_frames(result: AnswerResult) -> Iterator[bytes]:
     """Frames after live progress, in the seed's order (buffer-then-reveal)."""
     yield sse_frame("message.start", {"conversation_id": str(result.conversation_id), "message_id": str(result.message_id)})
     if result.tool_calls:
-        tools = [{**call.finished_frame(), "arguments": call.arguments} for call in result.tool_calls]
-        yield sse_frame("trace", {"tools": tools, "completed": True})
+        yield trace_frame(result)
     for citation in result.citations:
         yield sse_frame("citation", citation)
     if result.blocked:
@@ -54,10 +65,7 @@ def result_frames(result: AnswerResult) -> Iterator[bytes]:
         yield sse_frame("done", done_payload(result))
         return
     for passage in result.cited_passages:
-        yield sse_frame("passage", {
-            "kind": "chunk", "text": passage.text, "chunk_id": str(passage.chunk_id),
-            "source_type": "document", "score": round(passage.score, 6), "citation_key": passage.label,
-        })
+        yield passage_frame(passage)
     for text in answer_deltas(result.answer):
         yield sse_frame("answer.delta", {"text": text})
     yield sse_frame("faithfulness", {

@@ -69,6 +69,10 @@ def history_window(*, conversation: Conversation | None, max_messages: int = 10,
         slot = exchanges.setdefault(message.exchange_index, {"question": None, "answer": None, "docs": ()})
         if message.role == Message.Role.USER:
             slot["question"] = message.content
+        elif (verified := (message.metadata or {}).get("v2_history")) is not None:
+            # A /query/v2 answer: later turns read only its verified segments (the reader keeps the full copy).
+            slot["answer"] = verified.get("text", "")
+            slot["docs"] = tuple(verified.get("document_ids") or ())
         else:
             slot["answer"] = message.content
             slot["docs"] = tuple(dict.fromkeys(

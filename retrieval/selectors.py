@@ -56,3 +56,9 @@ def document_facts(*, principal: Principal, scope: Scope | None = None, instrume
         rows = documents.values(field).annotate(count=Count("id")).order_by("-count", field)
         facts["groups"] = [{group_by: row[field], "count": row["count"]} for row in rows[:50]]
     return facts
+
+
+def chunk_count_with_all_terms(*, document_id: uuid.UUID, query: str) -> int:
+    """How many of a document's passages contain every term of ``query`` (indonesian configuration)."""
+    return Chunk.objects.filter(document_id=document_id).extra(
+        where=["search_vector @@ plainto_tsquery('indonesian', %s)"], params=[query]).count()

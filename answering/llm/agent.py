@@ -59,6 +59,7 @@ class ToolResult:
     passages: list[Passage] = field(default_factory=list)
     tier: str | None = None
     text: str | None = None             # a non-passage result: counts, a refusal, an argument error
+    lead: str | None = None             # a first line before the passages (search_in_document's count)
 
 
 class AgentTools(Protocol):
@@ -95,7 +96,8 @@ def messages_tokens(messages: Sequence[dict], tools: Sequence[dict] | None = Non
 class Agent:
     def __init__(self, *, client: ChatClient, budget: ModelBudget, llm: LlmSettings, tools: AgentTools,
                  ledger: PassageLedger, cancelled: Callable[[], bool] = lambda: False,
-                 on_cancel: Callable[[], Exception] | None = None) -> None:
+                 on_cancel: Callable[[], Exception] | None = None,
+                 progress: Callable[[], object] | None = None, stall_rounds: int = 2) -> None:
         self.client = client
         self.budget = budget
         self.llm = llm
@@ -103,6 +105,10 @@ class Agent:
         self.ledger = ledger
         self._cancelled = cancelled
         self._on_cancel = on_cancel
+        # /query/v2's progress rule: ``stall_rounds`` tool rounds in a row that leave
+        # ``progress()`` unchanged end the search phase.
+        self._progress = progress
+        self._stall_rounds = stall_rounds
         self.rounds = 0
 
     # -- the loop -----------------------------------------------------------------------
@@ -110,8 +116,9 @@ class Agent:
     def answer(self, given: AgentInput, parse: Callable[[str], T]) -> T:
         messages = self._opening(given)
         definitions = self.tools.definitions()
+        stalled, seen = 0, self._progress() if self._progress else None
         for round_number in range(self.llm.max_tool_rounds + 1):
-            last_round = round_number == self.llm.max_tool_rounds
+            last_round = round_number == self.llm.max_tool_rounds or stalled >= self._stall_rounds
             offered = None if last_round else definitions
             if last_round:
                 messages.append({"role": "user", "content": FINAL_ROUND_NUDGE.get(given.language, FINAL_ROUND_NUDGE["id"])})
@@ -128,6 +135,9 @@ class Agent:
                 for call in completion.tool_calls:
                     self._check_cancelled()
                     messages.append({"role": "tool", "tool_call_id": call.id, "content": self._run_tool(call, messages)})
+                if self._progress:
+                    now = self._progress()
+                    stalled, seen = (stalled + 1 if now == seen else 0), now
                 continue
             return self._finish(messages, completion.content, parse, given.language)
         raise AgentStopped("query_budget_exhausted")  # unreachable: the last round offers no tools
@@ -191,7 +201,8 @@ class Agent:
             if not self.ledger.passages():
                 raise AgentStopped("context_budget_exhausted")
             return NOTHING_FITS
-        return search_result_text(self.ledger.show(passages), result.tier)
+        text = search_result_text(self.ledger.show(passages), result.tier)
+        return f"{result.lead}\n{text}" if result.lead else text
 
     def _finish(self, messages: list[dict], content: str | None, parse: Callable[[str], T], language: str) -> T:
         try:

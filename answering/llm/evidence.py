@@ -58,7 +58,9 @@ def passage_block(passage: Passage, limit: int = SNIPPET_CHARS) -> str:
     cut = len(text) > limit
     if cut:
         text = text[:limit]
-    attributes = f'key="{passage.key}" source="{untrusted(passage.identity)}"' + (' cut="true"' if cut else "")
+    attributes = (f'key="{passage.key}" document_id="{passage.document_id}" '
+                  f'source="{untrusted(passage.identity)}"')
+    attributes += ' cut="true"' if cut else ""
     return f"<passage {attributes}>\n{untrusted(text)}\n</passage>"
 
 

@@ -49,14 +49,31 @@ CORPUS_FACTS = {
     },
 }
 
+SEARCH_IN_DOCUMENT = {
+    "type": "function",
+    "function": {
+        "name": "search_in_document",
+        "description": "Search inside one document that an earlier search for this question returned. The first "
+                       "line says how many of its passages contain every term, so \"does this regulation say X?\" "
+                       "takes one call.",
+        "parameters": {
+            "type": "object",
+            "properties": {"document_id": {"type": "string"}, "query": {"type": "string"}},
+            "required": ["document_id", "query"],
+        },
+    },
+}
+
 
 @dataclass
 class CorpusTools:
     search: Callable[[str], tuple[list[Passage], str | None]]
     facts: Callable[..., dict]
+    # /query/v2 only: (document_id, query) -> ToolResult, refusing documents no search returned.
+    search_in_document: Callable[[str, str], ToolResult] | None = None
 
     def definitions(self) -> list[dict]:
-        return [SEARCH_DOCUMENTS, CORPUS_FACTS]
+        return [SEARCH_DOCUMENTS, CORPUS_FACTS] + ([SEARCH_IN_DOCUMENT] if self.search_in_document else [])
 
     def call(self, name: str, arguments: dict) -> ToolResult:
         if name == "search_documents":
@@ -67,6 +84,11 @@ class CorpusTools:
             return ToolResult(passages=passages, tier=tier)
         if name == "corpus_facts":
             return ToolResult(text=self._facts(arguments))
+        if name == "search_in_document" and self.search_in_document:
+            document_id, query = arguments.get("document_id"), arguments.get("query")
+            if not (isinstance(document_id, str) and isinstance(query, str) and query.strip()):
+                return ToolResult(text="Error: search_in_document needs \"document_id\" and a non-empty \"query\".")
+            return self.search_in_document(document_id.strip(), query.strip()[:MAX_QUERY_CHARS])
         return ToolResult(text=f"Error: there is no tool named {name!r}.")
 
     def _facts(self, arguments: dict) -> str:
