@@ -325,17 +325,22 @@ class AnswerPipeline:
         if self._models:
             result.synthesis_mode, result.judge_mechanism = "model-agent", ModelJudge.mechanism
             result.model_calls = list(self._models.budget.log)
-        self._persist(prepared, result, total_ms=(time.perf_counter() - started) * 1000)
-        if settings.ACEH_RAG.memory.enabled and not guard.blocked:
+        self._publish(prepared, result, total_ms=(time.perf_counter() - started) * 1000)
+        return result
+
+    def _publish(self, prepared: Prepared, result: AnswerResult, *, total_ms: float) -> None:
+        """Store the exchange and its trace, then learn memories from it (the playground overrides this)."""
+        self._persist(prepared, result, total_ms=total_ms)
+        request = prepared.request
+        if settings.ACEH_RAG.memory.enabled and not result.blocked:
             try:
                 memory_extract_from_turn(
-                    owner=request.owner, question=question, source_message_id=prepared.message_id,
+                    owner=request.owner, question=request.question, source_message_id=prepared.message_id,
                     used_confidential_sources=any(p.citation.get("confidential") for p in result.cited_passages),
                 )
             except EmbeddingError as exc:
                 # The answer is stored and correct; only the memory is lost. Say so in the log.
                 logger.warning("memory extraction skipped for message %s: %s", prepared.message_id, exc)
-        return result
 
     # -- v1 hooks (the v2 pipeline overrides these) ---------------------------------------
 
