@@ -24,7 +24,7 @@ from answering.notices import refusal_notice
 from answering.pipeline import (
     AnswerError, AnswerPipeline, AnswerRequest, AnswerResult, Prepared, memory_labels, with_memory_claims,
 )
-from answering.synthesis import synthesise
+from answering.synthesis import no_answer_text, synthesise
 from answering.types import AnswerDraft, GuardDecision, Passage
 from answering.v2.annotate import (
     Annotation, annotations_frame, claims_json, faithfulness_block, framing_json, grounding,
@@ -74,7 +74,12 @@ class AnswerResultV2(AnswerResult):
 
 
 def deterministic_segments(draft: AnswerDraft, key_of: dict[str, str]) -> tuple[Segment, ...]:
-    """The extractive draft as segments: framing first, then one fact per claim."""
+    """The extractive draft as segments: framing first, then one fact per claim.
+
+    "Not found in the documents" is framing on v2 (seed), not a refusal.
+    """
+    if draft.no_answer:
+        return (Segment(no_answer_text(draft.language), "framing", (), "paragraph"),)
     segments = []
     if draft.framing.strip():
         segments.append(Segment(" ".join(draft.framing.split()), "framing", (), "paragraph"))

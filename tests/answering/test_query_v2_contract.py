@@ -453,3 +453,11 @@ def test_v1_has_no_search_in_document(live_server_factory, model, corpus, script
     model.scripts.update(agent=lambda body: completion("Tidak ditemukan."), judge=judge_by(lambda s, n: "supported"))
     httpx.post(server.url + "/query", json={"query": "zakat"}, headers=KEY, timeout=60)
     assert "search_in_document" not in {t["function"]["name"] for t in model.bodies("agent")[0]["tools"]}
+
+
+def test_nothing_relevant_is_published_framing_not_a_refusal(deterministic, corpus):
+    body = post(deterministic, query="Berapa harga tiket pesawat ke Jakarta?").json()
+    assert body["answer"].startswith("Maaf, saya tidak menemukan informasi")
+    assert (body["fallback_used"], body["claims"], body["citations"]) == (False, [], [])
+    assert [f["text"] for f in body["framing"]] == [body["answer"]]
+    assert body["faithfulness"]["verification"] == "none" and body["grounding_rate"] is None
