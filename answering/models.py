@@ -1,3 +1,5 @@
+import uuid
+
 from django.db import models
 
 
@@ -17,3 +19,34 @@ class AnswerTrace(models.Model):
 
     def __str__(self) -> str:
         return self.id
+
+
+class PlaygroundRun(models.Model):
+    """The receipt of one POST /playground trial: who, when, how it ended, counts and timing.
+
+    It never holds the candidate prompt, the question, the answer or passage
+    text (seed: Prompt playground); only identifiers, codes and numbers.
+    """
+
+    class Status(models.TextChoices):
+        OK = "ok"
+        REFUSED = "refused"      # the pipeline answered with a refusal; see fallback_reason
+        ERROR = "error"          # the pipeline answered with an HTTP error; see error_status
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    admin_subject = models.CharField(max_length=256, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=16, choices=Status.choices)
+    fallback_reason = models.CharField(max_length=64, blank=True, null=True)
+    error_status = models.PositiveSmallIntegerField(blank=True, null=True)
+    claims_total = models.PositiveIntegerField(default=0)
+    claims_supported = models.PositiveIntegerField(default=0)
+    citations_count = models.PositiveIntegerField(default=0)
+    tool_calls_count = models.PositiveIntegerField(default=0)
+    latency_ms = models.FloatField()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return str(self.id)

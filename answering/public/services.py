@@ -93,7 +93,7 @@ def client_address(remote_addr: str | None, forwarded_for: str | None, proxy_hop
     return chain[-(proxy_hops + 1)] if len(chain) > proxy_hops else chain[0]
 
 
-async def _count_request(key: str, limit: int, window: int) -> int | None:
+async def rate_window_count(key: str, limit: int, window: int) -> int | None:
     """Count one request in a window that opens with the first one; seconds to wait when over."""
     now = time.time()
     # The window is anchored at its first request so a burst cannot straddle two windows.
@@ -119,7 +119,7 @@ async def public_rate_check(*, identity: VisitorIdentity, address: str, config: 
     window = config.rate_window_seconds
     for key, limit in ((f"public-chat:rate:ip:{address}", config.ip_rate_limit),
                        (f"public-chat:rate:visitor:{identity.visitor_key}", config.visitor_rate_limit)):
-        wait = await _count_request(key, limit, window)
+        wait = await rate_window_count(key, limit, window)
         if wait is not None:
             raise PublicChatError("RATE_LIMITED", f"Too many questions; try again in {wait} seconds", 429,
                                   retry_after=wait)
