@@ -71,7 +71,8 @@ def run_v2(request: HttpRequest, payload: QueryRequest, route: str, **options) -
     return pipeline.run(pipeline.prepare(answer))
 
 
-@router.post("/query/v2", response={200: QueryV2Response, **ERRORS}, summary="Cited answer with annotated faithfulness")
+@router.post("/query/v2", response={200: QueryV2Response, **ERRORS}, by_alias=True,
+             summary="Cited answer with annotated faithfulness")
 def query_v2(request: HttpRequest, payload: QueryV2Request):
     try:
         result = run_v2(request, payload, "/query/v2")

@@ -63,7 +63,7 @@ def playground_body(trial: PlaygroundTrial) -> dict:
 
 
 @router.post("/playground", auth=VerifiedAdminAuth(),
-             response={200: PlaygroundResponse, **ERRORS, 403: ErrorOut, 429: ErrorOut},
+             response={200: PlaygroundResponse, **ERRORS, 403: ErrorOut, 429: ErrorOut}, by_alias=True,
              summary="Try an editorial prompt on the /query/v2 pipeline without publishing anything")
 def playground(request: HttpRequest, payload: PlaygroundRequest):
     editorial_prompt = payload.editorial_prompt.strip()

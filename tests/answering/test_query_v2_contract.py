@@ -461,3 +461,11 @@ def test_nothing_relevant_is_published_framing_not_a_refusal(deterministic, corp
     assert (body["fallback_used"], body["claims"], body["citations"]) == (False, [], [])
     assert [f["text"] for f in body["framing"]] == [body["answer"]]
     assert body["faithfulness"]["verification"] == "none" and body["grounding_rate"] is None
+
+
+def test_openapi_documents_the_v2_routes_with_the_schema_field(deterministic):
+    spec = httpx.get(deterministic.url + "/openapi.json").json()
+    assert {"/query/v2", "/query/v2/stream", "/playground"} <= set(spec["paths"])
+    for name in ("QueryV2Response", "PlaygroundResponse"):
+        properties = spec["components"]["schemas"][name]["properties"]
+        assert "schema" in properties and "schema_" not in properties
