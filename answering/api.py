@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Callable
 
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from ninja import Status, Router
@@ -34,7 +35,8 @@ def answer_request(request: HttpRequest, payload: QueryRequest, route: str, rout
     )
 
 
-def result_body(result: AnswerResult) -> dict:
+def common_body(result: AnswerResult) -> dict:
+    """The fields /query and /query/v2 share with the same meaning."""
     return {
         "answer": result.answer,
         "conversation_id": str(result.conversation_id),
@@ -43,30 +45,39 @@ def result_body(result: AnswerResult) -> dict:
         "history_truncated": result.history.truncated,
         "history_exchanges_in_view": result.history.exchanges_in_view,
         "citations": result.citations,
-        "claim_map": result.claim_map,
-        "provenance_complete": result.provenance_complete,
         "fallback_used": result.fallback_used,
         "fallback_reason": result.fallback_reason,
-        "dropped_claims_count": result.dropped_claims_count,
         "claims_supported": result.claims_supported,
         "claims_total": result.claims_total,
         "grounding_rate": result.grounding_rate,
+    }
+
+
+def result_body(result: AnswerResult) -> dict:
+    return {
+        **common_body(result),
+        "claim_map": result.claim_map,
+        "provenance_complete": result.provenance_complete,
+        "dropped_claims_count": result.dropped_claims_count,
         # Only a refusal that checked nothing says so; absence makes no verification claim.
         **({"faithfulness_checked": False} if result.faithfulness_checked is False else {}),
     }
 
 
-@router.post("/query", response={200: QueryResponse, **ERRORS}, summary="Cited answer as JSON")
-def query(request: HttpRequest, payload: QueryRequest):
-    answer = answer_request(request, payload, "/query")
-    pipeline = AnswerPipeline()
+def json_answer(pipeline: AnswerPipeline, answer: AnswerRequest, body_of: Callable[[AnswerResult], dict]):
+    """Run one answer to a JSON response; pipeline errors keep their status."""
     try:
         result = pipeline.run(pipeline.prepare(answer))
     except AnswerError as exc:
         return Status(exc.status, {"detail": exc.detail})
-    response = JsonResponse(result_body(result))
+    response = JsonResponse(body_of(result))
     response["Cache-Control"] = "no-transform"
     return response
+
+
+@router.post("/query", response={200: QueryResponse, **ERRORS}, summary="Cited answer as JSON")
+def query(request: HttpRequest, payload: QueryRequest):
+    return json_answer(AnswerPipeline(), answer_request(request, payload, "/query"), result_body)
 
 
 @router.post("/query/stream", response={200: None, **ERRORS}, summary="Cited answer as Server-Sent Events")

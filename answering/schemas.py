@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import uuid
 
+from typing import Literal
+
 from pydantic import Field
 
 from retrieval.schemas import Citation, StrictSchema
@@ -24,7 +26,9 @@ class QueryRequest(StrictSchema):
     mcp_source_ids: list[str] | None = None
 
 
-class QueryResponse(Schema):
+class AnswerFields(Schema):
+    """The fields /query and /query/v2 share with the same meaning."""
+
     answer: str
     conversation_id: str
     message_id: str
@@ -32,12 +36,28 @@ class QueryResponse(Schema):
     history_truncated: bool
     history_exchanges_in_view: int
     citations: list[Citation]
-    claim_map: list[dict]
-    provenance_complete: bool
     fallback_used: bool
     fallback_reason: str | None
-    dropped_claims_count: int
     claims_supported: int
     claims_total: int
     grounding_rate: float | None
+
+
+class QueryResponse(AnswerFields):
+    claim_map: list[dict]
+    provenance_complete: bool
+    dropped_claims_count: int
     faithfulness_checked: bool | None = None
+
+
+class QueryV2Request(QueryRequest):
+    # /query/v2 generates no files; accept_annotations was an opt-in (21–23 Oct 2026), now ignored.
+    offer_artifacts: Literal[False] | None = None
+    accept_annotations: bool | None = None
+
+
+class QueryV2Response(AnswerFields):
+    schema_: str = Field(alias="schema")
+    claims: list[dict]
+    framing: list[dict]
+    faithfulness: dict

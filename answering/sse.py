@@ -53,12 +53,19 @@ def passage_frame(passage) -> bytes:
     })
 
 
-def result_frames(result: AnswerResult) -> Iterator[bytes]:
-    """Frames after live progress, in the seed's order (buffer-then-reveal)."""
-    yield sse_frame("message.start", {"conversation_id": str(result.conversation_id), "message_id": str(result.message_id)})
+def answer_frames(result: AnswerResult, *, start: dict, citations: list[dict],
+                  before_text: tuple[tuple[str, dict], ...] = (), after_text: tuple[tuple[str, dict], ...] = ()
+                  ) -> Iterator[bytes]:
+    """The frames after live progress, in the seeds' order (buffer-then-reveal).
+
+    message.start, trace, citation*, then guard.blocked + done, or passage*,
+    ``before_text``, answer.delta*, ``after_text``, done.
+    """
+    yield sse_frame("message.start", {"conversation_id": str(result.conversation_id),
+                                      "message_id": str(result.message_id), **start})
     if result.tool_calls:
         yield trace_frame(result)
-    for citation in result.citations:
+    for citation in citations:
         yield sse_frame("citation", citation)
     if result.blocked:
         yield sse_frame("guard.blocked", {"reason": REFUSAL})
@@ -66,9 +73,18 @@ def result_frames(result: AnswerResult) -> Iterator[bytes]:
         return
     for passage in result.cited_passages:
         yield passage_frame(passage)
+    for event, data in before_text:
+        yield sse_frame(event, data)
     for text in answer_deltas(result.answer):
         yield sse_frame("answer.delta", {"text": text})
-    yield sse_frame("faithfulness", {
+    for event, data in after_text:
+        yield sse_frame(event, data)
+    yield sse_frame("done", done_payload(result))
+
+
+def result_frames(result: AnswerResult) -> Iterator[bytes]:
+    """/query/stream: the faithfulness frame (counts of dropped claims) follows the text."""
+    faithfulness = {
         "dropped": result.dropped_claims_count,
         "claims_supported": result.claims_supported,
         "claims_total": result.claims_total,
@@ -76,8 +92,8 @@ def result_frames(result: AnswerResult) -> Iterator[bytes]:
         "fallback_used": result.fallback_used,
         "fallback_reason": result.fallback_reason,
         **({"checked": False} if result.faithfulness_checked is False else {}),
-    })
-    yield sse_frame("done", done_payload(result))
+    }
+    return answer_frames(result, start={}, citations=result.citations, after_text=(("faithfulness", faithfulness),))
 
 
 def error_frame(code: str, message: str) -> bytes:

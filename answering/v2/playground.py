@@ -11,7 +11,8 @@ from acehrag.auth import ApiKeyAuth, RequestIdentity, api_key_name, principal_fr
 from answering.api import ERRORS, answer_request
 from answering.pipeline import AnswerError
 from answering.services import PlaygroundRateLimited, PlaygroundTrial, playground_run
-from answering.v2.api import QueryV2Request, QueryV2Response, v2_body
+from answering.schemas import QueryV2Request, QueryV2Response
+from answering.v2.api import v2_body
 from answering.v2.pipeline import ROUTE_FAMILY
 from retrieval.schemas import ErrorOut
 
