@@ -1,9 +1,17 @@
-"""Reciprocal rank fusion, computed by hand."""
+"""Reciprocal rank fusion, computed by hand; the legs' overlap outside a transaction."""
+import threading
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
-from retrieval.search import reciprocal_rank_fusion
+import pytest
+from django.db import connections, transaction
+
+from acehrag.auth import Principal
+from retrieval.search import chunk_search, hybrid, reciprocal_rank_fusion
+from tests.factories import make_document
 
 X, Y, Z, W = (uuid.UUID(int=i) for i in (1, 2, 3, 4))
+ADMIN = Principal(subject="admin", role="admin", verified=True)
 
 
 def test_rrf_matches_a_hand_computed_example():
@@ -25,3 +33,33 @@ def test_rrf_ties_break_by_best_rank_then_id():
     # X and Y both sit at rank 1 of one list: equal score, equal best rank → id order.
     fused = reciprocal_rank_fusion([([Y], 1.0), ([X], 1.0)], k=60)
     assert [chunk_id for chunk_id, _ in fused] == [X, Y]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_the_lexical_leg_runs_on_a_worker_with_the_same_result(monkeypatch):
+    # Given committed documents and a private worker pool whose connection the test closes.
+    make_document(chunks=["Zakat profesi dibayar bulanan.", "Zakat fitrah dibayar saat Ramadan.", "Infak sukarela."])
+    workers = ThreadPoolExecutor(max_workers=1)
+    monkeypatch.setattr(hybrid, "_LEXICAL_WORKERS", workers)
+    lexical_threads = []
+    real_lexical = hybrid.chunk_search_lexical
+
+    def spy(*args, **kwargs):
+        lexical_threads.append(threading.current_thread().name)
+        return real_lexical(*args, **kwargs)
+
+    monkeypatch.setattr(hybrid, "chunk_search_lexical", spy)
+    try:
+        # When hybrid search runs outside a transaction, then inside one.
+        overlapped = chunk_search("zakat profesi", mode="hybrid", top_k=3, principal=ADMIN)
+        with transaction.atomic():
+            sequential = chunk_search("zakat profesi", mode="hybrid", top_k=3, principal=ADMIN)
+    finally:
+        workers.submit(connections.close_all).result()
+        workers.shutdown()
+
+    # Then only the first ran its lexical leg on the worker, and both agree.
+    assert lexical_threads[0] != threading.current_thread().name
+    assert lexical_threads[1] == threading.current_thread().name
+    assert [hit.chunk.id for hit in overlapped.hits] == [hit.chunk.id for hit in sequential.hits]
+    assert overlapped.lexical_tier == sequential.lexical_tier == "PARTIAL 1"
