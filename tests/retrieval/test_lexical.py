@@ -14,6 +14,15 @@ pytestmark = pytest.mark.django_db
 EVERYONE = visible_documents_q(Principal(subject="admin", role="admin", verified=True))
 
 
+def make_analysed_document(chunks: list[str]) -> None:
+    """A corpus with statistics of its own: the tiers read term shares from pg_stats, which
+    otherwise hold whatever autovacuum last saw of other tests' committed corpora."""
+    make_document(chunks=chunks)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE retrieval_chunk")
+    forget_lexeme_statistics()
+
+
 def lexical(query: str, limit: int, share: float = 0.05):
     return chunk_search_lexical(query, document_condition=EVERYONE, limit=limit, common_term_share=share)
 
@@ -25,14 +34,14 @@ def test_query_terms_drop_indonesian_stop_words():
 
 
 def test_all_words_fill():
-    make_document(chunks=["Zakat profesi dibayar bulanan.", "Zakat profesi dihitung dari gaji.", "Zakat profesi disalurkan Baitul Mal."])
+    make_analysed_document(["Zakat profesi dibayar bulanan.", "Zakat profesi dihitung dari gaji.", "Zakat profesi disalurkan Baitul Mal."])
     result = lexical("zakat profesi", limit=2)
     assert result.tier == "all-words fill"
     assert len(result.chunk_ids) == 2
 
 
 def test_partial_then_any_word_fill():
-    make_document(chunks=["Zakat profesi dibayar bulanan.", "Zakat fitrah dibayar saat Ramadan.", "Infak sukarela."])
+    make_analysed_document(["Zakat profesi dibayar bulanan.", "Zakat fitrah dibayar saat Ramadan.", "Infak sukarela."])
     result = lexical("zakat profesi", limit=5)
     assert result.tier == "PARTIAL 1"
     texts = _texts(result.chunk_ids)
@@ -42,7 +51,7 @@ def test_partial_then_any_word_fill():
 
 
 def test_none_when_no_passage_has_every_term():
-    make_document(chunks=["Zakat fitrah dibayar saat Ramadan.", "Profesi guru dilindungi."])
+    make_analysed_document(["Zakat fitrah dibayar saat Ramadan.", "Profesi guru dilindungi."])
     result = lexical("zakat profesi", limit=5)
     assert result.tier == "NONE"
     assert len(result.chunk_ids) == 2
@@ -50,10 +59,7 @@ def test_none_when_no_passage_has_every_term():
 
 def test_common_terms_rank_but_do_not_nominate():
     chunks = [f"Pemerintah Aceh menetapkan ketentuan nomor {i}." for i in range(30)] + ["Kerbau dipelihara warga gampong."]
-    make_document(chunks=chunks)
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE retrieval_chunk")
-    forget_lexeme_statistics()
+    make_analysed_document(chunks)
     result = lexical("aceh kerbau", limit=5)
     assert result.tier == "NONE"
     # 'aceh' is in almost every passage: only the rare term nominates.
