@@ -1,4 +1,4 @@
-"""Lexical tiers: all-words fill, PARTIAL N, NONE, and the common-term rule."""
+"""Lexical tiers: all-words fill, PARTIAL N, NONE, the common-term rule, the ranking bound."""
 from __future__ import annotations
 
 import pytest
@@ -6,6 +6,7 @@ from django.db import connection
 
 from acehrag.auth import Principal
 from retrieval.access import visible_documents_q
+from retrieval.search import lexical as lexical_module
 from retrieval.search.lexical import chunk_search_lexical, forget_lexeme_statistics, query_terms
 from tests.factories import make_document
 
@@ -75,6 +76,19 @@ def test_every_term_nominates_when_rare_terms_match_nothing():
     result = lexical("aceh unicorn", limit=5)
     assert result.tier == "NONE"
     assert len(result.chunk_ids) == 5
+
+
+def test_a_ranking_bound_keeps_the_rarest_terms_matches(monkeypatch):
+    # Given two rare terms, the commoner one's passages stored first on disk.
+    filler = [f"Ketentuan umum nomor {i}." for i in range(200)]
+    zakat = [f"Zakat dibayar melalui amil nomor {i}." for i in range(6)]
+    make_analysed_document(zakat + ["Kerbau dipelihara warga gampong."] + filler)
+    # When fewer matches may be ranked than there are.
+    monkeypatch.setattr(lexical_module, "RANK_BOUND", 3)
+    result = lexical("zakat kerbau", limit=5)
+    # Then the rarer term's passage is among those ranked, and ranks first.
+    assert result.tier == "NONE"
+    assert _texts(result.chunk_ids)[0] == "Kerbau dipelihara warga gampong."
 
 
 def _texts(chunk_ids):
