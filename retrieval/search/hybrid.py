@@ -1,6 +1,8 @@
 """Hybrid retrieval: reciprocal rank fusion of the semantic and lexical legs."""
 from __future__ import annotations
 
+import os
+import threading
 import time
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -22,11 +24,24 @@ from retrieval.search.timeouts import bounded_transaction
 
 MODES = ("hybrid", "semantic", "lexical")
 
-# Hybrid search runs its lexical leg here, on the worker's own connection,
-# while the calling thread embeds the query and runs the semantic leg: the
-# legs' latencies overlap instead of adding up. A few workers so that
+# Hybrid search runs its lexical leg on a worker, on the worker's own
+# connection, while the calling thread embeds the query and runs the semantic
+# leg: the legs' latencies overlap instead of adding up. A few workers so that
 # concurrent requests do not queue behind one another's lexical leg.
-_LEXICAL_WORKERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="lexical-leg")
+LEXICAL_WORKERS = 4
+_workers: ThreadPoolExecutor | None = None
+_workers_pid = 0
+_workers_lock = threading.Lock()
+
+
+def _lexical_workers() -> ThreadPoolExecutor:
+    """The worker pool, made on first use and again in a forked child (threads don't survive fork)."""
+    global _workers, _workers_pid
+    with _workers_lock:
+        if _workers is None or _workers_pid != os.getpid():
+            _workers = ThreadPoolExecutor(LEXICAL_WORKERS, thread_name_prefix="lexical-leg")
+            _workers_pid = os.getpid()
+        return _workers
 
 
 @dataclass(frozen=True)
@@ -107,7 +122,7 @@ def chunk_search(
     lexical_limit = top_k if mode == "lexical" else max(config.lexical_candidate_limit, top_k)
     pending: Future | None = None
     if mode == "hybrid" and _can_overlap_legs():
-        pending = _LEXICAL_WORKERS.submit(_lexical_leg_on_worker, query, condition, lexical_limit, config)
+        pending = _lexical_workers().submit(_lexical_leg_on_worker, query, condition, lexical_limit, config)
 
     if mode in ("hybrid", "semantic"):
         started = time.perf_counter()

@@ -40,7 +40,7 @@ def test_outside_a_transaction_the_lexical_leg_runs_on_a_worker_with_the_same_re
     # Given committed documents and a private worker pool whose connection the test closes.
     make_document(chunks=["Zakat profesi dibayar bulanan.", "Zakat fitrah dibayar saat Ramadan.", "Infak sukarela."])
     workers = ThreadPoolExecutor(max_workers=1)
-    monkeypatch.setattr(hybrid, "_LEXICAL_WORKERS", workers)
+    monkeypatch.setattr(hybrid, "_lexical_workers", lambda: workers)
     lexical_threads = []
     real_lexical = hybrid.chunk_search_lexical
 
