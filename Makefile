@@ -33,6 +33,7 @@ bench: setup
 	$(PY) bench/ingest.py && $(PY) bench/search.py
 
 docker-config:
+	@command -v docker-compose >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq docker-compose; }
 	POSTGRES_PASSWORD=check DJANGO_SECRET_KEY=check ACEH_RAG_API__KEYS=check docker-compose -f docker/compose.yaml config --quiet
 
 clean-data:
