@@ -85,7 +85,12 @@ def deterministic_segments(draft: AnswerDraft, key_of: dict[str, str]) -> tuple[
         segments.append(Segment(" ".join(draft.framing.split()), "framing", (), "paragraph"))
     for claim in draft.claims:
         cites = ("memory",) if claim.is_memory else tuple(key_of.get(k, k) for k in claim.citation_keys)
-        segments.append(Segment(" ".join(claim.text.split()), "fact", cites, "continue" if segments else "paragraph"))
+        # A table row kept whole ("5 | Kelas III | 225.000") reads as its own item, not mid-sentence.
+        if " | " in claim.text:
+            layout = "list_item"
+        else:
+            layout = "continue" if segments and segments[-1].layout != "list_item" else "paragraph"
+        segments.append(Segment(" ".join(claim.text.split()), "fact", cites, layout))
     return tuple(segments)
 
 

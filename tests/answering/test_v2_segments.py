@@ -310,3 +310,19 @@ def test_any_table_renders_with_exact_offsets(rows):
     rendered = render_segments(segments)
     assert_exact(segments, rendered)
     assert rendered.unlocated_total() == 0
+
+
+def test_deterministic_table_rows_render_as_items_with_exact_offsets():
+    from answering.types import AnswerDraft, Claim
+    from answering.v2.pipeline import deterministic_segments
+
+    draft = AnswerDraft(framing="Berdasarkan Lampiran:", claims=(
+        Claim("3 | Kelas I | 650.000", ("chunk:a",)), Claim("5 | Kelas III | 225.000", ("chunk:a",)),
+        Claim("Tarif dihitung per hari.", ("chunk:b",)), Claim("Hari masuk dihitung satu hari.", ("chunk:b",))))
+    segments = deterministic_segments(draft, {"chunk:a": "P1", "chunk:b": "P2"})
+    assert [s.layout for s in segments] == ["paragraph", "list_item", "list_item", "paragraph", "continue"]
+    assert [s.cites for s in segments] == [(), ("P1",), ("P1",), ("P2",), ("P2",)]
+    rendered = render_segments(segments)
+    assert rendered.answer == ("Berdasarkan Lampiran:\n\n- 3 | Kelas I | 650.000\n- 5 | Kelas III | 225.000\n\n"
+                               "Tarif dihitung per hari. Hari masuk dihitung satu hari.")
+    assert all(rendered.answer[sp.start:sp.end] == seg.text for sp, seg in zip(rendered.spans, segments))
