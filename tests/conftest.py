@@ -156,3 +156,16 @@ def fresh_lexeme_statistics():
 
     forget_lexeme_statistics()
     yield
+
+
+def purge_committed_corpus() -> None:
+    """Remove what a module- or package-scoped fixture committed for real servers to read.
+
+    Call inside ``django_db_blocker.unblock()``: committed rows outlive the test transactions.
+    """
+    from conversations.models import Conversation
+    from retrieval.models import Collection, Document
+
+    Conversation.objects.all().delete()
+    Document.objects.all().delete()
+    Collection.objects.all().delete()

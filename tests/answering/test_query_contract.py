@@ -9,7 +9,7 @@ import uuid
 import httpx
 import pytest
 
-from tests.conftest import TEST_API_KEY
+from tests.conftest import TEST_API_KEY, purge_committed_corpus
 from tests.http_fakes import FakeModelServer
 from tests.sse_client import stream
 
@@ -28,7 +28,6 @@ RESPONSE_FIELDS = {"answer", "conversation_id", "message_id", "trace_id", "histo
 @pytest.fixture(scope="module")
 def corpus(django_db_setup, django_db_blocker):
     """The sample corpus, committed so server processes see it; removed afterwards."""
-    from retrieval.models import Collection, Document
     from retrieval.services import sample_corpus_ingest
 
     with django_db_blocker.unblock():
@@ -37,11 +36,7 @@ def corpus(django_db_setup, django_db_blocker):
         ids = {o.source_name: str(o.document_id) for o in outcomes}
     yield ids
     with django_db_blocker.unblock():
-        from conversations.models import Conversation
-
-        Conversation.objects.all().delete()
-        Document.objects.all().delete()
-        Collection.objects.all().delete()
+        purge_committed_corpus()
 
 
 @pytest.fixture(scope="module")

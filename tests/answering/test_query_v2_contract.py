@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from tests.answering.scripted_model import ScriptedModel, completion, shown_passages, tool_call
-from tests.conftest import TEST_API_KEY
+from tests.conftest import TEST_API_KEY, purge_committed_corpus
 from tests.http_fakes import FakeModelServer
 from tests.sse_client import stream
 
@@ -52,12 +52,7 @@ def corpus(django_db_setup, django_db_blocker):
                              chunks=["Zakat profesi dihitung dari penghasilan bersih pegawai setiap bulan. " * 20])
     yield {"budget": str(budget.id), "zakat": str(zakat.id), "secret": str(secret.id), "long": str(long.id)}
     with django_db_blocker.unblock():
-        from conversations.models import Conversation
-        from retrieval.models import Collection, Document
-
-        Conversation.objects.all().delete()
-        Document.objects.all().delete()
-        Collection.objects.all().delete()
+        purge_committed_corpus()
 
 
 @pytest.fixture(scope="module")

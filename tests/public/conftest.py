@@ -34,8 +34,8 @@ class Corpus:
 @pytest.fixture(scope="package")
 def corpus(django_db_setup, django_db_blocker) -> Corpus:
     """The sample corpus plus one document per restriction, committed for server processes."""
-    from retrieval.models import Collection, Document
     from retrieval.services import sample_corpus_ingest
+    from tests.conftest import purge_committed_corpus
     from tests.factories import make_document
 
     with django_db_blocker.unblock():
@@ -67,13 +67,10 @@ def corpus(django_db_setup, django_db_blocker) -> Corpus:
         }
     yield Corpus(documents=documents, restricted=restricted)
     with django_db_blocker.unblock():
-        from conversations.models import Conversation
         from memory.models import Memory
 
         Memory.objects.filter(owner__startswith="public:").delete()
-        Conversation.objects.all().delete()
-        Document.objects.all().delete()
-        Collection.objects.all().delete()
+        purge_committed_corpus()
 
 
 @pytest.fixture(scope="package")
