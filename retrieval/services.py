@@ -8,7 +8,7 @@ import uuid
 from pathlib import Path
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from retrieval.ingestion import (
@@ -139,11 +139,26 @@ def sample_corpus_ingest(progress: IngestProgress | None = None) -> list:
     return outcomes
 
 
+def chunk_statistics_refresh() -> None:
+    """ANALYZE the chunks after a batch of ingestion.
+
+    The lexical tiers read each term's share of passages from pg_stats; until
+    autovacuum gets round to a freshly loaded corpus those shares describe the
+    old one, and the 5% rule would nominate on stale numbers.
+    """
+    from retrieval.search.lexical import forget_lexeme_statistics
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE retrieval_chunk")
+    forget_lexeme_statistics()
+
+
 def sample_corpus_ingest_if_empty() -> str | None:
     """Ingest the sample corpus into a database that has no document yet."""
     if Document.objects.exists() or not sample_corpus_manifest():
         return None
     outcomes = sample_corpus_ingest()
+    chunk_statistics_refresh()
     ok = sum(1 for o in outcomes if o.status != "failed")
     failed = [f"{o.source_name}: {o.reason}" for o in outcomes if o.status == "failed"]
     lines = [f"Sample corpus: {ok} document(s) ingested, {sum(o.chunk_count for o in outcomes)} chunks."]
@@ -154,6 +169,7 @@ def sample_corpus_ingest_if_empty() -> str | None:
 __all__ = [
     "IngestOptions",
     "IngestProgress",
+    "chunk_statistics_refresh",
     "discover_files",
     "document_delete",
     "document_ingest_bytes",

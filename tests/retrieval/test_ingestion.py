@@ -249,3 +249,18 @@ def test_only_admins_delete_documents(api_client):
     deleted = api_client.delete(f"/documents/{document_id}", HTTP_X_USER_SUBJECT="boss", HTTP_X_USER_ROLE="admin")
     assert deleted.status_code == 204 and deleted.content == b""
     assert not Document.objects.exists() and not Chunk.objects.exists()
+
+
+def test_ingest_command_refreshes_the_term_statistics_the_lexical_tiers_read(tmp_path: Path):
+    from django.db import connection
+
+    (tmp_path / "qanun.txt").write_text(QANUN)
+    with connection.cursor() as cursor:
+        # Whatever an earlier ANALYZE left, this transaction starts without statistics for the column.
+        cursor.execute("DELETE FROM pg_statistic WHERE starelid = 'retrieval_chunk'::regclass")
+    assert run_ingest(str(tmp_path), "--collection", "EVAL")[0] == 0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT most_common_elems FROM pg_stats WHERE tablename = 'retrieval_chunk' AND attname = 'search_vector'")
+        [(lexemes,)] = cursor.fetchall()
+    # The corpus's own lexemes are in the statistics right after the command.
+    assert lexemes and "transparansi" in lexemes

@@ -12,7 +12,9 @@ from django.db import transaction
 
 from retrieval.ingestion import OUTCOMES, IngestOptions, IngestOutcome, IngestProgress
 from retrieval.models import Ingestion
-from retrieval.services import discover_files, document_ingest_path, ingestion_create, ingestion_enqueue
+from retrieval.services import (
+    chunk_statistics_refresh, discover_files, document_ingest_path, ingestion_create, ingestion_enqueue,
+)
 from retrieval.ingestion import source_key_for
 
 
@@ -58,6 +60,8 @@ class Command(BaseCommand):
                 for path, key in files
             ]
         self._finish_progress_line()
+        if any(outcome.status in ("ingested", "replaced") for outcome in outcomes):
+            chunk_statistics_refresh()
         self._summary(outcomes, progress)
         if any(outcome.status == "failed" for outcome in outcomes):
             sys.exit(1)
