@@ -230,7 +230,7 @@ def test_model_tool_calls_stream_as_progress_frames(live_server_factory, corpus)
     assert agent_search < names.index("message.start")
     trace = dict(frames)["trace"]
     assert any(t["call"] == call and t["arguments"]["query"] == "tarif rawat inap" for t in trace["tools"])
-    assert names[-3:] == ["answer.delta", "faithfulness", "done"] or names[-2:] == ["faithfulness", "done"]
+    assert names[-3:] == ["answer.delta", "faithfulness", "done"]
     passages = [data for name, data in frames if name == "passage"]
     assert passages and all(re.fullmatch(r"P\d+", p["citation_key"]) for p in passages)
     answer = "".join(data["text"] for name, data in frames if name == "answer.delta")
