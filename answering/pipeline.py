@@ -423,7 +423,7 @@ class AnswerPipeline:
             return GateResult((), (), no_answer_text(draft.language), True, "no_answer", 0, 0, 0)
         judge = ModelJudge(self._models.judge, self._models.budget) if self._models else None
         # The model judge sees each passage with the document identity the agent saw.
-        texts = {p.label: (f"{p.identity}\n{p.text}" if judge else p.text) for p in passages}
+        texts = {p.label: (p.evidence if judge else p.text) for p in passages}
         return faithfulness_gate(draft, texts, partial_answers=settings.ACEH_RAG.synthesis.partial_answers_enabled,
                                  judge=judge, batch_size=settings.ACEH_RAG.llm.judge_batch_size)
 

@@ -26,6 +26,11 @@ class Passage:
         return self.key or f"chunk:{self.chunk_id}"
 
     @property
+    def evidence(self) -> str:
+        """What a model judge reads: the identity line, then the passage."""
+        return f"{self.identity}\n{self.text}"
+
+    @property
     def identity(self) -> str:
         """The document identity shown with the passage to the agent and the judge."""
         parts = [self.document_title]

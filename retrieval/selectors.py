@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.contrib.postgres.search import SearchQuery
 from django.db.models import Count, QuerySet
 
 from acehrag.auth import Principal
@@ -60,5 +61,5 @@ def document_facts(*, principal: Principal, scope: Scope | None = None, instrume
 
 def chunk_count_with_all_terms(*, document_id: uuid.UUID, query: str) -> int:
     """How many of a document's passages contain every term of ``query`` (indonesian configuration)."""
-    return Chunk.objects.filter(document_id=document_id).extra(
-        where=["search_vector @@ plainto_tsquery('indonesian', %s)"], params=[query]).count()
+    terms = SearchQuery(query, config="indonesian", search_type="plain")
+    return Chunk.objects.filter(document_id=document_id, search_vector=terms).count()

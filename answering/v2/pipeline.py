@@ -27,7 +27,7 @@ from answering.pipeline import (
 from answering.synthesis import no_answer_text, synthesise
 from answering.types import AnswerDraft, GuardDecision, Passage
 from answering.v2.annotate import (
-    Annotation, annotations_frame, claims_json, faithfulness_block, framing_json, grounding,
+    Annotation, annotate, annotations_frame, claims_json, faithfulness_block, framing_json, grounding,
 )
 from answering.v2.segments import Rendered, Segment, check_structure, parse_segments, render_segments, verified_text
 from memory.services import RecalledMemory
@@ -96,11 +96,8 @@ def deterministic_segments(draft: AnswerDraft, key_of: dict[str, str]) -> tuple[
 
 def model_segments(content: str, memory_ids: dict[str, int]) -> tuple[Segment, ...]:
     """Parse and check the agent's JSON segments; memory labels become the ``memory`` key."""
-    try:
-        segments = parse_segments(content)
-        check_structure(segments)
-    except ValueError as exc:
-        raise ValueError(str(exc)) from exc
+    segments = parse_segments(content)   # SegmentError (a ValueError) makes the agent regenerate once
+    check_structure(segments)
     return tuple(replace(s, cites=tuple(dict.fromkeys("memory" if c in memory_ids else c for c in s.cites)))
                  for s in segments)
 
@@ -151,12 +148,10 @@ class AnswerPipelineV2(AnswerPipeline):
         return AnnotatedOutcome(answer, ledger.passages(), segments, rendered, annotation)
 
     def _annotate(self, prepared: Prepared, segments: tuple[Segment, ...], ledger: PassageLedger) -> Annotation:
-        from answering.v2.annotate import annotate
-
         if self._models:
             judge = ModelJudge(self._models.judge, self._models.budget)
             checker = ModelFramingChecker(self._models.judge, self._models.budget)
-            shown = {p.key: f"{p.identity}\n{p.text}" for p in ledger.passages()}
+            shown = {p.key: p.evidence for p in ledger.passages()}
         else:
             judge, checker = DeterministicJudge(), DeterministicFramingChecker()
             shown = {p.key: p.text for p in ledger.passages()}
