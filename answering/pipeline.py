@@ -185,15 +185,18 @@ class Models:
     @classmethod
     def from_settings(cls) -> "Models":
         llm = settings.ACEH_RAG.llm
-        return cls(
-            agent=client_for(llm.agent_endpoint(), llm), judge=client_for(llm.judge_endpoint(), llm),
-            guard=client_for(llm.guard_endpoint(), llm),
-            budget=ModelBudget(seconds=llm.answer_budget_seconds, calls=llm.max_model_calls),
-        )
+        # Roles on the same server and model share one client (one connection pool).
+        clients: dict = {}
+        for endpoint in (llm.agent_endpoint(), llm.judge_endpoint(), llm.guard_endpoint()):
+            if endpoint not in clients:
+                clients[endpoint] = client_for(endpoint, llm)
+        return cls(agent=clients[llm.agent_endpoint()], judge=clients[llm.judge_endpoint()],
+                   guard=clients[llm.guard_endpoint()],
+                   budget=ModelBudget(seconds=llm.answer_budget_seconds, calls=llm.max_model_calls))
 
     def close(self) -> None:
         for client in {id(c): c for c in (self.agent, self.judge, self.guard)}.values():
-            client.close()
+            client.close()  # a shared client once
 
 
 def agent_system_prompt(language: str, answer_format: str, editorial: str | None = None) -> str:
