@@ -35,6 +35,7 @@ bench: setup
 docker-config:
 	@command -v docker-compose >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq docker-compose; }
 	POSTGRES_PASSWORD=check DJANGO_SECRET_KEY=check ACEH_RAG_API__KEYS=check docker-compose -f docker/compose.yaml config --quiet
+	@grep -q 'manage.py collectstatic --noinput' docker/Dockerfile || { echo 'docker/Dockerfile must run collectstatic (whitenoise serves STATIC_ROOT)'; exit 1; }
 
 clean-data:
 	-$(PY) manage.py embedded_db stop

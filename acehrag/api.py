@@ -6,7 +6,7 @@ import logging
 
 from django.conf import settings
 from django.http import HttpRequest
-from ninja import NinjaAPI
+from ninja import NinjaAPI, Swagger
 from ninja.errors import AuthenticationError, HttpError, ValidationError, ValidationErrorContext
 
 from acehrag.auth import ApiKeyAuth, PrincipalError
@@ -32,6 +32,11 @@ class AcehNinjaAPI(NinjaAPI):
                 errors.append(fastapi_error_item(error, source, strip_first))
         return ValidationError(errors)
 
+    def get_openapi_schema(self, *, path_prefix=None, path_params=None):
+        from acehrag.openapi import enrich
+
+        return enrich(super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params))
+
 
 def _build_api() -> AcehNinjaAPI:
     docs_enabled = settings.ACEH_RAG.api.docs_enabled
@@ -39,6 +44,7 @@ def _build_api() -> AcehNinjaAPI:
         title="Aceh RAG API",
         version="1.0.0",
         description="Cited question answering over Aceh government regulations and documents.",
+        docs=Swagger(settings={"persistAuthorization": True, "displayRequestDuration": True}),
         auth=ApiKeyAuth(),
         docs_url="/docs" if docs_enabled else None,
         openapi_url="/openapi.json" if docs_enabled else None,

@@ -2,11 +2,18 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
-from acehrag import health
+from acehrag import health, views
 from acehrag.api import api
 from acehrag.errors import not_found_view
 
+# The admin names the product; "View site" opens the landing page (links to /docs, /admin/, /widget).
+admin.site.site_header = "Aceh RAG — Administrasi"
+admin.site.site_title = "Aceh RAG"
+admin.site.index_title = "Korpus, percakapan dan akses mitra"
+admin.site.site_url = "/"
+
 urlpatterns = [
+    path("", views.landing, name="landing"),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("admin/", admin.site.urls),

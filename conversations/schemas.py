@@ -7,24 +7,27 @@ from retrieval.schemas import StrictSchema
 
 
 class ConversationCreate(StrictSchema):
-    user_id: str = Field("anonymous", min_length=1, max_length=256)
-    title: str | None = Field(None, min_length=1, max_length=300)
+    user_id: str = Field("anonymous", min_length=1, max_length=256, description=(
+        "Auth-off local fallback owner only (default anonymous); integrated clients omit it and send X-User-Subject "
+        "or a partner JWT."))
+    title: str | None = Field(None, min_length=1, max_length=300, description="Optional display title.")
 
 
 class ConversationSummary(Schema):
-    id: str
-    user_id: str
-    title: str | None
-    metadata: dict
+    id: str = Field(description="Conversation ID (UUID) to pass as conversation_id on /query or /query/v2.")
+    user_id: str = Field(description="Resolved owner subject (the trusted subject when one is present).")
+    title: str | None = Field(description="Display title; query-created conversations use the first 80 characters "
+                                          "of the question.")
+    metadata: dict = Field(description='Creation metadata, e.g. {"mode": "explicit-create"}.')
 
 
 class ConversationMessage(Schema):
-    id: str
-    role: str
-    content: str
-    source_citations: list[dict]
-    metadata: dict
+    id: str = Field(description="Message ID (UUID); /query's message_id is the assistant message.")
+    role: str = Field(description="user or assistant.")
+    content: str = Field(description="The user's text or the guarded assistant answer.")
+    source_citations: list[dict] = Field(description="[] for user messages; the answer's citation objects otherwise.")
+    metadata: dict = Field(description="{} for user messages; retrieval, synthesis and guard metadata otherwise.")
 
 
 class ConversationDetail(ConversationSummary):
-    messages: list[ConversationMessage]
+    messages: list[ConversationMessage] = Field(description="Every stored message, oldest first.")

@@ -94,6 +94,12 @@ def server_env(overrides: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+def collect_static(env: dict[str, str]) -> None:
+    """What `serve` and the image build do: the hashed, compressed files whitenoise serves."""
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+                   cwd=ROOT, env=env, check=True, timeout=300)
+
+
 @pytest.fixture(scope="session")
 def live_server_factory(django_db_setup, django_db_blocker):
     """Start (once per distinct environment) a daphne server; stopped at session end."""
@@ -104,6 +110,8 @@ def live_server_factory(django_db_setup, django_db_blocker):
         if key not in servers:
             with django_db_blocker.unblock():
                 env = server_env(overrides)
+            if not servers:
+                collect_static(env)
             servers[key] = LiveServer(env)
         return servers[key]
 

@@ -22,3 +22,7 @@ os.environ.pop("DATABASE_URL", None)
 os.environ.pop("CELERY_BROKER_URL", None)
 
 from acehrag.settings import *  # noqa: E402,F401,F403
+
+# In-process tests render templates without running collectstatic first; the real servers
+# (tests/conftest.py LiveServer) use the project's hashed, compressed storage.
+STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405

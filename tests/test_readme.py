@@ -1,6 +1,12 @@
 """README stays true: every setting and management command is documented."""
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -21,3 +27,88 @@ def test_every_management_command_is_in_the_readme():
     assert commands
     missing = sorted(name for name in commands if f"manage.py {name}" not in README)
     assert not missing, f"README lacks: {missing}"
+
+
+# -- the partner quick start runs as written ------------------------------------------------
+
+QUICK_START = README.split("## Partner quick start", 1)[1].split("\n## ", 1)[0]
+BLOCK = re.compile(r"```(sh|python)\n(.*?)```", re.S)
+JWT_SECRET = "readme-quick-start-secret-of-at-least-32-bytes"
+DOCUMENTED_BASE = "http://127.0.0.1:8000"
+# Each curl reports its status on stderr, after its body, so pipes and $(...) see the body unchanged.
+CURL_STATUS = "curl() { command curl -w '%{stderr}__status__ %{http_code}\\n' \"$@\"; }\n"
+
+
+def quick_start_blocks() -> list[tuple[str, str]]:
+    return BLOCK.findall(QUICK_START)
+
+
+def test_quick_start_shows_every_step():
+    text = QUICK_START
+    for step in ("/search", "/query", "78% · 7/9 klaim", "curl -sS -N", "conversation_id", "X-User-Subject",
+                 "jwt.encode", "start_utf16"):
+        assert step in text, step
+    shell = [body for kind, body in quick_start_blocks() if kind == "sh"]
+    assert len(shell) >= 7 and all(re.search(r"^# → \d{3}$", body, re.M) for body in shell)
+
+
+def test_grounding_badge_snippet_renders_the_seed_examples():
+    snippet = next(body for kind, body in quick_start_blocks() if kind == "python" and "grounding_badge" in body)
+    namespace: dict = {}
+    exec(snippet, namespace)
+    badge = namespace["grounding_badge"]
+    assert badge({"grounding_rate": 0.7778, "claims_supported": 7, "claims_total": 9}) == "78% · 7/9 klaim"
+    assert badge({"grounding_rate": None, "claims_supported": 0, "claims_total": 0}) == "—"
+    assert badge({"grounding_rate": 0.0, "claims_supported": 0, "claims_total": 2}) == "0% · 0/2 klaim"
+
+
+@pytest.fixture(scope="module")
+def sample_corpus(django_db_setup, django_db_blocker):
+    from retrieval.services import sample_corpus_ingest
+    from tests.conftest import purge_committed_corpus
+
+    with django_db_blocker.unblock():
+        assert all(o.status == "ingested" for o in sample_corpus_ingest())
+    yield
+    with django_db_blocker.unblock():
+        purge_committed_corpus()
+
+
+@pytest.mark.django_db
+def test_every_quick_start_block_runs_against_a_real_server_with_the_shown_status(
+        live_server_factory, sample_corpus, tmp_path):
+    from tests.conftest import TEST_API_KEY
+
+    keys = json.dumps([{"name": "bappeda", "algorithm": "HS256", "key": JWT_SECRET}])
+    server = live_server_factory(ACEH_RAG_AUTH__JWT_KEYS=keys)
+    # The partner's working directory: the dev key file `make run` writes, and the mint script.
+    (tmp_path / "var").mkdir()
+    (tmp_path / "var" / "dev-api-key").write_text(TEST_API_KEY + "\n")
+    blocks = quick_start_blocks()
+    mint = next(body for kind, body in blocks if kind == "python" and "mint_jwt.py" in body)
+    (tmp_path / "mint_jwt.py").write_text(mint)
+
+    script = CURL_STATUS
+    for index, (kind, body) in enumerate(blocks):
+        if kind == "sh":
+            script += f"echo '__block__ {index}' >&2\n{body.replace(DOCUMENTED_BASE, server.url)}\n"
+    env = {**os.environ, "PARTNER_JWT_SECRET": JWT_SECRET, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    env.pop("API_KEY", None), env.pop("API_BASE", None)
+    run = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+
+    seen: dict[int, list[str]] = {}
+    for line in run.stderr.splitlines():
+        if line.startswith("__block__ "):
+            current = seen.setdefault(int(line.split()[1]), [])
+        elif line.startswith("__status__ "):
+            current.append(line.split()[1])
+    for index, (kind, body) in enumerate(blocks):
+        if kind == "sh":
+            expected = re.findall(r"^# → (\d{3})$", body, re.M)
+            assert seen.get(index) == expected, (body, seen.get(index), run.stdout[-2000:])
+    # What the blocks printed is what the README says they print.
+    assert "event: message.start" in run.stdout and "event: done" in run.stdout
+    assert "annotate-v2" in run.stdout and "supported ['P1']" in run.stdout
+    assert "Invalid bearer token" in run.stdout

@@ -12,11 +12,15 @@ class PublicChatIn(BaseModel):
     # Unknown keys are ignored: the protocol treats additive keys as compatible.
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
-    message: str
-    stream: bool = False
-    conversation_id: uuid.UUID | None = Field(default=None, alias="conversationId")
-    visitor_id: str | None = Field(default=None, alias="visitorId")
-    session_id: str | None = Field(default=None, alias="sessionId")
+    message: str = Field(description="The visitor's question (blank or over the configured length: 400 BAD_REQUEST).")
+    stream: bool = Field(False, description="true: Server-Sent Events (start, phase, delta, done | error | cancelled); "
+                                            "false or omitted: the done payload as JSON.")
+    conversation_id: uuid.UUID | None = Field(default=None, alias="conversationId", description=(
+        "conversationId of an earlier done payload, to continue; unknown: 404 NOT_FOUND."))
+    visitor_id: str | None = Field(default=None, alias="visitorId", description=(
+        "The widget's stable visitor id (echoed back; one is issued when omitted)."))
+    session_id: str | None = Field(default=None, alias="sessionId", description=(
+        "The widget's session id (echoed back; one is issued when omitted)."))
 
 
 def first_error(exc: ValidationError) -> str:

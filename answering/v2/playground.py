@@ -41,7 +41,8 @@ class VerifiedAdminAuth(ApiKeyAuth):
 
 
 class PlaygroundRequest(QueryV2Request):
-    editorial_prompt: str = Field(min_length=1, max_length=2000)
+    editorial_prompt: str = Field(min_length=1, max_length=2000, description=(
+        "The agent-editorial prompt to try, for this request only (1-2,000 characters; blank is 400)."))
 
 
 # /query/v2's response, derived so the two cannot drift, without the unpublished ids.
@@ -50,9 +51,9 @@ PlaygroundResponse = create_model(
     __base__=Schema,
     **{name: (info.annotation, info) for name, info in QueryV2Response.model_fields.items()
        if name not in UNPUBLISHED_FIELDS},
-    playground_run_id=(str, ...),
-    published=(bool, ...),
-    latency_ms=(float, ...),
+    playground_run_id=(str, Field(description="ID of the stored receipt (Playground runs in the admin).")),
+    published=(bool, Field(description="Always false: nothing of a trial is published.")),
+    latency_ms=(float, Field(description="Wall time of the trial in milliseconds.")),
 )
 
 

@@ -8,25 +8,19 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import threading
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 
+from tests.browser import OUTPUT, browser  # noqa: F401 (the fixture)
 from tests.public.conftest import PUBLIC_ENV
 
 # The mark makes pytest-django create the test database. Playwright's sync API keeps an event
 # loop running in this thread, where Django refuses database calls, so the browser is started
 # per test, after the database fixtures, and these tests read the database only through the server.
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parents[2]
-OUTPUT = ROOT / "test-output"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 QUESTION = "Berapa lama PPID wajib menjawab permohonan informasi?"
 TIMEOUT_MS = 20_000
 
@@ -83,22 +77,6 @@ def partner_site(live_server_factory, corpus):
             f"<script src='{site.server.url}/widget.js' data-lang='en' defer></script></body></html>"
         )
         yield site
-
-
-@pytest.fixture
-def browser():
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        pytest.fail(f"Chromium is missing at {CHROMIUM}: install it with `apt-get install -y chromium`")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("Playwright for Python is missing: `pip install -r requirements/dev.txt` (playwright); "
-                    "do not run `playwright install`, the system Chromium is used")
-    OUTPUT.mkdir(exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def widget_state(page, server) -> dict:

@@ -1,0 +1,26 @@
+"""The document's title block: what the API is, how to call it, what this server runs."""
+from __future__ import annotations
+
+from acehrag.runtime import runtime_summary
+
+OVERVIEW = """Cited question answering over Aceh government regulations and public documents
+(Qanun Aceh, Peraturan Gubernur Aceh, national laws, PPID publications).
+
+**Authentication.** Every route except the public chat needs the API key header. Who the caller is
+comes from a partner JWT in `Authorization: Bearer` (verified identity) or from the `X-User-Subject`,
+`X-User-Role`, `X-User-Unit`, `X-User-Level` headers the partner's backend sets. Use **Authorize** to
+fill them in; they are sent with "Try it out".
+
+**Start here.** `POST /search` for ranked passages, `POST /query/v2` (the route to build on) or
+`POST /query` for a cited answer, their `/stream` twins for Server-Sent Events, and
+`conversation_id` from an answer to continue. Render the grounding badge from `grounding_rate`,
+`claims_supported`, `claims_total`: "78% · 7/9 klaim", or "—" when `grounding_rate` is null.
+
+Errors are JSON: `{"detail": "..."}`, and for a malformed body FastAPI's 422 list
+`{"detail": [{"type", "loc", "msg", "input", "ctx"}]}`."""
+
+
+def describe_api(schema: dict) -> None:
+    runtime = runtime_summary()
+    schema["info"]["description"] = (
+        f"{OVERVIEW}\n\n**This server runs**\n\n- Answerer: {runtime.answerer}\n- Embedder: {runtime.embedder}\n")

@@ -1,0 +1,148 @@
+"""Routes outside ninja: the public chat (seed: public-chat-sse-protocol), health, the widget."""
+from __future__ import annotations
+
+import json
+
+from acehrag.openapi.streams import CITATION, CONVERSATION, FRAME_FORMAT, event_stream_response
+
+PUBLIC_ERROR = {
+    "type": "object", "required": ["ok", "message", "code"],
+    "properties": {
+        "ok": {"type": "boolean", "const": False, "description": "Always false."},
+        "message": {"type": "string", "description": "Human-readable reason, safe to show the visitor."},
+        "code": {"type": "string", "description": "BAD_REQUEST, RATE_LIMITED, NOT_FOUND, FORBIDDEN, "
+                                                  "UNSUPPORTED_MEDIA_TYPE, METHOD_NOT_ALLOWED, UPSTREAM_ERROR."},
+        "retryAfter": {"type": "integer", "description": "Seconds to wait (RATE_LIMITED only; also Retry-After)."},
+    },
+}
+PUBLIC_DONE = {
+    "type": "object",
+    "required": ["ok", "reply", "conversationId", "visitorId", "sessionId", "sources", "route", "sql", "suggestions",
+                 "cards", "projectName", "greeting"],
+    "properties": {
+        "ok": {"type": "boolean", "description": "true."},
+        "reply": {"type": "string", "description": "The answer; [n] markers number the sources."},
+        "conversationId": {"type": "string", "format": "uuid", "description": "Send it back to continue."},
+        "visitorId": {"type": "string", "description": "The visitor id to keep."},
+        "sessionId": {"type": "string", "description": "The session id to keep."},
+        "sources": {"type": "array", "items": {"$ref": "#/components/schemas/Citation"},
+                    "description": "Citation objects, in [n] order (unrestricted documents only)."},
+        "route": {"type": "object", "description": '{"mode": "rag", "reason": …}.'},
+        "sql": {"type": "null", "description": "Always null here."},
+        "suggestions": {"type": "array", "items": {"type": "string"}, "description": "Follow-up questions."},
+        "cards": {"type": "array", "items": {"type": "object"}, "description": "Always []."},
+        "projectName": {"type": "string", "description": "ACEH_RAG_PUBLIC_CHAT__PROJECT_NAME."},
+        "greeting": {"type": ["string", "null"], "description": "ACEH_RAG_PUBLIC_CHAT__GREETING."},
+    },
+}
+PUBLIC_SOURCE = {
+    "type": "object", "required": ["ok", "source", "text"],
+    "properties": {"ok": {"type": "boolean", "description": "true."},
+                   "source": {"$ref": "#/components/schemas/Citation", "description": "The citation object."},
+                   "text": {"type": "string", "description": "The passage text."}},
+}
+DONE_EXAMPLE = {
+    "ok": True, "reply": "PPID wajib menjawab permohonan informasi paling lambat 10 (sepuluh) Hari Kerja [1].",
+    "conversationId": CONVERSATION, "visitorId": "v-5f2a9c", "sessionId": "s-81d3e0", "sources": [CITATION],
+    "route": {"mode": "rag", "reason": "answered"}, "sql": None,
+    "suggestions": ["Bagaimana jika PPID tidak menjawab dalam jangka waktu itu?"], "cards": [],
+    "projectName": "Aceh RAG", "greeting": None,
+}
+PUBLIC_EVENTS = """| event | data | when |
+| --- | --- | --- |
+| `start` | `{"ok": true}` | once, first |
+| `phase` | `{"name"}`: `searching`, `reading`, `finalizing` (ignore unknown names) | zero or more, a status label only |
+| `delta` | `{"text"}` | append to the reply bubble |
+| `done` | the JSON response below (`ok`, `reply`, `conversationId`, …) | terminal on success |
+| `error` | `{"ok": false, "message", "code"}` | terminal on failure |
+| `cancelled` | `{"message": "client_disconnected"}` | the client went away |
+
+Order: `start` → (`phase` | `delta`)* → `done` | `error`. Setup failures (400, 403, 404, 413, 415, 429) are JSON
+error bodies with their status, before any event."""
+STREAM_EXAMPLE = "".join(f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n" for name, data in (
+    ("start", {"ok": True}), ("phase", {"name": "searching"}), ("phase", {"name": "reading"}),
+    ("delta", {"text": "PPID wajib menjawab permohonan informasi "}),
+    ("delta", {"text": "paling lambat 10 (sepuluh) Hari Kerja [1]."}), ("phase", {"name": "finalizing"}),
+    ("done", DONE_EXAMPLE)))
+
+
+def _public_error(description: str, code: str, message: str) -> dict:
+    return {"description": description, "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/PublicChatError"},
+        "example": {"ok": False, "message": message, "code": code}}}}
+
+
+def _chat_operation(request_schema: dict) -> dict:
+    chat_200 = event_stream_response("stream: true → the event stream; otherwise the done payload as JSON.",
+                                     STREAM_EXAMPLE)
+    chat_200["content"]["application/json"] = {"schema": {"$ref": "#/components/schemas/PublicChatDone"},
+                                               "example": DONE_EXAMPLE}
+    return {
+        "tags": ["public chat"], "operationId": "public_chat", "security": [],
+        "summary": "Public chat answer (no API key), JSON or Server-Sent Events",
+        "description": ("The widget's endpoint: answers only from unrestricted documents, rate-limited per visitor and "
+                        "address; cross-origin only from ACEH_RAG_PUBLIC_CHAT__ALLOWED_ORIGINS.\n\n"
+                        f"{FRAME_FORMAT.split(' Setup failures')[0]}\n\n{PUBLIC_EVENTS}"),
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": request_schema, "example": {"message": "Berapa lama PPID wajib menjawab permohonan informasi?",
+                                                  "stream": True}}}},
+        "responses": {
+            "200": chat_200,
+            "400": _public_error("Bad body or question.", "BAD_REQUEST", "message must not be empty"),
+            "403": _public_error("The page's origin is not allowed.", "FORBIDDEN", "Origin not allowed"),
+            "404": _public_error("Unknown conversationId, or the public chat is off.", "NOT_FOUND",
+                                 "Percakapan tidak ditemukan"),
+            "413": _public_error("Body over 64 KiB.", "BAD_REQUEST", "The request body is too large"),
+            "415": _public_error("Not application/json.", "UNSUPPORTED_MEDIA_TYPE",
+                                 "Send the question as application/json"),
+            "429": _public_error("Rate limited; see Retry-After.", "RATE_LIMITED", "Too many questions; wait a moment"),
+        },
+    }
+
+
+def _source_operation() -> dict:
+    return {
+        "tags": ["public chat"], "operationId": "public_source", "security": [],
+        "summary": "A cited passage of an unrestricted document",
+        "parameters": [{"name": "chunk_id", "in": "path", "required": True, "example": CITATION["chunk_id"],
+                        "schema": {"type": "string", "format": "uuid"}, "description": "A source's chunk_id."}],
+        "responses": {
+            "200": {"description": "The passage.", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/PublicSource"},
+                "example": {"ok": True, "source": CITATION, "text": "(1) PPID wajib menjawab permohonan ..."}}}},
+            "404": _public_error("Unknown or restricted.", "NOT_FOUND", "Source not found"),
+        },
+    }
+
+
+def _plain(summary: str, tag: str, media: str, example: object, schema: dict, description: str = "") -> dict:
+    return {"get": {"tags": [tag], "summary": summary, "security": [], "description": description,
+                    "operationId": summary.lower().replace(" ", "_")[:40],
+                    "responses": {"200": {"description": "OK", "content": {media: {"schema": schema,
+                                                                                   "example": example}}}}}}
+
+
+def add_public_routes(schema: dict) -> None:
+    from answering.public.schemas import PublicChatIn
+
+    request_schema = PublicChatIn.model_json_schema(by_alias=True)
+    request_schema.pop("title", None)
+    schema["components"]["schemas"].update(
+        {"PublicChatError": PUBLIC_ERROR, "PublicChatDone": PUBLIC_DONE, "PublicSource": PUBLIC_SOURCE})
+    readiness = {"type": "object", "properties": {"status": {"type": "string"}, "checks": {"type": "object"},
+                                                  "failing": {"type": "array", "items": {"type": "string"}}}}
+    schema["paths"].update({
+        "/api/public/rag/chat": {"post": _chat_operation(request_schema)},
+        "/api/public/rag/sources/{chunk_id}": {"get": _source_operation()},
+        "/healthz": _plain("Liveness", "operations", "application/json", {"status": "ok"},
+                           {"type": "object", "properties": {"status": {"type": "string"}}}),
+        "/readyz": _plain("Readiness", "operations", "application/json",
+                          {"status": "ready", "checks": {"database": "ok", "migrations": "ok", "pgvector": "ok",
+                                                         "embedder": "ok", "index_model": "ok"}}, readiness,
+                          "200 when ready; 503 with checks and failing otherwise."),
+        "/widget": _plain("Widget page", "public chat", "text/html", "<!doctype html>…", {"type": "string"},
+                          "A page with the chat widget, as a partner site embeds it."),
+        "/widget.js": _plain("Widget script", "public chat", "text/javascript", "(() => { … })();",
+                             {"type": "string"}, 'Embed with <script src="https://<host>/widget.js" defer></script> '
+                                                 '(data-lang="id|en", data-open="true").'),
+    })
