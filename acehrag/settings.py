@@ -67,6 +67,26 @@ TEMPLATES = [
 ]
 
 
+def _connection_options() -> dict:
+    """Django's psycopg 3 pool, one per process and bounded (README: connection discipline).
+
+    Persistent per-thread connections (CONN_MAX_AGE) are not used: under ASGI
+    every worker thread would keep its own; closing a connection returns it to
+    the pool instead. ``max_idle`` lets a spike's extra connections go after a minute.
+    """
+    db = ACEH_RAG.db
+    return {
+        "connect_timeout": 5,
+        "pool": {
+            "min_size": db.pool_min,
+            "max_size": db.pool_max,
+            "timeout": db.pool_timeout_seconds,
+            "max_idle": 60,
+            "name": "acehrag",
+        },
+    }
+
+
 def _database_from_url(url: str) -> dict:
     parsed = urlparse(url)
     if parsed.scheme not in {"postgres", "postgresql", "postgresql+psycopg"}:
@@ -81,9 +101,9 @@ def _database_from_url(url: str) -> dict:
         "PASSWORD": unquote(parsed.password or ""),
         "HOST": host,
         "PORT": str(parsed.port or ""),
-        "CONN_MAX_AGE": 60,
+        "CONN_MAX_AGE": 0,
         "CONN_HEALTH_CHECKS": True,
-        "OPTIONS": {"connect_timeout": 5},
+        "OPTIONS": _connection_options(),
     }
 
 
@@ -94,9 +114,9 @@ else:
         "default": {
             "ENGINE": "acehrag.db",
             "NAME": "acehrag",
-            "CONN_MAX_AGE": 60,
+            "CONN_MAX_AGE": 0,
             "CONN_HEALTH_CHECKS": True,
-            "OPTIONS": {"connect_timeout": 5},
+            "OPTIONS": _connection_options(),
         }
     }
 

@@ -17,6 +17,14 @@ from django.db import close_old_connections
 from answering.pipeline import AnswerPipeline, AnswerRequest, AnswerResult, Prepared
 
 
+def _prepare_in_thread(pipeline: AnswerPipeline, request: AnswerRequest) -> Prepared:
+    # The connection goes back to the pool: the stream may stay open long after setup.
+    try:
+        return pipeline.prepare(request)
+    finally:
+        close_old_connections()
+
+
 def _run_in_thread(pipeline: AnswerPipeline, prepared: Prepared) -> AnswerResult:
     try:
         return pipeline.run(prepared)
@@ -38,7 +46,7 @@ class StreamedAnswer:
 
     async def prepare(self) -> None:
         """Setup checks; raises ``AnswerError`` before anything is streamed."""
-        self._prepared = await sync_to_async(self._pipeline.prepare)(self.request)
+        self._prepared = await sync_to_async(_prepare_in_thread)(self._pipeline, self.request)
 
     async def run(self) -> AsyncIterator[tuple[str, dict] | AnswerResult]:
         """Yield ``(event, data)`` progress while the pipeline works, then its ``AnswerResult``.
