@@ -44,6 +44,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "acehrag.errors.JsonErrorMiddleware",
+    "acehrag.hygiene.ControlCharacterMiddleware",
 ]
 
 ROOT_URLCONF = "acehrag.urls"
@@ -134,7 +135,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
-DATA_UPLOAD_MAX_MEMORY_SIZE = ACEH_RAG.api.max_upload_bytes + 1024 * 1024
+# Non-file request data; the ASGI edge (acehrag/edge.py) already refused larger bodies unread.
+DATA_UPLOAD_MAX_MEMORY_SIZE = ACEH_RAG.limits.max_json_body_bytes
 
 CELERY_BROKER_URL = ACEH_RAG.celery_broker_url
 # Without a broker, tasks run inline in the calling process.
