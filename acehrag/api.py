@@ -12,7 +12,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError, Valida
 from django.db import InterfaceError, OperationalError
 
 from acehrag.auth import ApiKeyAuth, PrincipalError
-from acehrag.connections import UNAVAILABLE, log_database_unavailable
+from acehrag.connections import UNAVAILABLE, log_database_unavailable, logged_once
 from acehrag.limits import Overloaded
 from acehrag.errors import fastapi_error_item, json_invalid_item
 
@@ -73,13 +73,13 @@ def _build_api() -> AcehNinjaAPI:
     @api.exception_handler(InterfaceError)
     def database_unavailable(request: HttpRequest, exc: Exception):
         log_database_unavailable(f"{request.method} {request.path}", exc)
-        return api.create_response(request, {"detail": UNAVAILABLE}, status=503)
+        return logged_once(api.create_response(request, {"detail": UNAVAILABLE}, status=503))
 
     @api.exception_handler(Overloaded)
     def overloaded(request: HttpRequest, exc: Overloaded):
         response = api.create_response(request, {"detail": exc.detail}, status=503)
         response["Retry-After"] = str(exc.retry_after)
-        return response
+        return logged_once(response)
 
     @api.exception_handler(Exception)
     def unhandled(request: HttpRequest, exc: Exception):

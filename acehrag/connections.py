@@ -38,3 +38,9 @@ def log_database_unavailable(where: str, exc: BaseException) -> None:
     """One warning line naming the request and the driver's first line of explanation."""
     first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     logger.warning("database unavailable on %s: %s: %s", where, type(exc).__name__, first_line)
+
+
+def logged_once(response):
+    """Mark an expected-fault response as logged: Django would add an ERROR line for every 5xx."""
+    response._has_been_logged = True
+    return response

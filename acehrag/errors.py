@@ -76,11 +76,11 @@ class JsonErrorMiddleware:
     @staticmethod
     def process_exception(request: HttpRequest, exception: Exception) -> HttpResponse | None:
         """A database outage outside the API's own handlers (admin, probes): JSON 503, one log line."""
-        from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
+        from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable, logged_once
 
         if isinstance(exception, DATABASE_UNAVAILABLE_ERRORS):
             log_database_unavailable(f"{request.method} {request.path}", exception)
-            return detail_response(503, UNAVAILABLE)
+            return logged_once(detail_response(503, UNAVAILABLE))
         return None
 
     @staticmethod

