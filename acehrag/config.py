@@ -249,6 +249,7 @@ class DbSettings:
     pool_max: int = 10                    # connections one process may hold at once
     pool_timeout_seconds: float = 5.0     # wait for a free connection, then 503
     embedded_processes: int = 8           # processes of one data dir the embedded max_connections fits
+    transaction_pooler: bool = False      # DATABASE_URL points at PgBouncer in transaction pooling mode
 
 
 @dataclass(frozen=True)
@@ -414,6 +415,7 @@ def load_db_settings() -> DbSettings:
         pool_max=env_int(f"{p}DB__POOL_MAX", 10, minimum=1),
         pool_timeout_seconds=env_float(f"{p}DB__POOL_TIMEOUT_SECONDS", 5.0),
         embedded_processes=env_int(f"{p}DB__EMBEDDED_PROCESSES", 8, minimum=1),
+        transaction_pooler=env_bool(f"{p}DB__TRANSACTION_POOLER", False),
     )
     if db.pool_min > db.pool_max:
         raise ConfigError(f"{p}DB__POOL_MIN ({db.pool_min}) must not exceed {p}DB__POOL_MAX ({db.pool_max})")

@@ -107,6 +107,9 @@ def _database_from_url(url: str) -> dict:
         "PORT": str(parsed.port or ""),
         "CONN_MAX_AGE": 0,
         "CONN_HEALTH_CHECKS": True,
+        # Behind PgBouncer's transaction pooling a cursor cannot outlive its transaction.
+        # (Django already disables prepared statements; search settings are SET LOCAL.)
+        "DISABLE_SERVER_SIDE_CURSORS": ACEH_RAG.db.transaction_pooler,
         "OPTIONS": _connection_options(),
     }
 
