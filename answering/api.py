@@ -8,6 +8,8 @@ from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from ninja import Status, Router
 
 from acehrag.auth import request_principal
+from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
+from acehrag.limits import answer_slots
 from answering.pipeline import AnswerCancelled, AnswerError, AnswerPipeline, AnswerRequest, AnswerResult
 from answering.runner import StreamedAnswer
 from answering.schemas import QueryRequest, QueryResponse
@@ -67,7 +69,8 @@ def result_body(result: AnswerResult) -> dict:
 def json_answer(pipeline: AnswerPipeline, answer: AnswerRequest, body_of: Callable[[AnswerResult], dict]):
     """Run one answer to a JSON response; pipeline errors keep their status."""
     try:
-        result = pipeline.run(pipeline.prepare(answer))
+        with answer_slots().held():
+            result = pipeline.run(pipeline.prepare(answer))
     except AnswerError as exc:
         return Status(exc.status, {"detail": exc.detail})
     response = JsonResponse(body_of(result))
@@ -107,6 +110,9 @@ async def stream_answer(answer: AnswerRequest, *, pipeline_class: type[AnswerPip
             yield error_frame(f"http_{exc.status}", exc.detail)
         except AnswerCancelled:
             return
+        except DATABASE_UNAVAILABLE_ERRORS as exc:
+            log_database_unavailable(f"{answer.route} (stream)", exc)
+            yield error_frame("service_unavailable", UNAVAILABLE)
         except Exception:
             logger.exception("answer stream failed")
             yield error_frame("query_failed", "The answer could not be completed")

@@ -9,12 +9,32 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import AsyncIterator
+import weakref
+from typing import AsyncIterator, Callable
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 
+from acehrag.limits import answer_slots
 from answering.pipeline import AnswerPipeline, AnswerRequest, AnswerResult, Prepared
+
+
+def _once(action: Callable[[], None]) -> Callable[[], None]:
+    first = threading.Lock()
+
+    def run_once() -> None:
+        if first.acquire(blocking=False):
+            action()
+
+    return run_once
+
+
+def _prepare_in_thread(pipeline: AnswerPipeline, request: AnswerRequest) -> Prepared:
+    # The connection goes back to the pool: the stream may stay open long after setup.
+    try:
+        return pipeline.prepare(request)
+    finally:
+        close_old_connections()
 
 
 def _run_in_thread(pipeline: AnswerPipeline, prepared: Prepared) -> AnswerResult:
@@ -32,13 +52,26 @@ class StreamedAnswer:
         self._cancel = threading.Event()
         self._pipeline = pipeline_class(on_event=self._on_event, cancelled=self._cancel.is_set, **options)
         self._prepared: Prepared | None = None
+        self._release: Callable[[], None] = lambda: None
 
     def _on_event(self, name: str, data: dict) -> None:
         self._loop.call_soon_threadsafe(self._queue.put_nowait, (name, data))
 
     async def prepare(self) -> None:
-        """Setup checks; raises ``AnswerError`` before anything is streamed."""
-        self._prepared = await sync_to_async(self._pipeline.prepare)(self.request)
+        """Take an answer slot (bounded wait, ``Overloaded``), then the setup checks.
+
+        Raises ``AnswerError`` before anything is streamed. The slot is held until ``run`` ends.
+        """
+        slots = answer_slots()
+        await slots.acquire_async()
+        self._release = _once(slots.release)
+        # A stream whose body never starts (the client left first) still gives its slot back.
+        weakref.finalize(self, self._release)
+        try:
+            self._prepared = await sync_to_async(_prepare_in_thread)(self._pipeline, self.request)
+        except BaseException:
+            self._release()
+            raise
 
     async def run(self) -> AsyncIterator[tuple[str, dict] | AnswerResult]:
         """Yield ``(event, data)`` progress while the pipeline works, then its ``AnswerResult``.
@@ -65,3 +98,4 @@ class StreamedAnswer:
         finally:
             # Cancelled, closed early or finished: a pipeline still running must not persist.
             self._cancel.set()
+            self._release()

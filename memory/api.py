@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from ninja import Router, Status
+from ninja import Path, Router, Status
 
 from acehrag.auth import request_principal
 from memory.schemas import ForgetResult, MemorySummary
@@ -11,6 +11,8 @@ from memory.services import memory_erase, memory_forget_owner
 from retrieval.schemas import ErrorOut
 
 router = Router(tags=["memory"])
+# Memory ids are PostgreSQL bigints; a larger number is a malformed id (422), not a database error.
+BIGINT_MAX = 2**63 - 1
 
 
 @router.get("/memories", response=list[MemorySummary], summary="The caller's memories, most recently updated first")
@@ -24,7 +26,7 @@ def list_memories(request: HttpRequest, user_id: str = "anonymous"):
 
 
 @router.delete("/memories/{memory_id}", response={204: None, 404: ErrorOut}, summary="Delete one owned memory")
-def delete_memory(request: HttpRequest, memory_id: int, user_id: str = "anonymous"):
+def delete_memory(request: HttpRequest, memory_id: int = Path(..., ge=1, le=BIGINT_MAX), user_id: str = "anonymous"):
     memory = memory_get_owned(owner=request_principal(request).owner(user_id), memory_id=memory_id)
     if memory is None:
         return Status(404, {"detail": f"Memory {memory_id} not found"})

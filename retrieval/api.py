@@ -7,7 +7,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from ninja import Status, File, Form, Router
+from ninja import Status, File, Form, Query, Router
 from ninja.errors import HttpError
 from ninja.files import UploadedFile
 
@@ -26,6 +26,10 @@ from retrieval.services import document_delete, ingestion_create, ingestion_enqu
 router = Router(tags=["retrieval"])
 
 QUERY_EMPTY = "Query must not be empty"
+# As /query's question bound (answering.pipeline.MAX_QUESTION_CHARS): longer is a 413.
+MAX_QUERY_CHARS = 8000
+# Paging deeper than this is no browsing; it also keeps OFFSET inside bigint.
+MAX_OFFSET = 1_000_000
 
 
 def require_query_text(query: str) -> str:
@@ -37,11 +41,14 @@ def require_query_text(query: str) -> str:
 
 @router.post(
     "/search",
-    response={200: schemas.SearchResponse, 400: schemas.ErrorOut, 502: schemas.ErrorOut, 503: schemas.ErrorOut},
+    response={200: schemas.SearchResponse, 400: schemas.ErrorOut, 413: schemas.ErrorOut, 502: schemas.ErrorOut,
+              503: schemas.ErrorOut},
     summary="Raw hybrid / semantic / lexical retrieval",
 )
 def search(request: HttpRequest, payload: schemas.SearchRequest):
     query = require_query_text(payload.query)
+    if len(query) > MAX_QUERY_CHARS:
+        return Status(413, {"detail": f"The query is too long ({len(query)} > {MAX_QUERY_CHARS} characters)"})
     scope = Scope.from_request(payload.collection_ids, payload.document_ids)
     try:
         outcome = chunk_search(query, mode=payload.mode, top_k=payload.top_k, principal=request_principal(request), scope=scope)
@@ -157,12 +164,10 @@ def ingestion_status(request: HttpRequest, ingestion_id: uuid.UUID):
 @router.get("/documents", response=schemas.DocumentPage, summary="Documents the caller may see")
 def document_list(
     request: HttpRequest,
-    collection_id: str | None = None,
-    limit: int = 50,
-    offset: int = 0,
+    collection_id: str | None = Query(None, max_length=100),
+    limit: int = Query(50, ge=1, le=200),
+    offset: int = Query(0, ge=0, le=MAX_OFFSET),
 ):
-    if not 1 <= limit <= 200 or offset < 0:
-        raise HttpError(422, "limit must be 1-200 and offset at least 0")
     scope = Scope.from_request([collection_id] if collection_id else None, None)
     documents = document_list_visible(principal=request_principal(request), scope=scope)
     return JsonResponse({"count": documents.count(), "items": [_document_out(d) for d in documents[offset : offset + limit]]})

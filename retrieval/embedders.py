@@ -18,6 +18,7 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
+from acehrag.connections import release_connection
 from retrieval.models import EMBEDDING_DIMENSIONS
 
 logger = logging.getLogger(__name__)
@@ -90,6 +91,7 @@ class OpenAIEmbedder:
     def _post(self, texts: list[str]) -> np.ndarray:
         import httpx
 
+        release_connection()  # a remote embedding call holds no pooled connection
         try:
             response = self._client.post(self._url, json={"model": self._model, "input": texts})
             response.raise_for_status()

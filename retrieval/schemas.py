@@ -6,11 +6,13 @@ from datetime import datetime
 from typing import Literal
 
 from ninja import Schema
+
+from acehrag.hygiene import PlainTextModel
 from pydantic import ConfigDict, Field
 
 
-class StrictSchema(Schema):
-    """Unknown request fields are a 422, as the seeds (FastAPI) require."""
+class StrictSchema(PlainTextModel, Schema):
+    """Unknown request fields are a 422, as the seeds (FastAPI) require; so are control characters."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -14,6 +14,8 @@ from typing import Any
 
 import httpx
 
+from acehrag.connections import release_connection
+
 RETRYABLE = {429, 500, 502, 503, 504}
 INVALID_ARGUMENTS = "__invalid_arguments__"
 
@@ -69,6 +71,7 @@ class ChatClient:
     def _post(self, body: dict, timeout: float | None) -> dict:
         attempt = 0
         while True:
+            release_connection()  # a model call can take seconds: no pooled connection waits on it
             try:
                 response = self._http.post(self.url, json=body, timeout=timeout or httpx.USE_CLIENT_DEFAULT)
             except httpx.TimeoutException as exc:

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import uuid
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
+
+from acehrag.hygiene import PlainTextModel
 
 __all__ = ["PublicChatIn", "ValidationError", "first_error"]
 
 
-class PublicChatIn(BaseModel):
+class PublicChatIn(PlainTextModel):
     # Unknown keys are ignored: the protocol treats additive keys as compatible.
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
 

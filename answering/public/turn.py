@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import AsyncIterator
 
 from acehrag.auth import ANONYMOUS
+from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
+from acehrag.limits import Overloaded
 from answering.pipeline import AnswerCancelled, AnswerError, AnswerRequest, AnswerResult
 from answering.runner import StreamedAnswer
 from answering.public.services import PublicChatError, VisitorIdentity, suggestions_for
@@ -50,6 +52,12 @@ def reply_with_numbered_sources(answer: str, citations: list[dict]) -> str:
         return f" [{found}]" if found else ""
 
     return _LABEL.sub(number, answer)
+
+
+def database_unavailable(exc: Exception) -> PublicChatError:
+    """The expected fault in the protocol's shape, logged as one line."""
+    log_database_unavailable(ROUTE, exc)
+    return PublicChatError("UNAVAILABLE", UNAVAILABLE, 503)
 
 
 @dataclass(frozen=True)
@@ -103,6 +111,10 @@ class PublicChatRun:
             await self._streamed.prepare()
         except AnswerError as exc:
             raise self._error(exc) from exc
+        except Overloaded as exc:
+            raise PublicChatError("UNAVAILABLE", exc.detail, 503, retry_after=exc.retry_after) from None
+        except DATABASE_UNAVAILABLE_ERRORS as exc:
+            raise database_unavailable(exc) from None
 
     async def events(self) -> AsyncIterator[Phase | ReplyDelta | PublicAnswer]:
         """Phases while the pipeline works, then the guarded reply in deltas, ``finalizing``, the answer.
@@ -124,6 +136,8 @@ class PublicChatRun:
                 return
         except AnswerError as exc:
             raise self._error(exc) from exc
+        except DATABASE_UNAVAILABLE_ERRORS as exc:
+            raise database_unavailable(exc) from None
         except AnswerCancelled:
             return  # only after our own cancel flag: nobody is listening any more
         citations = list(result.citations)

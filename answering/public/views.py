@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
 from acehrag.config import PublicChatSettings
+from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, logged_once
 from answering.public.config import public_chat_settings
 from answering.public.schemas import PublicChatIn, ValidationError, first_error
 from answering.public.services import (
@@ -32,7 +33,7 @@ from answering.public.services import (
     visitor_identify,
 )
 from answering.public.selectors import public_source_get
-from answering.public.turn import Phase, PublicAnswer, PublicChatRun, PublicTurn, ReplyDelta
+from answering.public.turn import Phase, PublicAnswer, PublicChatRun, PublicTurn, ReplyDelta, database_unavailable
 from answering.sse import SSE_HEADERS, sse_frame
 
 logger = logging.getLogger(__name__)
@@ -73,6 +74,8 @@ def _error_response(exc: PublicChatError) -> JsonResponse:
         payload["retryAfter"] = exc.retry_after
     response = JsonResponse(payload, status=exc.status)
     response["Cache-Control"] = "no-store"
+    if exc.status >= 500:
+        logged_once(response)  # an expected fault, already logged once where it was met
     if exc.retry_after is not None:
         response["Retry-After"] = str(exc.retry_after)
     return response
@@ -212,7 +215,10 @@ def public_source(request: HttpRequest, chunk_id: uuid.UUID) -> HttpResponse:
         response = _error_response(PublicChatError("METHOD_NOT_ALLOWED", "Use GET", 405))
         response["Allow"] = "GET, OPTIONS"
         return _with_cors(request, response, config)
-    source = public_source_get(chunk_id=chunk_id)
+    try:
+        source = public_source_get(chunk_id=chunk_id)
+    except DATABASE_UNAVAILABLE_ERRORS as exc:
+        return _with_cors(request, _error_response(database_unavailable(exc)), config)
     if source is None:
         response = _error_response(PublicChatError("NOT_FOUND", "Source not found", 404))
     else:

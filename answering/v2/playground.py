@@ -8,6 +8,7 @@ from ninja.errors import HttpError
 from pydantic import Field, create_model
 
 from acehrag.auth import ApiKeyAuth, RequestIdentity, api_key_name, principal_from_request, verified_identity_enabled
+from acehrag.limits import answer_slots
 from answering.api import ERRORS, answer_request
 from answering.pipeline import AnswerError
 from answering.services import PlaygroundRateLimited, PlaygroundTrial, playground_run
@@ -73,8 +74,9 @@ def playground(request: HttpRequest, payload: PlaygroundRequest):
         return Status(400, {"detail": PROMPT_BLANK})
     answer = answer_request(request, payload, "/playground", ROUTE_FAMILY)
     try:
-        trial = playground_run(request=answer, editorial_prompt=editorial_prompt,
-                               config=settings.ACEH_RAG.playground)
+        with answer_slots().held():
+            trial = playground_run(request=answer, editorial_prompt=editorial_prompt,
+                                   config=settings.ACEH_RAG.playground)
     except PlaygroundRateLimited as exc:
         response = JsonResponse({"detail": str(exc)}, status=429)
         response["Retry-After"] = str(exc.retry_after)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import connection
 
 from acehrag.auth import Principal
 from retrieval.access import Scope, visible_documents_q
@@ -89,9 +89,11 @@ def _lexical_leg(query: str, condition, limit: int, config) -> tuple[LexicalResu
 
 
 def _lexical_leg_on_worker(*args) -> tuple[LexicalResult, float]:
-    # The worker's connection follows CONN_MAX_AGE and health checks as a request's would.
-    close_old_connections()
-    return _lexical_leg(*args)
+    # At most LEXICAL_WORKERS pooled connections serve the legs; each goes back to the pool after its leg.
+    try:
+        return _lexical_leg(*args)
+    finally:
+        connection.close()
 
 
 def _can_overlap_legs() -> bool:

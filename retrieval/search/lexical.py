@@ -43,6 +43,7 @@ TERM_PATTERN = re.compile(r"\w+", re.UNICODE)
 # real-corpus questions (300 already loses some) at about half the cost.
 RANK_BOUND = 500
 STATS_TTL_SECONDS = 60.0
+MAX_QUERY_TERMS = 32
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,8 @@ def query_terms(text: str) -> list[str]:
     """Lower-cased distinct words; stop words dropped unless nothing else is left."""
     words = list(dict.fromkeys(word.lower() for word in TERM_PATTERN.findall(text)))
     content = [word for word in words if word not in STOP_WORDS]
-    return content or words
+    # A long query must not cost seconds: the tsquery is built from the first terms only.
+    return (content or words)[:MAX_QUERY_TERMS]
 
 
 def _lexemes(terms: list[str]) -> list[str]:

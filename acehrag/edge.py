@@ -1,0 +1,138 @@
+"""ASGI wrapper at the edge: request body limits before parsing, and a send timeout.
+
+Body limit. Django's ASGI handler spools the whole body before any view or
+middleware runs, so the limit is enforced here, before that read: a declared
+``Content-Length`` over the route's limit is answered ``413`` at once, and a
+body without one is read only up to the limit. ``POST /documents`` allows the
+upload limit plus room for the multipart envelope; every other route
+``ACEH_RAG_LIMITS__MAX_JSON_BODY_BYTES``.
+
+Send timeout. A response message the server cannot hand to the client within
+``ACEH_RAG_LIMITS__SSE_SEND_TIMEOUT_SECONDS`` (a server with flow control
+blocks ``send`` while the client reads nothing) ends the exchange as a
+disconnect: the application's next ``receive`` answers ``http.disconnect``,
+which Django turns into a cancelled stream, and later messages are dropped.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+from django.conf import settings
+
+logger = logging.getLogger("acehrag.edge")
+
+UPLOAD_PATH = "/documents"
+MULTIPART_ALLOWANCE = 1024 * 1024
+PUBLIC_PREFIX = "/api/public/"
+
+
+def body_limit(method: str, path: str) -> int:
+    limits = settings.ACEH_RAG
+    if method == "POST" and path.rstrip("/") == UPLOAD_PATH:
+        return limits.api.max_upload_bytes + MULTIPART_ALLOWANCE
+    return limits.limits.max_json_body_bytes
+
+
+def too_large_body(path: str, limit: int) -> bytes:
+    message = f"Request body too large (limit {limit} bytes)"
+    if path.startswith(PUBLIC_PREFIX):
+        return json.dumps({"ok": False, "message": message, "code": "BAD_REQUEST"}).encode()
+    return json.dumps({"detail": message}).encode()
+
+
+async def _send_json(send, status: int, body: bytes) -> None:
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _declared_length(scope) -> int | None:
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+async def _read_bounded(receive, limit: int) -> list[dict] | None:
+    """The request's body messages, or None once they exceed ``limit``."""
+    messages, size = [], 0
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            return messages
+        size += len(message.get("body", b""))
+        if size > limit:
+            return None
+        if not message.get("more_body", False):
+            return messages
+
+
+class EdgeMiddleware:
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        limit = body_limit(scope["method"], scope["path"])
+        declared = _declared_length(scope)
+        if declared is not None and declared > limit:
+            return await _send_json(send, 413, too_large_body(scope["path"], limit))
+        if declared is None and scope["method"] in ("POST", "PUT", "PATCH"):
+            buffered = await _read_bounded(receive, limit)
+            if buffered is None:
+                return await _send_json(send, 413, too_large_body(scope["path"], limit))
+            receive = _replay(buffered, receive)
+        timeout = settings.ACEH_RAG.limits.sse_send_timeout_seconds
+        exchange = _TimedExchange(receive, send, timeout, scope["path"])
+        return await self.app(scope, exchange.receive, exchange.send)
+
+
+def _replay(messages: list[dict], receive):
+    pending = list(messages)
+
+    async def replayed():
+        return pending.pop(0) if pending else await receive()
+
+    return replayed
+
+
+class _TimedExchange:
+    """``send`` bounded in time; a send that times out reads as a client disconnect."""
+
+    def __init__(self, receive, send, timeout: float, path: str):
+        self._receive, self._send, self._timeout, self._path = receive, send, timeout, path
+        self._gone = asyncio.Event()
+
+    async def send(self, message) -> None:
+        if self._gone.is_set():
+            return
+        try:
+            await asyncio.wait_for(self._send(message), self._timeout)
+        except asyncio.TimeoutError:
+            logger.warning("client on %s read nothing for %.0f s: disconnected", self._path, self._timeout)
+            self._gone.set()
+
+    async def receive(self):
+        if self._gone.is_set():
+            return {"type": "http.disconnect"}
+        reader = asyncio.ensure_future(self._receive())
+        gone = asyncio.ensure_future(self._gone.wait())
+        try:
+            done, _ = await asyncio.wait({reader, gone}, return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:
+            reader.cancel()  # the application stopped listening: leave nothing pending
+            raise
+        finally:
+            gone.cancel()
+        if reader in done:
+            return reader.result()
+        reader.cancel()
+        return {"type": "http.disconnect"}
