@@ -12,6 +12,7 @@ disk (one machine, or one volume in compose).
 from __future__ import annotations
 
 import os
+import socket
 import threading
 from pathlib import Path
 from types import SimpleNamespace
@@ -24,6 +25,10 @@ LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0
 FAST_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 GROUNDING_BUCKETS = (0.0, 0.25, 0.5, 0.75, 0.9, 1.0)
 BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128)
+
+
+def _process_identifier() -> str:
+    return f"{socket.gethostname().replace('_', '-')}-{os.getpid()}"
 
 
 def multiproc_dir(data_dir: Path) -> Path:
@@ -42,7 +47,10 @@ def configure_metrics(settings) -> None:
         directory = multiproc_dir(settings.data_dir)
         directory.mkdir(parents=True, exist_ok=True)
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(directory)
-        from prometheus_client import Counter, Gauge, Histogram
+        from prometheus_client import Counter, Gauge, Histogram, values
+
+        # Files are named per process; containers sharing a volume all run as pid 1, so the host name joins the pid.
+        values.ValueClass = values.MultiProcessValue(process_identifier=_process_identifier)
 
         _metrics = SimpleNamespace(
             requests=Histogram("aceh_rag_http_request_duration_seconds", "HTTP request latency (streams: until the last frame)",
@@ -131,10 +139,3 @@ def exposition() -> tuple[bytes, str]:
     MultiProcessCollector(registry)
     return generate_latest(registry), CONTENT_TYPE_LATEST
 
-
-def mark_process_dead(pid: int) -> None:
-    """Drop a finished process's live gauges (its counters stay summed)."""
-    if _metrics:
-        from prometheus_client import multiprocess
-
-        multiprocess.mark_process_dead(pid)
