@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import re
 import secrets
+import subprocess
+import sys
 import time
 
 import httpx
 import pytest
 
 from answering.models import AnswerTrace
+from retrieval.models import Document
 from tests.answering.scripted_model import ScriptedModel, careful_agent
-from tests.conftest import TEST_API_KEY, purge_committed_corpus
+from tests.conftest import ROOT, TEST_API_KEY, purge_committed_corpus, server_env
 from tests.http_fakes import FakeModelServer, OtlpReceiver
 from tests.sse_client import stream
 
@@ -214,3 +217,28 @@ def test_model_calls_are_spans_with_tokens_and_the_model_server_joins_the_trace(
         sent = [h["traceparent"] for h in fake.headers]
         assert len(sent) == len(model.calls) and all(h.split("-")[1] == trace_id for h in sent)
         assert {h.split("-")[2] for h in sent} <= {s.span_id for s in tree.named("model.agent") + [judge]}
+
+
+def test_each_ingested_file_is_one_trace_with_parse_chunk_embed_store(corpus, receiver, tmp_path):
+    """(``corpus``: its teardown removes what the command committed.)"""
+    (tmp_path / "qanun.txt").write_text("QANUN ACEH\nNOMOR 8 TAHUN 2022\nTENTANG\nCONTOH JEJAK\n\n"
+                                        "Pasal 1\nAnggaran diumumkan setiap tahun.\n\nPasal 2\nLaporan dibuka untuk umum.\n")
+    (tmp_path / "rusak.pdf").write_bytes(b"%PDF-1.4 broken")
+    env = server_env({"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url, "OTEL_SERVICE_NAME": "aceh-rag-ingest"})
+    command = subprocess.run([sys.executable, "manage.py", "ingest", str(tmp_path), "--collection", "TRACED"],
+                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+    assert command.returncode == 1, command.stdout + command.stderr  # the broken PDF failed
+    # The command flushes its spans on exit.
+    roots = [s for s in receiver.spans if s.name == "ingest.file" and s.service_name == "aceh-rag-ingest"]
+    assert sorted(s.attributes["aceh_rag.ingest.source_name"] for s in roots) == ["qanun.txt", "rusak.pdf"]
+    assert len({s.trace_id for s in roots}) == 2 and all(s.parent_span_id == "" for s in roots)
+    by_name = {s.attributes["aceh_rag.ingest.source_name"]: s for s in roots}
+    good = Tree(receiver.trace(by_name["qanun.txt"].trace_id, until=lambda spans: True))
+    assert good.children(by_name["qanun.txt"]) == ["ingest.parse", "ingest.chunk", "ingest.embed", "ingest.store"]
+    chunks = Document.objects.get(collection_id="TRACED").chunk_count
+    assert by_name["qanun.txt"].attributes["aceh_rag.ingest.status"] == "ingested"
+    assert good.one("ingest.chunk").attributes["aceh_rag.ingest.chunks"] == chunks
+    assert good.children(good.one("ingest.embed")) == ["embed.passage"]
+    failed = Tree(receiver.trace(by_name["rusak.pdf"].trace_id, until=lambda spans: True))
+    assert by_name["rusak.pdf"].attributes["aceh_rag.ingest.status"] == "failed"
+    assert failed.children(by_name["rusak.pdf"]) == ["ingest.parse"]
