@@ -9,7 +9,7 @@ capture on.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Iterator
 
 from opentelemetry.trace import Span
@@ -35,7 +35,7 @@ def answer_finished(root: Span, *, route: str, fallback_reason: str | None, grou
     metrics.record_answer(route, fallback_reason, grounding_rate)
 
 
-def step_span(name: str) -> "contextmanager[Span]":
+def step_span(name: str) -> AbstractContextManager[Span]:
     """``answer.<step>``: guard, memory recall, synthesis or agent, faithfulness (the judge), persist."""
     return span(f"answer.{name}")
 

@@ -28,7 +28,7 @@ TRACER_NAME = "aceh-rag"
 DEFAULT_SERVICE_NAME = "aceh-rag"
 _tracer = trace.get_tracer(TRACER_NAME)   # a proxy: follows the provider set later
 _lock = threading.Lock()
-_state = {"configured": False, "enabled": False, "capture": False, "exporting": False}
+_state = {"configured": False, "enabled": False, "capture": False}
 
 
 def otlp_endpoint_configured(environ: Mapping[str, str] = os.environ) -> bool:
@@ -54,12 +54,7 @@ def configure_tracing(config) -> None:
 
             # The batch processor exports on its own thread: a slow collector never delays an answer.
             provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
-            _state["exporting"] = True
         trace.set_tracer_provider(provider)
-
-
-def capture_content() -> bool:
-    return _state["capture"]
 
 
 def _clean(attributes: Mapping[str, object]) -> dict:
@@ -114,9 +109,3 @@ def inject_headers(headers: dict[str, str]) -> dict[str, str]:
 def start_server_span(name: str, parent_context, **attributes) -> Span:
     return _tracer.start_span(name, context=parent_context, kind=SpanKind.SERVER, attributes=_clean(attributes))
 
-
-def force_flush(timeout_millis: int = 5000) -> None:
-    provider = trace.get_tracer_provider()
-    flush = getattr(provider, "force_flush", None)
-    if flush:
-        flush(timeout_millis)
