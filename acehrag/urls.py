@@ -5,6 +5,7 @@ from django.urls import include, path
 from acehrag import health, views
 from acehrag.api import api
 from acehrag.errors import not_found_view
+from acehrag.telemetry.views import metrics_view
 
 # The admin names the product; "View site" opens the landing page (links to /docs, /admin/, /widget).
 admin.site.site_header = "Aceh RAG — Administrasi"
@@ -16,6 +17,7 @@ urlpatterns = [
     path("", views.landing, name="landing"),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     # The public widget routes carry no API key; they must come before the API's catch-all mount.
     path("", include("answering.public.urls")),

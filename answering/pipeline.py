@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import re
-import secrets
 import time
 import uuid
 from dataclasses import dataclass, field, replace
@@ -40,6 +39,8 @@ from answering.llm.prompts import prompt
 from answering.llm.tools import CorpusTools
 from answering.notices import QUESTION_TOO_LARGE, refusal_notice
 from answering.models import AnswerTrace
+from answering.telemetry import answer_finished, answer_span, step_span, tool_finished, tool_span
+from acehrag.telemetry.tracing import current_trace_id
 from answering.synthesis import detect_language, no_answer_text, synthesise
 from answering.types import AnswerDraft, Claim, GateResult, GuardDecision, Passage, ToolCall
 from conversations.selectors import HistoryWindow, conversation_get_owned, history_window
@@ -100,7 +101,7 @@ class AnswerResult:
     answer: str
     conversation_id: uuid.UUID
     message_id: uuid.UUID
-    trace_id: str
+    trace_id: str | None          # the OTel trace id; None when tracing is off
     history: HistoryWindow
     citations: list[dict]
     claim_map: list[dict]
@@ -299,7 +300,12 @@ class AnswerPipeline:
         llm = settings.ACEH_RAG.llm
         self._models = Models.from_settings() if llm.enabled else None
         try:
-            return self._run(prepared)
+            with answer_span(prepared.request.route, prepared.request.question) as root:
+                result = self._run(prepared)
+                answer_finished(root, route=prepared.request.route, fallback_reason=result.fallback_reason,
+                                grounding_rate=result.grounding_rate, citations=len(result.citations),
+                                blocked=result.blocked)
+                return result
         finally:
             if self._models:
                 self._models.close()
@@ -309,7 +315,7 @@ class AnswerPipeline:
         self._prepared = prepared
         request = prepared.request
         question = request.question
-        guard = guard_question(question)
+        guard = self._step("guard_question", lambda: guard_question(question))
         if guard.blocked:
             outcome = self._refused_question()
         else:
@@ -319,7 +325,7 @@ class AnswerPipeline:
                     owner=request.owner, question=question, principal=request.principal))
             language = preferred_language([m.text for m in recalled]) or detect_language(question)
             outcome = self._compose(prepared, language, recalled)
-            guard = self._guard_answer(outcome.answer, outcome.fallback_used)
+            guard = self._step("guard_answer", lambda: self._guard_answer(outcome.answer, outcome.fallback_used))
             if guard.blocked:
                 outcome = outcome.blocked(REFUSAL)
         if self._cancelled():
@@ -333,7 +339,8 @@ class AnswerPipeline:
 
     def _publish(self, prepared: Prepared, result: AnswerResult, *, total_ms: float) -> None:
         """Store the exchange and its trace, then learn memories from it (the playground overrides this)."""
-        self._persist(prepared, result, total_ms=total_ms)
+        with step_span("persist"):
+            self._persist(prepared, result, total_ms=total_ms)
         request = prepared.request
         if settings.ACEH_RAG.memory.enabled and not result.blocked:
             try:
@@ -519,25 +526,28 @@ class AnswerPipeline:
         self._calls.append(call)
         self._emit("tool.started", call.started_frame())
         started = time.perf_counter()
-        try:
-            value = work()
-        except EmbeddingError as exc:
-            self._finish(call, started, False, {"error": "dependency_failed"})
-            raise AnswerError(502, f"Retrieval dependency failed: {exc}") from exc
-        except SearchTimeout as exc:
-            self._finish(call, started, False, {"error": "timeout"})
-            raise AnswerError(503, "Retrieval timed out") from exc
-        self._finish(call, started, True, summarise(value))
+        with tool_span(tool, call.call, arguments) as span:
+            try:
+                value = work()
+            except EmbeddingError as exc:
+                self._finish(call, started, False, {"error": "dependency_failed"}, span)
+                raise AnswerError(502, f"Retrieval dependency failed: {exc}") from exc
+            except SearchTimeout as exc:
+                self._finish(call, started, False, {"error": "timeout"}, span)
+                raise AnswerError(503, "Retrieval timed out") from exc
+            self._finish(call, started, True, summarise(value), span)
         return value
 
-    def _finish(self, call: ToolCall, started: float, ok: bool, summary: dict) -> None:
+    def _finish(self, call: ToolCall, started: float, ok: bool, summary: dict, span) -> None:
         call.ok, call.ms, call.summary = ok, (time.perf_counter() - started) * 1000, summary
+        tool_finished(span, ok, summary)
         self._steps.append({"step": call.tool, "call": call.call, "ok": ok, "ms": round(call.ms, 2), **summary})
         self._emit("tool.finished", call.finished_frame())
 
     def _step(self, name: str, work: Callable):
         started = time.perf_counter()
-        value = work()
+        with step_span(name):
+            value = work()
         self._steps.append({"step": name, "ok": True, "ms": round((time.perf_counter() - started) * 1000, 2)})
         return value
 
@@ -571,7 +581,7 @@ class AnswerPipeline:
             answer=gate.answer,
             conversation_id=prepared.conversation_id,
             message_id=prepared.message_id,
-            trace_id=secrets.token_hex(16),
+            trace_id=current_trace_id(),
             history=prepared.history,
             citations=[] if guard.blocked else [p.citation for p in cited],
             claim_map=[] if guard.blocked else claim_map,
@@ -662,10 +672,11 @@ class AnswerPipeline:
                     record=record,
                     assistant_message_id=prepared.message_id,
                 )
-                AnswerTrace.objects.create(
-                    id=result.trace_id, route=request.route, conversation_id=prepared.conversation_id,
-                    message_id=prepared.message_id, total_ms=round(total_ms, 2), steps=self._steps,
-                )
+                if result.trace_id:  # the local, readable copy of the exported trace
+                    AnswerTrace.objects.create(
+                        id=result.trace_id, route=request.route, conversation_id=prepared.conversation_id,
+                        message_id=prepared.message_id, total_ms=round(total_ms, 2), steps=self._steps,
+                    )
         except ConversationNotFound as exc:
             raise AnswerError(404, exc.detail) from exc
         except ConversationRouteConflict as exc:

@@ -43,7 +43,8 @@ def done_payload(result: AnswerResult) -> dict:
 
 def trace_frame(result: AnswerResult) -> bytes:
     tools = [{**call.finished_frame(), "arguments": call.arguments} for call in result.tool_calls]
-    return sse_frame("trace", {"tools": tools, "completed": True})
+    # trace_id: the OTel trace id the JSON body carries too (null with tracing off).
+    return sse_frame("trace", {"tools": tools, "completed": True, "trace_id": result.trace_id})
 
 
 def passage_frame(passage) -> bytes:

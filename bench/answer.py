@@ -6,9 +6,16 @@ labelled sample question measures: POST /search (hybrid), POST /query, POST
 /query/v2 (segments + annotations), and the time to the `message.start` frame
 of POST /query/stream.
 
-Run: .venv/bin/python bench/answer.py [--questions 40]
-Target (deterministic path): /query p95 <= 2 x /search p95; /query/v2 is
-reported against /query (the cost of annotating instead of gating).
+Then the tracing comparison: three servers on the same database — tracing
+off, tracing on (the embedded default: spans and the local trace row), and
+tracing on with OTLP export to a loopback sink plus metrics — answer the same
+/query questions in interleaved rounds (the order rotates each round), so
+machine noise falls on all three alike.
+
+Run: .venv/bin/python bench/answer.py [--questions 40] [--tracing-rounds 3]
+Targets (deterministic path): /query p95 <= 2 x /search p95; tracing on costs
+<= 5% of /query p95; /query/v2 is reported against /query (the cost of
+annotating instead of gating).
 """
 from __future__ import annotations
 
@@ -18,7 +25,9 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 
@@ -33,9 +42,80 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+class OtlpSink(BaseHTTPRequestHandler):
+    """Accepts OTLP/HTTP export requests and discards them (a collector that keeps up)."""
+
+    def do_POST(self):  # noqa: N802
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-protobuf")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def start_server(data_dir, **overrides: str) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    env = {**os.environ, "ACEH_RAG_DATA_DIR": str(data_dir), "ACEH_RAG_API__KEYS": KEY,
+           "ACEH_RAG_LOG_LEVEL": "WARNING", "DJANGO_SETTINGS_MODULE": "acehrag.settings", **overrides}
+    server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "acehrag.asgi:application"],
+                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(150):
+        try:
+            if httpx.get(url + "/healthz").status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    return server, url
+
+
+def tracing_comparison(data_dir, questions: list[str], rounds: int) -> None:
+    sink = ThreadingHTTPServer(("127.0.0.1", 0), OtlpSink)
+    threading.Thread(target=sink.serve_forever, daemon=True).start()
+    configs = {
+        "tracing off": {"ACEH_RAG_TRACING__ENABLED": "false"},
+        "tracing on (local)": {"ACEH_RAG_TRACING__ENABLED": "true"},
+        "tracing on + OTLP export + metrics": {
+            "ACEH_RAG_TRACING__ENABLED": "true", "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{sink.server_address[1]}",
+            "ACEH_RAG_METRICS__TOKEN": "bench", "PROMETHEUS_MULTIPROC_DIR": str(ROOT / "var" / "bench-answer-metrics")},
+    }
+    servers = {name: start_server(data_dir, **env) for name, env in configs.items()}
+    timings: dict[str, list[float]] = {name: [] for name in configs}
+    clients = {name: httpx.Client(base_url=url, headers={"X-API-Key": KEY}, timeout=60) for name, (_, url) in servers.items()}
+    try:
+        for client in clients.values():
+            client.post("/query", json={"query": "pemanasan"})
+        names = list(configs)
+        for round_number in range(rounds):
+            for index, question in enumerate(questions):
+                shift = (round_number + index) % len(names)
+                for name in names[shift:] + names[:shift]:
+                    started = time.perf_counter()
+                    assert clients[name].post("/query", json={"query": question}).status_code == 200
+                    timings[name].append((time.perf_counter() - started) * 1000)
+    finally:
+        for client in clients.values():
+            client.close()
+        for server, _ in servers.values():
+            server.terminate()
+            server.wait(10)
+        sink.shutdown()
+    print(f"tracing comparison: {len(questions)} questions x {rounds} rounds, interleaved")
+    baseline = percentile(timings["tracing off"], 0.95)
+    for name, values in timings.items():
+        cost = percentile(values, 0.95) / baseline - 1
+        print(f"/query {name:36} {summary(values)}  p95 {cost:+.1%} vs off")
+    worst = max(percentile(v, 0.95) for v in timings.values()) / baseline - 1
+    print(f"tracing cost on /query p95: {worst:+.1%} (target <= 5%: {'OK' if worst <= 0.05 else 'MISSED'})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--questions", type=int, default=40)
+    parser.add_argument("--tracing-rounds", type=int, default=3, help="rounds of the tracing comparison (0 = skip)")
     args = parser.parse_args()
     django_setup(data_dir="var/bench-answer", ACEH_RAG_API__KEYS=KEY)
     from django.conf import settings
@@ -50,20 +130,9 @@ def main() -> None:
     questions = [json.loads(line)["query"] for line in (ROOT / "retrieval/sample_corpus/questions.jsonl").read_text().splitlines() if line.strip()]
     questions = questions[: args.questions]
 
-    port = free_port()
-    env = {**os.environ, "ACEH_RAG_DATA_DIR": str(settings.ACEH_RAG.data_dir), "ACEH_RAG_API__KEYS": KEY,
-           "ACEH_RAG_LOG_LEVEL": "WARNING", "DJANGO_SETTINGS_MODULE": "acehrag.settings"}
-    server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "acehrag.asgi:application"],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
+    server, url = start_server(settings.ACEH_RAG.data_dir)
     headers = {"X-API-Key": KEY}
     try:
-        for _ in range(100):
-            try:
-                if httpx.get(url + "/healthz").status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
         with httpx.Client(base_url=url, headers=headers, timeout=60) as client:
             client.post("/query", json={"query": "pemanasan"})  # warm-up: model load, connections
             search_ms, query_ms, v2_ms, start_ms = [], [], [], []
@@ -93,6 +162,8 @@ def main() -> None:
     ratio = percentile(query_ms, 0.95) / percentile(search_ms, 0.95)
     print(f"/query p95 / /search p95 = {ratio:.2f} (target <= 2: {'OK' if ratio <= 2 else 'MISSED'})")
     print(f"/query/v2 p95 / /query p95 = {percentile(v2_ms, 0.95) / percentile(query_ms, 0.95):.2f}")
+    if args.tracing_rounds:
+        tracing_comparison(settings.ACEH_RAG.data_dir, questions, args.tracing_rounds)
 
 
 if __name__ == "__main__":

@@ -185,7 +185,9 @@ _cache_lock = threading.Lock()
 
 @lru_cache(maxsize=4)
 def _cached_embedder(config) -> Embedder:
-    return build_embedder(config)
+    from retrieval.embedder_telemetry import InstrumentedEmbedder
+
+    return InstrumentedEmbedder(build_embedder(config))
 
 
 def get_embedder() -> Embedder:

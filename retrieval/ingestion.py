@@ -20,6 +20,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from retrieval.embedders import Embedder, EmbeddingError, get_embedder
+from retrieval.ingestion_telemetry import ingest_file_finished, ingest_step, traced_ingest
 from retrieval.models import Collection, Document
 from retrieval.search.semantic import vector_literal
 from retrieval.parsing import ExtractedText, ExtractionError, ParsedDocument, extract_bytes, parse_document
@@ -181,6 +182,7 @@ def _visible_version(source_key: str) -> Document | None:
     return Document.objects.filter(source_key=source_key, status=Document.Status.INDEXED).first()
 
 
+@traced_ingest
 def document_ingest_bytes(
     *,
     data: bytes,
@@ -204,8 +206,10 @@ def document_ingest_bytes(
     def outcome(status: str, **values) -> IngestOutcome:
         if progress:
             progress.file_finished()
-        return IngestOutcome(status=status, source_name=filename, source_key=source_key,
-                             seconds=round(time.monotonic() - started, 3), **values)
+        result = IngestOutcome(status=status, source_name=filename, source_key=source_key,
+                               seconds=round(time.monotonic() - started, 3), **values)
+        ingest_file_finished(result)
+        return result
 
     current = _visible_version(source_key)
     if current is not None and current.content_hash == digest:
@@ -214,19 +218,23 @@ def document_ingest_bytes(
         return outcome("updated" if changed else "unchanged", document_id=current.id, chunk_count=current.chunk_count)
 
     try:
-        extracted = extract_bytes(data, filename)
-        parsed = parse_extracted(extracted, title_hint=Path(filename).stem)
+        with ingest_step("parse", bytes=len(data)):
+            extracted = extract_bytes(data, filename)
+        with ingest_step("chunk", characters=len(extracted.text)) as chunking:
+            parsed = parse_extracted(extracted, title_hint=Path(filename).stem)
+            chunking.set_attribute("aceh_rag.ingest.chunks", len(parsed.chunks))
     except ExtractionError as exc:
         return outcome("failed", reason=str(exc))
 
     embedder = embedder or get_embedder()
     try:
-        vectors = embed_chunks(embedder, parsed, settings.ACEH_RAG.embedding.batch_size, progress)
+        with ingest_step("embed", chunks=len(parsed.chunks)):
+            vectors = embed_chunks(embedder, parsed, settings.ACEH_RAG.embedding.batch_size, progress)
     except EmbeddingError as exc:
         return outcome("failed", reason=f"embedding failed: {exc}")
 
     title = (options.title or parsed.title or Path(filename).stem)[:500]
-    with transaction.atomic():
+    with ingest_step("store", chunks=len(parsed.chunks)), transaction.atomic():
         _source_lock(source_key)
         Collection.objects.get_or_create(id=options.collection_id)
         previous = Document.objects.select_for_update().filter(
@@ -306,8 +314,10 @@ def document_ingest_path(
     except OSError as exc:
         if progress:
             progress.file_finished()
-        return IngestOutcome(status="failed", source_name=Path(path).name, source_key=source_key,
-                             reason=f"cannot read file: {exc.strerror or exc}")
+        unread = IngestOutcome(status="failed", source_name=Path(path).name, source_key=source_key,
+                               reason=f"cannot read file: {exc.strerror or exc}")
+        ingest_file_finished(unread)
+        return unread
     return document_ingest_bytes(
         data=data, filename=Path(path).name, source_key=source_key, options=options, progress=progress
     )

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 from answering.llm.client import ChatClient, ChatCompletion, ModelError
+from answering.llm.telemetry import model_call_finished, model_call_span
 
 
 class BudgetExhausted(Exception):
@@ -48,13 +49,18 @@ class ModelBudget:
         timeout = max(0.05, min(client.timeout, self.remaining_seconds))
         started = time.perf_counter()
         entry = {"purpose": purpose, "model": client.model}
-        try:
-            completion = client.complete(messages, timeout=timeout, **options)
-        except ModelError as exc:
-            self.log.append({**entry, "ok": False, "ms": _ms(started), "error": str(exc)})
-            if exc.timeout:
-                raise BudgetExhausted("model_timeout") from exc
-            raise
+        with model_call_span(purpose, client.model, messages) as span:
+            try:
+                completion = client.complete(messages, timeout=timeout, **options)
+            except ModelError as exc:
+                self.log.append({**entry, "ok": False, "ms": _ms(started), "error": str(exc)})
+                model_call_finished(span, role=purpose, ok=False, seconds=time.perf_counter() - started,
+                                    error="timeout" if exc.timeout else "error")
+                if exc.timeout:
+                    raise BudgetExhausted("model_timeout") from exc
+                raise
+            model_call_finished(span, role=purpose, ok=True, seconds=time.perf_counter() - started,
+                                completion=completion)
         self.log.append({**entry, "ok": True, "ms": _ms(started), "finish_reason": completion.finish_reason,
                          "prompt_tokens": completion.usage.get("prompt_tokens"),
                          "completion_tokens": completion.usage.get("completion_tokens")})

@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 
 from acehrag.connections import release_connection
+from acehrag.telemetry.tracing import inject_headers
 
 RETRYABLE = {429, 500, 502, 503, 504}
 INVALID_ARGUMENTS = "__invalid_arguments__"
@@ -73,7 +74,8 @@ class ChatClient:
         while True:
             release_connection()  # a model call can take seconds: no pooled connection waits on it
             try:
-                response = self._http.post(self.url, json=body, timeout=timeout or httpx.USE_CLIENT_DEFAULT)
+                response = self._http.post(self.url, json=body, timeout=timeout or httpx.USE_CLIENT_DEFAULT,
+                                           headers=inject_headers({}))
             except httpx.TimeoutException as exc:
                 raise ModelError("model server timed out", timeout=True) from exc
             except httpx.HTTPError as exc:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from django.conf import settings
 
+from acehrag.telemetry.tracing import current_trace_id
 from answering.guard import REFUSAL
 from answering.judging import DeterministicFramingChecker, DeterministicJudge
 from answering.llm.agent import AgentStopped, ToolResult
@@ -207,7 +208,7 @@ class AnswerPipelineV2(AnswerPipeline):
                                if claim.verdict == "supported" for key in claim.valid_keys]
         return AnswerResultV2(
             answer=outcome.answer, conversation_id=prepared.conversation_id, message_id=prepared.message_id,
-            trace_id=uuid.uuid4().hex, history=prepared.history,
+            trace_id=current_trace_id(), history=prepared.history,
             citations=[p.citation for p in cited], claim_map=[], provenance_complete=False,
             fallback_used=outcome.fallback_used, fallback_reason=outcome.fallback_reason, dropped_claims_count=0,
             claims_supported=counts["claims_supported"], claims_total=counts["claims_total"],

@@ -1,6 +1,7 @@
 """Hybrid retrieval: reciprocal rank fusion of the semantic and lexical legs."""
 from __future__ import annotations
 
+import contextvars
 import os
 import threading
 import time
@@ -20,6 +21,7 @@ from retrieval.models import Chunk
 from retrieval.rerankers import get_reranker
 from retrieval.search.lexical import LexicalResult, chunk_search_lexical
 from retrieval.search.semantic import chunk_search_semantic
+from retrieval.search.telemetry import traced_search
 from retrieval.search.timeouts import bounded_transaction
 
 MODES = ("hybrid", "semantic", "lexical")
@@ -106,6 +108,7 @@ def _load_chunks(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Chunk]:
     return {chunk.id: chunk for chunk in chunks}
 
 
+@traced_search
 def chunk_search(
     query: str,
     *,
@@ -124,7 +127,9 @@ def chunk_search(
     lexical_limit = top_k if mode == "lexical" else max(config.lexical_candidate_limit, top_k)
     pending: Future | None = None
     if mode == "hybrid" and _can_overlap_legs():
-        pending = _lexical_workers().submit(_lexical_leg_on_worker, query, condition, lexical_limit, config)
+        # The worker runs in a copy of this context, so its span joins the search's trace.
+        pending = _lexical_workers().submit(contextvars.copy_context().run, _lexical_leg_on_worker,
+                                            query, condition, lexical_limit, config)
 
     if mode in ("hybrid", "semantic"):
         started = time.perf_counter()

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from django.db import connection
 
 from retrieval.access import document_condition_sql
+from retrieval.search.telemetry import traced_lexical_leg
 
 # Indonesian function and question words that carry no topic.
 STOP_WORDS = frozenset(
@@ -229,6 +230,7 @@ def _rarest_first(lexemes: list[str], shares: dict[str, float]) -> list[str]:
     return [_tsquery([lexeme], "&") for lexeme in sorted(lexemes, key=lambda lexeme: (shares[lexeme], lexeme))]
 
 
+@traced_lexical_leg
 def chunk_search_lexical(
     text: str, *, document_condition, limit: int, common_term_share: float = 0.05
 ) -> LexicalResult:

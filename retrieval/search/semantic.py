@@ -13,6 +13,7 @@ from typing import Sequence
 from django.db import connection
 
 from retrieval.access import document_condition_sql
+from retrieval.search.telemetry import traced_semantic_leg
 
 _SEMANTIC_SQL = """
 WITH nearest AS MATERIALIZED (
@@ -31,6 +32,7 @@ def vector_literal(vector: Sequence[float]) -> str:
     return "[" + ",".join(f"{float(x):.7g}" for x in vector) + "]"
 
 
+@traced_semantic_leg
 def chunk_search_semantic(
     query_vector: Sequence[float], *, model_name: str, document_condition, limit: int
 ) -> list[tuple[uuid.UUID, float]]:

@@ -26,4 +26,6 @@ class Command(BaseCommand):
         self.stdout.flush()
         from daphne.cli import CommandLineInterface
 
-        CommandLineInterface().run(["-b", host, "-p", str(port), settings.ASGI_APPLICATION.replace(".application", ":application")])
+        # -v 0: daphne's plain access line is replaced by the structured acehrag.access line.
+        CommandLineInterface().run(["-b", host, "-p", str(port), "-v", "0",
+                                    settings.ASGI_APPLICATION.replace(".application", ":application")])
