@@ -170,3 +170,18 @@ def test_a_name_or_nickname_never_reveals_a_restricted_document():
         assert outcome.stages in ((), ("within-document",))
         # The admin, who may see it, gets it first.
         assert _first_document(chunk_search(query, mode="hybrid", top_k=5, principal=ADMIN)) == secret.id
+
+
+@pytest.mark.django_db
+def test_the_glossary_is_edited_in_the_admin(admin_client):
+    listing = admin_client.get("/admin/retrieval/glossaryentry/?q=uupa")
+    assert listing.status_code == 200 and "uupa" in listing.content.decode()
+    response = admin_client.post("/admin/retrieval/glossaryentry/add/", {
+        "phrase": "uu ujicoba", "kind": "nickname", "expansion": "ujicoba", "instrument_type": "Undang-Undang",
+        "number": "7", "year": "2099", "enabled": "on", "note": "",
+    })
+    assert response.status_code == 302
+    assert [(n.number, n.year) for n in rewrite_query("isi uu ujicoba").nicknames] == [("7", 2099)]
+    # A nickname without an identity is refused by the form (the table's constraint).
+    refused = admin_client.post("/admin/retrieval/glossaryentry/add/", {"phrase": "uu kosong", "kind": "nickname", "enabled": "on"})
+    assert refused.status_code == 200 and not GlossaryEntry.objects.filter(phrase="uu kosong").exists()
