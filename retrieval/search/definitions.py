@@ -17,7 +17,7 @@ from retrieval.access import document_condition_sql
 
 _ASK = re.compile(
     r"(?:apa\s+(?:yang\s+)?(?:di\s*maksud|dimaksudkan)\s+(?:dengan\s+)?|apa\s+(?:itu|arti(?:nya)?|pengertian|definisi)\s+|"
-    r"(?:pengertian|definisi|arti|maksud)\s+(?:dari\s+)?|what\s+is\s+meant\s+by\s+|definition\s+of\s+|"
+    r"\b(?:pengertian|definisi|arti|maksud)\s+(?:dari\s+)?|what\s+is\s+meant\s+by\s+|definition\s+of\s+|"
     r"what\s+(?:is|are)\s+(?:an?\s+|the\s+)?)(?P<term>[^?.,;:]+)"
     r"|(?P<term2>[\w' /-]+?)\s+(?:itu\s+apa|itu\s+artinya\s+apa|apaan|artinya\s+apa)",
     re.IGNORECASE,
