@@ -10,6 +10,7 @@ nDCG@10 are ranx's too, over the ranks where labels are first found.
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,10 +79,28 @@ def _document_key(document: Document) -> str:
     return " | ".join([document.title, document.source_name, document.source_key, citation]).lower()
 
 
+DICTUMS = (
+    "KESATU", "KEDUA", "KETIGA", "KEEMPAT", "KELIMA", "KEENAM", "KETUJUH", "KEDELAPAN", "KESEMBILAN", "KESEPULUH",
+    "KESEBELAS", "KEDUA BELAS", "KETIGA BELAS", "KEEMPAT BELAS", "KELIMA BELAS",
+)
+_DICTUM_RANGE = re.compile(r"Diktum\s+([A-Z]+(?: BELAS)?)(?:\s*[-–]\s*([A-Z]+(?: BELAS)?))?")
+
+
+def dictums_in_range(reference: str) -> set[str]:
+    """A merged decree chunk "... Diktum KESATU-KEEMPAT" holds KEDUA and KETIGA too."""
+    held: set[str] = set()
+    for match in _DICTUM_RANGE.finditer(reference):
+        first, last = match.group(1), match.group(2) or match.group(1)
+        if first in DICTUMS and last in DICTUMS:
+            held.update(DICTUMS[DICTUMS.index(first): DICTUMS.index(last) + 1])
+    return held
+
+
 def ranked_chunk(chunk: Chunk) -> RankedChunk:
     articles = covered_articles(chunk.section_path, chunk.legal_reference)
     # Dictums (KESATU, KEDUA) and other non-Pasal headings count by name.
     articles |= {part.upper() for part in chunk.section_path if not part.lower().startswith(("pasal", "bab", "bagian", "paragraf"))}
+    articles |= dictums_in_range(chunk.legal_reference or "")
     return RankedChunk(_document_key(chunk.document), frozenset(articles))
 
 

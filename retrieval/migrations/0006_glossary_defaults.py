@@ -111,6 +111,9 @@ ABBREVIATIONS = {
     "lkpj": "laporan keterangan pertanggungjawaban",
     "kpu": "komisi pemilihan umum",
     "bpk": "badan pemeriksa keuangan",
+    "phk": "pemutusan hubungan kerja",
+    "ktp": "kartu tanda penduduk",
+    "umk": "upah minimum kabupaten kota",
 }
 
 COLLOQUIAL = {
@@ -122,7 +125,9 @@ COLLOQUIAL = {
     "ngatur": "mengatur", "ngurus": "mengurus", "nyari": "mencari", "org": "orang", "kyk": "seperti",
     "kayak": "seperti", "jd": "jadi", "pake": "pakai", "gede": "besar", "duit": "uang", "dikasih": "diberikan",
     "nanya": "bertanya", "ortu": "orang tua",
-    "dibikin": "dibuat", "nyalon": "mencalonkan",
+    "dibikin": "dibuat", "nyalon": "mencalonkan", "bolos": "tidak masuk kerja", "dipecat": "diberhentikan",
+    "nunggak": "tunggakan", "ngajuin": "mengajukan", "ngajukan": "mengajukan", "umur": "usia", "ke-13": "ketiga belas",
+    "partai lokal": "partai politik lokal", "gajian": "gaji", "nomor brp": "nomor berapa", "berapaan": "berapa",
 }
 
 ENGLISH = {
@@ -185,6 +190,18 @@ ENGLISH = {
     "defined": "adalah", "definition": "pengertian", "meaning": "pengertian", "duties": "tugas",
     "duty": "tugas", "functions": "fungsi", "powers": "wewenang", "obligations": "kewajiban",
     "obligation": "kewajiban", "prohibited": "dilarang", "prohibition": "larangan",
+    "disciplinary": "disiplin", "imposed": "dijatuhkan", "arrears": "tunggakan", "waived": "pembebasan",
+    "waiver": "pembebasan", "percentage": "persen", "percent": "persen", "elects": "dipilih", "elected": "dipilih",
+    "notice": "pemberitahuan", "notify": "pemberitahuan", "written": "tertulis", "hours": "jam", "hour": "jam",
+    "failure": "kegagalan", "data controller": "pengendali data pribadi", "retirement": "pensiun",
+    "retirement age": "batas usia pensiun", "annual leave": "cuti tahunan", "days": "hari", "day": "hari",
+    "entitled": "berhak", "exempted": "dikecualikan", "exempt": "dikecualikan", "disclosure": "dibuka",
+    "managing": "pengelolaan", "leadership": "kepengurusan", "based": "berkedudukan", "role": "peran",
+    "month": "bulan", "months": "bulan", "week": "minggu", "overtime": "lembur", "paid": "dibayar",
+    "pay": "bayar", "fine": "denda", "fines": "denda", "prison": "penjara", "imprisonment": "pidana penjara",
+    "objection": "keberatan", "appeal": "banding", "request": "permohonan permintaan", "requests": "permohonan permintaan",
+    "answered": "jawab", "respond": "jawab", "deadline": "paling lambat", "maximum": "paling lama",
+    "minimum": "paling sedikit minimal", "provincial": "provinsi", "province": "provinsi", "governor's": "gubernur",
 }
 
 

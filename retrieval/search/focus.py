@@ -138,7 +138,8 @@ def focus_ranking(
         stages.append("named-article")
     order = [chunk_id for chunk_id, _ in ranked]
     owner = _documents_of(order)
-    term = definition_term(query)
+    # An English question's term is English; Pasal 1 defines Indonesian ones.
+    term = None if rewrite.english else definition_term(query)
     if term:
         candidates = documents or list(dict.fromkeys(owner[c] for c in order[:DEFINITION_DOCUMENTS] if c in owner))
         defining = defining_chunks(term, candidates, condition)
@@ -150,19 +151,20 @@ def focus_ranking(
         front += _fused(rankings)
         stages.append("named-document")
     front = list(dict.fromkeys(front))
-    rest = [chunk_id for chunk_id in order if chunk_id not in set(front)]
+    pinned_ids = set(front)
+    rest = [chunk_id for chunk_id in order if chunk_id not in pinned_ids]
     merged = front + rest
-    if config.within_document_rerank and not locator and not front:
-        reordered = _within_document(merged, owner, rewrite, config)
+    if config.within_document_rerank and not locator and "definition" not in stages:
+        unknown = [chunk_id for chunk_id in front if chunk_id not in owner]
+        reordered = _within_document(merged, owner | _documents_of(unknown), rewrite, config)
         if reordered is not None:
             merged = reordered
             stages.append("within-document")
     scores = dict(ranked)
     top = max(scores.values(), default=0.0)
     pinned = len(front)
-    result = [(chunk_id, top + (pinned - index) * 1e-4) for index, chunk_id in enumerate(front)]
-    result += [(chunk_id, scores.get(chunk_id, 0.0)) for chunk_id in merged[pinned:]]
-    if "within-document" in stages:
-        # Re-ordered entries keep a non-increasing score.
-        result = [(chunk_id, ranked[index][1]) for index, (chunk_id, _) in enumerate(result)]
+    # Positions keep non-increasing scores: pinned entries above every fused score.
+    by_position = [top + (pinned - index) * 1e-4 for index in range(pinned)]
+    by_position += sorted((scores.get(chunk_id, 0.0) for chunk_id in merged[pinned:]), reverse=True)
+    result = list(zip(merged, by_position))
     return Focus(result, pinned, tuple(stages))

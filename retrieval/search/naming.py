@@ -101,11 +101,16 @@ def resolve_regulation(named: NamedRegulation, *, principal: Principal, scope: S
         type_match |= Q(instrument_type__istartswith=prefix)
     candidates = list(
         Document.objects.filter(visible_documents_q(principal, scope))
-        .filter(type_match, number__iexact=named.number, year=named.year)
+        .filter(type_match, number__iregex=_number_pattern(named.number), year=named.year)
         .only("id", "title", "source_key")[:RESOLVE_BROWSE_LIMIT]
     )
     # Several versions of one source cannot both be visible; several sources are ambiguous.
     return candidates[0] if len(candidates) == 1 else None
+
+
+def _number_pattern(number: str) -> str:
+    """"3" also matches a card's "03" (Pergub Aceh Nomor 03 Tahun 2025), case-insensitively."""
+    return "^0*" + re.escape(number.lstrip("0") or "0") + "$"
 
 
 def article_chunks(document_id: uuid.UUID, locator: ArticleLocator, limit: int = ANCHOR_CHUNK_LIMIT) -> list[Chunk]:
