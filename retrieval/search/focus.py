@@ -44,6 +44,7 @@ ORDER BY (c.embedding <=> %s::vector) + 0, c.id
 LIMIT %s
 """
 # "+ 0" keeps the planner off the HNSW index: one document's chunks are few, an exact scan is cheap.
+_EXPLANATIONS_SQL = "SELECT id FROM retrieval_chunk WHERE id = ANY(%s) AND kind = 'penjelasan'"
 _DOCUMENT_OF_SQL = "SELECT id, document_id FROM retrieval_chunk WHERE id = ANY(%s)"
 _OVERLAP_SQL = (
     "SELECT id, ARRAY(SELECT unnest(tsvector_to_array(search_vector)) INTERSECT SELECT unnest(%s::text[])) "
@@ -86,7 +87,12 @@ def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_na
         with connection.cursor() as cursor:
             cursor.execute(_DOCUMENT_SEMANTIC_SQL, [document_id, model_name, vector_literal(vector), DOCUMENT_CANDIDATES])
             semantic = [row[0] for row in cursor.fetchall()]
-    return _fused([semantic, list(lexical.chunk_ids)])
+    fused = _fused([semantic, list(lexical.chunk_ids)])
+    # The body answers; its Penjelasan follows it.
+    with connection.cursor() as cursor:
+        cursor.execute(_EXPLANATIONS_SQL, [fused])
+        explanations = {row[0] for row in cursor.fetchall()}
+    return [c for c in fused if c not in explanations] + [c for c in fused if c in explanations]
 
 
 def _documents_of(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, uuid.UUID]:
