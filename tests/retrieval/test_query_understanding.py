@@ -185,3 +185,53 @@ def test_the_glossary_is_edited_in_the_admin(admin_client):
     # A nickname without an identity is refused by the form (the table's constraint).
     refused = admin_client.post("/admin/retrieval/glossaryentry/add/", {"phrase": "uu kosong", "kind": "nickname", "enabled": "on"})
     assert refused.status_code == 200 and not GlossaryEntry.objects.filter(phrase="uu kosong").exists()
+
+
+@pytest.mark.django_db
+def test_within_document_re_ranking_orders_the_dominant_documents_chunks_by_distinctive_terms():
+    from retrieval.search.focus import _documents_of, _within_document
+    from retrieval.search.lexical import forget_lexeme_statistics
+
+    zakat = make_document(title="Qanun Zakat", chunks=[
+        "Zakat dikelola Baitul Mal secara amanah.", "Zakat disalurkan Baitul Mal kepada mustahik.",
+        "Kadar zakat penghasilan ditetapkan dua setengah persen dari nisab.", "Zakat dicatat Baitul Mal setiap tahun.",
+    ])
+    other = make_document(title="Qanun Pajak", chunks=["Pajak air permukaan dibayar bulanan."])
+    forget_lexeme_statistics()
+    by_ordinal = {c.ordinal: c.id for c in zakat.chunks.all()}
+    body = [by_ordinal[o] for o in sorted(by_ordinal) if o > 0][:4]
+    order = [body[0], body[1], body[3], body[2], other.chunks.first().id]
+    # A six-passage corpus: "distinctive" means in under half of the passages here.
+    config = replace(settings.ACEH_RAG.retrieval, common_term_share=0.5)
+    reordered = _within_document(order, _documents_of(order), rewrite_query("berapa kadar zakat penghasilan persen?"), config)
+    assert reordered[0] == body[2]                      # the chunk holding "kadar", "penghasilan", "persen"
+    assert reordered[-1] == order[-1]                   # another document's place is untouched
+    assert sorted(map(str, reordered)) == sorted(map(str, order))
+    # Not concentrated (fewer than 3 of the top 5 in one document): nothing changes.
+    assert _within_document([body[0], order[-1]], _documents_of(order), rewrite_query("kadar zakat"), config) is None
+    # Switched off, hybrid search never applies it.
+    off = replace(settings.ACEH_RAG, retrieval=replace(settings.ACEH_RAG.retrieval, within_document_rerank=False))
+    with override_settings(ACEH_RAG=off):
+        assert "within-document" not in chunk_search("berapa kadar zakat penghasilan persen?", mode="hybrid", top_k=5, principal=ADMIN).stages
+
+
+@pytest.mark.django_db
+def test_several_named_instruments_each_rank_their_article_first():
+    pemda = make_document(text=UU_PEMDA)
+    uupa = make_document(text=UUPA)
+    outcome = chunk_search("bandingkan Pasal 96 UU 11/2006 dan UU 23/2014", mode="hybrid", top_k=6, principal=ADMIN)
+    documents = [hit.chunk.document_id for hit in outcome.hits[:2]]
+    assert uupa.id in documents and "Pasal 96" in outcome.hits[0].chunk.section_path
+    assert pemda.id in {hit.chunk.document_id for hit in outcome.hits}
+    assert "named-document" in outcome.stages
+
+
+@pytest.mark.django_db
+def test_a_named_angka_ranks_its_definition_chunk_first():
+    definitions = "\n".join(f"{n}. Istilah{n} adalah pengertian nomor {n} yang panjang " + "uraian " * 40 for n in range(1, 13))
+    text = f"UNDANG-UNDANG REPUBLIK INDONESIA\nNOMOR 6 TAHUN 2014\nTENTANG\nDESA\n\nPasal 1\nDalam Undang-Undang ini yang dimaksud dengan:\n{definitions}\n\nPasal 2\nDesa diatur.\n"
+    desa = make_document(text=text)
+    pasal_one = [c for c in desa.chunks.all() if "Pasal 1" in (c.legal_reference or "")]
+    assert len(pasal_one) > 1, "Pasal 1 is split along its angka"
+    outcome = chunk_search("UU 6/2014 pasal 1 angka 9", mode="hybrid", top_k=3, principal=ADMIN)
+    assert "9. Istilah9 adalah" in outcome.hits[0].chunk.text
