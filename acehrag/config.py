@@ -161,6 +161,8 @@ class RetrievalSettings:
     rerank_base_url: str | None = None
     rerank_model: str | None = None
     rerank_candidate_limit: int = 20
+    query_understanding: bool = True
+    within_document_rerank: bool = True
 
 
 @dataclass(frozen=True)
@@ -386,6 +388,8 @@ def load_settings() -> AppSettings:
             rerank_base_url=env_str(f"{p}RETRIEVAL__RERANK_BASE_URL"),
             rerank_model=env_str(f"{p}RETRIEVAL__RERANK_MODEL"),
             rerank_candidate_limit=env_int(f"{p}RETRIEVAL__RERANK_CANDIDATE_LIMIT", 20, minimum=1),
+            query_understanding=env_bool(f"{p}RETRIEVAL__QUERY_UNDERSTANDING", True),
+            within_document_rerank=env_bool(f"{p}RETRIEVAL__WITHIN_DOCUMENT_RERANK", True),
         ),
         synthesis=SynthesisSettings(
             partial_answers_enabled=env_bool(f"{p}SYNTHESIS__PARTIAL_ANSWERS_ENABLED", False),

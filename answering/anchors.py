@@ -1,119 +1,38 @@
-"""Named regulations and article locators in a question.
+"""The answer pipeline's anchors: named regulations, articles and signature blocks.
 
-"Qanun Aceh Nomor 6 Tahun 2014", "Qanun 6/2014", "Pergub Aceh No. 60 Tahun
-2013." resolve to one visible indexed document by identity (type family,
-number with its letter suffix, year; the jurisdiction when named). Anything
-ambiguous or unknown resolves to nothing and ordinary retrieval goes on.
+Named-regulation and article resolution is a retrieval component
+(``retrieval.search.naming``, used by hybrid search too); this module adds the
+signatory question and the closing block.
 """
 from __future__ import annotations
 
 import re
 import uuid
-from dataclasses import dataclass
 
-from django.db.models import Q
-
-from acehrag.auth import Principal
-from retrieval.access import Scope, visible_documents_q
-from retrieval.models import Chunk, Document
-from retrieval.references import covered_articles
-
-# Alias (lower case, spaces collapsed) → (type family prefixes, jurisdiction named?)
-_TYPE_ALIASES: list[tuple[str, tuple[str, ...]]] = [
-    (r"qanun\s+aceh", ("Qanun Aceh",)),
-    (r"qanun", ("Qanun",)),
-    (r"(?:peraturan\s+gubernur|pergub)\s+aceh", ("Peraturan Gubernur Aceh",)),
-    (r"peraturan\s+gubernur|pergub", ("Peraturan Gubernur",)),
-    (r"(?:keputusan\s+gubernur|kepgub)\s+aceh", ("Keputusan Gubernur Aceh",)),
-    (r"keputusan\s+gubernur|kepgub", ("Keputusan Gubernur",)),
-    (r"(?:instruksi\s+gubernur|ingub)\s+aceh", ("Instruksi Gubernur Aceh",)),
-    (r"instruksi\s+gubernur|ingub", ("Instruksi Gubernur",)),
-    (r"undang-undang|undang\s+undang|uu", ("Undang-Undang",)),
-    (r"peraturan\s+pemerintah|pp", ("Peraturan Pemerintah",)),
-    (r"peraturan\s+presiden|perpres", ("Peraturan Presiden",)),
-]
-_TYPE = "|".join(f"(?:{alias})" for alias, _ in _TYPE_ALIASES)
-NAMED_REGULATION = re.compile(
-    rf"\b(?P<type>{_TYPE})\s*(?:nomor|nomer|no\.?|nr\.?|number)?\s*(?P<number>\d+[a-z]?)"
-    rf"\s*(?:(?:tahun|th\.?|thn\.?|year|/)\s*(?P<year>(?:19|20)\d\d))",
-    re.IGNORECASE,
+from retrieval.models import Chunk
+# The resolution lives in retrieval (hybrid search uses it too); re-exported here.
+from retrieval.search.naming import (  # noqa: F401
+    ANCHOR_CHUNK_LIMIT,
+    NAMED_REGULATION,
+    PASAL,
+    ArticleLocator,
+    NamedRegulation,
+    article_chunks,
+    find_article,
+    find_named_regulation,
+    resolve_regulation,
 )
-PASAL = re.compile(r"\bpasal\s+(?P<pasal>\d+[a-z]?|[IVX]+)\b(?:\s+ayat\s*\(?(?P<ayat>\d+)\)?)?", re.IGNORECASE)
+
 SIGNATORY = re.compile(
     r"\b(tanda\s*tangan|menandatangani|ditandatangani|penandatangan|yang\s+menetapkan|siapa\s+yang\s+mengesahkan|"
     r"who\s+signed|signed\s+by|signatory)\b",
     re.IGNORECASE,
 )
-ANCHOR_CHUNK_LIMIT = 6
 CLOSING_CHUNK_LIMIT = 2
-
-
-@dataclass(frozen=True)
-class NamedRegulation:
-    type_prefixes: tuple[str, ...]
-    number: str
-    year: int
-    text: str
-
-
-@dataclass(frozen=True)
-class ArticleLocator:
-    pasal: str
-    ayat: str | None
-
-
-def find_named_regulation(question: str) -> NamedRegulation | None:
-    match = NAMED_REGULATION.search(question)
-    if not match:
-        return None
-    alias = " ".join(match.group("type").lower().split())
-    for pattern, prefixes in _TYPE_ALIASES:
-        if re.fullmatch(pattern, alias):
-            return NamedRegulation(prefixes, match.group("number"), int(match.group("year")), match.group(0))
-    return None
-
-
-def find_article(question: str) -> ArticleLocator | None:
-    match = PASAL.search(question)
-    if not match:
-        return None
-    pasal = match.group("pasal")
-    return ArticleLocator(pasal.upper() if pasal.isalpha() else pasal.upper(), match.group("ayat"))
 
 
 def asks_for_signatory(question: str) -> bool:
     return SIGNATORY.search(question) is not None
-
-
-def resolve_regulation(named: NamedRegulation, *, principal: Principal, scope: Scope) -> Document | None:
-    """The one visible indexed document with that identity, or None if none or several."""
-    type_match = Q()
-    for prefix in named.type_prefixes:
-        type_match |= Q(instrument_type__istartswith=prefix)
-    candidates = list(
-        Document.objects.filter(visible_documents_q(principal, scope))
-        .filter(type_match, number__iexact=named.number, year=named.year)
-        .only("id", "title", "source_key")[:4]
-    )
-    # Several versions of one source cannot both be visible; several sources are ambiguous.
-    return candidates[0] if len(candidates) == 1 else None
-
-
-def article_chunks(document_id: uuid.UUID, locator: ArticleLocator) -> list[Chunk]:
-    """Chunks of the article (body first, then its Penjelasan), ayat-specific first."""
-    heading = f"Pasal {locator.pasal}"
-    candidates = (
-        Chunk.objects.filter(document_id=document_id)
-        .filter(Q(section_path__contains=[heading]) | Q(legal_reference__regex=r"Pasal [0-9]+[A-Z]?\s*[-–]"))
-        .select_related("document").defer("embedding", "search_vector", "document__text").order_by("ordinal")
-    )
-    chunks = [c for c in candidates if locator.pasal in covered_articles(c.section_path, c.legal_reference)]
-    chunks.sort(key=lambda c: (c.kind == "penjelasan", not _mentions_ayat(c, locator.ayat), c.ordinal))
-    return chunks[:ANCHOR_CHUNK_LIMIT]
-
-
-def _mentions_ayat(chunk: Chunk, ayat: str | None) -> bool:
-    return bool(ayat) and f"({ayat})" in (chunk.legal_reference or chunk.text[:20])
 
 
 def closing_chunks(document_id: uuid.UUID) -> list[Chunk]:

@@ -31,6 +31,13 @@ QUESTIONS = [
     "dana otonomi khusus aceh", "pemilihan gubernur aceh", "hak masyarakat memperoleh informasi",
     "perizinan usaha pertambangan", "lembaga wali nanggroe", "pajak kendaraan bermotor", "cuti pegawai negeri", "tanggap darurat bencana",
 ]
+# Questions the question-aware stages act on: named instruments and articles, definitions, colloquial, English.
+FOCUSED = [
+    "Qanun Aceh Nomor 7 Tahun 2007 pasal 3 isinya apa?", "apa yang dimaksud dengan baitul mal menurut qanun 12/2012?",
+    "qanun 40/2015 pasal 12 ngatur apa soal pajak?", "pengertian informasi publik", "kalo bikin izin usaha gimana caranya?",
+    "What is the special autonomy fund for?", "UUPA pasal 181 dana bagi hasil", "tanggap darurat bencana itu apa?",
+    "brp lama masa jabatan gubernur yg dipilih?", "How long must public information requests be answered?",
+]
 
 
 def corpus_sentences(limit: int = 200_000) -> list[str]:
@@ -87,6 +94,8 @@ def load_chunks(count: int, start: int, sentences: list[str], model: str, rng: n
             documents.append(Document(
                 collection_id="BENCH", title=f"Dokumen Bench {index}", source_key=f"bench:{index}", content_hash="x" * 64,
                 status="indexed", chunk_count=per_doc, owning_org_unit="Rahasia" if restricted else None,
+                # An identity card, so that named-instrument questions resolve.
+                instrument_type="Qanun Aceh", number=str(index), year=2000 + index % 25,
             ))
         Document.objects.bulk_create(documents, batch_size=1000)
         with connection.cursor() as cursor:
@@ -102,7 +111,8 @@ def load_chunks(count: int, start: int, sentences: list[str], model: str, rng: n
                     for ordinal in range(per_doc):
                         text = " ".join(pick.choice(sentences) for _ in range(3))[:900]
                         vector = "[" + ",".join(f"{x:.6f}" for x in vectors[ordinal]) + "]"
-                        copy.write_row((uuid.uuid4(), document.id, ordinal, "body", text, "{}", vector, model))
+                        path = "{\"Pasal %d\"}" % (ordinal + 1)
+                        copy.write_row((uuid.uuid4(), document.id, ordinal, "body", text, path, vector, model))
             cursor.execute(
                 "INSERT INTO retrieval_chunk (id, document_id, ordinal, kind, text, section_path, embedding, "
                 "embedding_model, search_vector) SELECT id, document_id, ordinal, kind, text, section_path, "
@@ -170,6 +180,11 @@ def measure(size: int, queries: list[str], embedder, args, centres: np.ndarray) 
             timings.append((time.perf_counter() - started) * 1000)
         results[mode] = timings
         print(f"{mode:<22} {summary(timings)}")
+    results["hybrid-base"] = _timed(queries, anonymous, stages=False)
+    print(f"{'hybrid, stages off':<22} {summary(results['hybrid-base'])}")
+    focused = [FOCUSED[i % len(FOCUSED)] for i in range(len(queries))]
+    results["hybrid-focused"] = _timed(focused, anonymous, stages=True)
+    print(f"{'hybrid, named/def. q.':<22} {summary(results['hybrid-focused'])}")
     from retrieval.models import Document
 
     restricted_ids = tuple(Document.objects.filter(owning_org_unit="Rahasia").values_list("id", flat=True))
@@ -190,9 +205,30 @@ def measure(size: int, queries: list[str], embedder, args, centres: np.ndarray) 
             recalls[ef].append(len(truth & set(ann_top10(literal, ef))) / 10)
     for ef, values in recalls.items():
         print(f"HNSW recall@10 (ef_search {ef:>3}) {np.mean(values):.3f} over {len(values)} queries vs exact search")
-    hybrid_p95 = percentile(results["hybrid"], 0.95)
     budget = percentile(embed_ms, 0.95) + 30
-    print(f"hybrid p95 {hybrid_p95:.1f} ms vs target embed p95 + 30 = {budget:.1f} ms -> {'OK' if hybrid_p95 <= budget else 'MISSED'}")
+    for name in ("hybrid", "hybrid-focused"):
+        hybrid_p95 = percentile(results[name], 0.95)
+        print(f"{name} p95 {hybrid_p95:.1f} ms vs target embed p95 + 30 = {budget:.1f} ms -> {'OK' if hybrid_p95 <= budget else 'MISSED'}")
+
+
+def _timed(queries: list[str], principal, *, stages: bool) -> list[float]:
+    """Hybrid timings with the question-aware stages (glossary, named, definition, within-document) on or off."""
+    from dataclasses import replace
+
+    from django.conf import settings
+    from django.test.utils import override_settings
+
+    from retrieval.access import Scope
+    from retrieval.search import chunk_search
+
+    retrieval = replace(settings.ACEH_RAG.retrieval, query_understanding=stages, within_document_rerank=stages)
+    timings = []
+    with override_settings(ACEH_RAG=replace(settings.ACEH_RAG, retrieval=retrieval)):
+        for query in queries:
+            started = time.perf_counter()
+            chunk_search(query, mode="hybrid", top_k=10, principal=principal, scope=Scope())
+            timings.append((time.perf_counter() - started) * 1000)
+    return timings
 
 
 def main() -> None:

@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class RetrievalConfig(AppConfig):
     name = "retrieval"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from retrieval import admin_glossary
+
+        admin_glossary.register()

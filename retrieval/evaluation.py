@@ -1,16 +1,18 @@
-"""Retrieval quality harness: Recall@1/5/10, MRR@10, nDCG@10 per mode, plus BM25.
+"""Retrieval quality harness: Recall@1/5/10, MRR@10, nDCG@10 per mode and per kind, plus BM25.
 
 A question's labels name a document (a substring of its title, source file
 name or legal citation) and optionally an article (``pasal``). Each label is
 one relevant unit: it is found at the first rank whose chunk belongs to that
 document (and article, when given). Recall@k is the share of questions with
-at least one label found in the top k.
+at least one label found in the top k (ranx's ``hit_rate@k``); MRR@10 and
+nDCG@10 are ranx's too, over the ranks where labels are first found.
 """
 from __future__ import annotations
 
 import json
-import math
-from dataclasses import dataclass
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -34,6 +36,7 @@ class Label:
 class Question:
     query: str
     labels: tuple[Label, ...]
+    kind: str = "other"
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,10 @@ class Scores:
     mrr: float
     ndcg: float
     questions: int
+    kind: str = "all"
+    # Per question (same order as the set): first relevant rank, or None.
+    firsts: tuple[int | None, ...] = ()
+    tops: tuple[tuple[str, ...], ...] = field(default=(), repr=False)
 
 
 def load_questions(path: Path) -> list[Question]:
@@ -59,7 +66,9 @@ def load_questions(path: Path) -> list[Question]:
         try:
             row = json.loads(line)
             labels = tuple(Label(str(l["document"]), str(l["pasal"]) if l.get("pasal") else None) for l in row["relevant"])
-            questions.append(Question(row["query"], labels))
+            if not labels:
+                raise ValueError("no relevant label")
+            questions.append(Question(row["query"], labels, str(row.get("kind") or "other")))
         except (ValueError, KeyError, TypeError) as exc:
             raise ValueError(f"{path}:{number}: not a question line ({exc})") from exc
     return questions
@@ -70,10 +79,28 @@ def _document_key(document: Document) -> str:
     return " | ".join([document.title, document.source_name, document.source_key, citation]).lower()
 
 
+DICTUMS = (
+    "KESATU", "KEDUA", "KETIGA", "KEEMPAT", "KELIMA", "KEENAM", "KETUJUH", "KEDELAPAN", "KESEMBILAN", "KESEPULUH",
+    "KESEBELAS", "KEDUA BELAS", "KETIGA BELAS", "KEEMPAT BELAS", "KELIMA BELAS",
+)
+_DICTUM_RANGE = re.compile(r"Diktum\s+([A-Z]+(?: BELAS)?)(?:\s*[-–]\s*([A-Z]+(?: BELAS)?))?")
+
+
+def dictums_in_range(reference: str) -> set[str]:
+    """A merged decree chunk "... Diktum KESATU-KEEMPAT" holds KEDUA and KETIGA too."""
+    held: set[str] = set()
+    for match in _DICTUM_RANGE.finditer(reference):
+        first, last = match.group(1), match.group(2) or match.group(1)
+        if first in DICTUMS and last in DICTUMS:
+            held.update(DICTUMS[DICTUMS.index(first): DICTUMS.index(last) + 1])
+    return held
+
+
 def ranked_chunk(chunk: Chunk) -> RankedChunk:
     articles = covered_articles(chunk.section_path, chunk.legal_reference)
     # Dictums (KESATU, KEDUA) and other non-Pasal headings count by name.
     articles |= {part.upper() for part in chunk.section_path if not part.lower().startswith(("pasal", "bab", "bagian", "paragraf"))}
+    articles |= dictums_in_range(chunk.legal_reference or "")
     return RankedChunk(_document_key(chunk.document), frozenset(articles))
 
 
@@ -83,35 +110,59 @@ def label_matches(label: Label, item: RankedChunk) -> bool:
     return label.pasal is None or label.pasal.upper() in item.articles
 
 
-def score_ranking(question: Question, ranking: Sequence[RankedChunk], k: int = 10) -> tuple[int | None, float]:
-    """First relevant rank (1-based, None if none in top k) and nDCG@k."""
-    found: set[int] = set()
-    first = None
-    dcg = 0.0
+def _measures(found: list[list[int]], total: list[int], k: int) -> dict[str, float]:
+    """ranx's hit_rate@1/5/10, mrr@k and ndcg@k; ``found`` holds each question's ranks of first-found labels."""
+    from ranx import Qrels, Run, evaluate as ranx_evaluate
+
+    qrels, run = {}, {}
+    for number, (ranks, labels) in enumerate(zip(found, total)):
+        qid = f"q{number}"
+        qrels[qid] = {f"label{index}": 1 for index in range(labels)}
+        # Every rank holds an entry (a non-relevant filler unless a label was first found there).
+        by_rank = {rank: f"label{index}" for index, rank in enumerate(ranks)}
+        run[qid] = {by_rank.get(rank, f"rank{rank}"): float(k + 1 - rank) for rank in range(1, k + 1)}
+    metrics = [f"hit_rate@{cut}" for cut in CUTOFFS] + [f"mrr@{k}", f"ndcg@{k}"]
+    return ranx_evaluate(Qrels(qrels), Run(run), metrics, make_comparable=True)
+
+
+def _found_ranks(question: Question, ranking: Sequence[RankedChunk], k: int) -> list[int]:
+    found: dict[int, int] = {}
     for rank, item in enumerate(ranking[:k], start=1):
         for index, label in enumerate(question.labels):
             if index not in found and label_matches(label, item):
-                found.add(index)
-                dcg += 1.0 / math.log2(rank + 1)
-                first = first or rank
-    ideal = sum(1.0 / math.log2(rank + 1) for rank in range(1, min(len(question.labels), k) + 1))
-    return first, (dcg / ideal if ideal else 0.0)
+                found[index] = rank
+    return [found[index] for index in sorted(found)]
 
 
-def evaluate(name: str, questions: list[Question], rank: Callable[[str], Sequence[RankedChunk]], k: int = 10) -> Scores:
-    firsts, ndcgs = [], []
-    for question in questions:
-        first, ndcg = score_ranking(question, rank(question.query), k)
-        firsts.append(first)
-        ndcgs.append(ndcg)
-    n = max(len(questions), 1)
+def _scores(name: str, kind: str, questions, found, tops, k: int) -> Scores:
+    measures = _measures([sorted(ranks) for ranks in found], [len(q.labels) for q in questions], k)
     return Scores(
-        name=name,
-        recall={cut: sum(1 for f in firsts if f is not None and f <= cut) / n for cut in CUTOFFS},
-        mrr=sum(1.0 / f for f in firsts if f is not None) / n,
-        ndcg=sum(ndcgs) / n,
-        questions=len(questions),
+        name=name, kind=kind, questions=len(questions),
+        recall={cut: float(measures[f"hit_rate@{cut}"]) for cut in CUTOFFS},
+        mrr=float(measures[f"mrr@{k}"]), ndcg=float(measures[f"ndcg@{k}"]),
+        firsts=tuple(min(ranks) if ranks else None for ranks in found), tops=tuple(tops),
     )
+
+
+def evaluate(
+    name: str, questions: list[Question], rank: Callable[[str], Sequence[RankedChunk]], k: int = 10
+) -> tuple[Scores, list[Scores]]:
+    """Figures over the whole set and per question kind (kinds in first-seen order)."""
+    if not questions:
+        raise ValueError("no questions to evaluate")
+    found, tops = [], []
+    for question in questions:
+        ranking = rank(question.query)
+        found.append(_found_ranks(question, ranking, k))
+        tops.append(tuple(item.document_key.split(" | ")[0] + (f" Pasal {min(item.articles)}" if item.articles else "") for item in ranking[:3]))
+    by_kind: dict[str, list[int]] = defaultdict(list)
+    for index, question in enumerate(questions):
+        by_kind[question.kind].append(index)
+    kinds = [
+        _scores(name, kind, [questions[i] for i in indexes], [found[i] for i in indexes], [tops[i] for i in indexes], k)
+        for kind, indexes in by_kind.items()
+    ]
+    return _scores(name, "all", questions, found, tops, k), kinds
 
 
 def search_ranker(mode: str, scope: Scope, k: int) -> Callable[[str], list[RankedChunk]]:
@@ -142,12 +193,19 @@ def bm25_ranker(scope: Scope, k: int) -> Callable[[str], list[RankedChunk]]:
     return rank
 
 
-def format_table(rows: list[Scores]) -> str:
-    header = f"{'mode':<12} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'MRR@10':>7} {'nDCG@10':>8} {'n':>4}"
+def format_table(rows: list[Scores], *, by_kind: bool = False) -> str:
+    first = f"{'kind':<14} " if by_kind else ""
+    header = f"{first}{'mode':<14} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'MRR@10':>7} {'nDCG@10':>8} {'n':>4}"
     lines = [header, "-" * len(header)]
     for row in rows:
+        kind = f"{row.kind:<14} " if by_kind else ""
         lines.append(
-            f"{row.name:<12} {row.recall[1]:>6.3f} {row.recall[5]:>6.3f} {row.recall[10]:>6.3f} "
+            f"{kind}{row.name:<14} {row.recall[1]:>6.3f} {row.recall[5]:>6.3f} {row.recall[10]:>6.3f} "
             f"{row.mrr:>7.3f} {row.ndcg:>8.3f} {row.questions:>4}"
         )
     return "\n".join(lines)
+
+
+def as_json(row: Scores) -> dict:
+    return {"mode": row.name, "kind": row.kind, "questions": row.questions, "mrr@10": row.mrr, "ndcg@10": row.ndcg,
+            **{f"recall@{cut}": value for cut, value in row.recall.items()}}

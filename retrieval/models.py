@@ -162,3 +162,40 @@ class Ingestion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source_name} ({self.status})"
+
+
+class GlossaryEntry(models.Model):
+    """A word or phrase of the legal vocabulary and what it stands for in a search.
+
+    A *nickname* names a regulation by identity (type, number, year); it only
+    acts when a visible indexed document has that identity card. The other
+    kinds rewrite the lexical query: an *abbreviation* adds its expansion,
+    a *colloquial* form and an *english* word are replaced by the expansion.
+    """
+
+    class Kind(models.TextChoices):
+        NICKNAME = "nickname"
+        ABBREVIATION = "abbreviation"
+        COLLOQUIAL = "colloquial"
+        ENGLISH = "english"
+
+    phrase = models.CharField(max_length=200, unique=True, help_text="As users write it; matched case-insensitively as whole words.")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    expansion = models.CharField(max_length=500, blank=True, help_text="Indonesian words for the lexical query.")
+    instrument_type = models.CharField(max_length=200, blank=True, help_text="Nickname: type family, e.g. Undang-Undang.")
+    number = models.CharField(max_length=100, blank=True)
+    year = models.PositiveIntegerField(blank=True, null=True)
+    enabled = models.BooleanField(default=True)
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["kind", "phrase"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(kind="nickname") | (~Q(instrument_type="") & ~Q(number="") & Q(year__isnull=False)),
+                name="glossary_nickname_has_identity",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.phrase} ({self.kind})"

@@ -19,6 +19,8 @@ from retrieval.citations import citation_for
 from retrieval.embedders import get_embedder
 from retrieval.models import Chunk
 from retrieval.rerankers import get_reranker
+from retrieval.search.focus import focus_ranking
+from retrieval.search.glossary import Rewrite, rewrite_query
 from retrieval.search.lexical import LexicalResult, chunk_search_lexical
 from retrieval.search.semantic import chunk_search_semantic
 from retrieval.search.telemetry import traced_search
@@ -62,6 +64,7 @@ class SearchOutcome:
     hits: tuple[SearchHit, ...]
     lexical_tier: str | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
+    stages: tuple[str, ...] = ()     # question-aware stages applied (hybrid), see focus.py
 
 
 def reciprocal_rank_fusion(
@@ -123,13 +126,16 @@ def chunk_search(
     timings: dict[str, float] = {}
     semantic: list[tuple[uuid.UUID, float]] = []
     lexical = None
+    vector = None
+    # The glossary rewrites the lexical query (both lexical and hybrid modes).
+    rewrite = rewrite_query(query) if config.query_understanding and mode != "semantic" else Rewrite(query)
 
     lexical_limit = top_k if mode == "lexical" else max(config.lexical_candidate_limit, top_k)
     pending: Future | None = None
     if mode == "hybrid" and _can_overlap_legs():
         # The worker runs in a copy of this context, so its span joins the search's trace.
         pending = _lexical_workers().submit(contextvars.copy_context().run, _lexical_leg_on_worker,
-                                            query, condition, lexical_limit, config)
+                                            rewrite.lexical, condition, lexical_limit, config)
 
     if mode in ("hybrid", "semantic"):
         started = time.perf_counter()
@@ -148,7 +154,7 @@ def chunk_search(
     if pending is not None:
         lexical, timings["lexical"] = pending.result()
     elif mode in ("hybrid", "lexical"):
-        lexical, timings["lexical"] = _lexical_leg(query, condition, lexical_limit, config)
+        lexical, timings["lexical"] = _lexical_leg(rewrite.lexical, condition, lexical_limit, config)
 
     if mode == "semantic":
         ranked = semantic
@@ -161,17 +167,32 @@ def chunk_search(
             config.rrf_k,
         )
 
-    reranker = get_reranker() if mode == "hybrid" else None
-    candidates = ranked[: config.rerank_candidate_limit] if reranker else ranked[:top_k]
-    chunks = _load_chunks([chunk_id for chunk_id, _ in candidates])
-    if reranker and candidates:
+    pinned, stages = 0, ()
+    if mode == "hybrid" and config.query_understanding:
         started = time.perf_counter()
-        texts = [chunks[chunk_id].text for chunk_id, _ in candidates]
-        scores = reranker.scores(query, texts)
-        candidates = sorted(zip([c for c, _ in candidates], scores), key=lambda item: (-item[1], str(item[0])))
+        focus = focus_ranking(
+            query, rewrite, ranked, vector=vector, model_name=embedder.model_name,
+            principal=principal, scope=scope, condition=condition, config=config,
+        )
+        ranked, pinned, stages = focus.ranked, min(focus.pinned, top_k), focus.stages
+        timings["focus"] = (time.perf_counter() - started) * 1000
+
+    reranker = get_reranker() if mode == "hybrid" else None
+    candidates = ranked[: max(config.rerank_candidate_limit, pinned)] if reranker else ranked[:top_k]
+    chunks = _load_chunks([chunk_id for chunk_id, _ in candidates])
+    if reranker and len(candidates) > pinned:
+        # Named units and definitions keep their places; the reranker orders the rest.
+        started = time.perf_counter()
+        rest = candidates[pinned:]
+        scores = reranker.scores(query, [chunks[chunk_id].text for chunk_id, _ in rest])
+        floor = min((score for _, score in candidates[:pinned]), default=None)
+        rest = sorted(zip([c for c, _ in rest], scores), key=lambda item: (-item[1], str(item[0])))
+        if floor is not None:
+            rest = [(chunk_id, min(score, floor)) for chunk_id, score in rest]
+        candidates = candidates[:pinned] + rest
         timings["rerank"] = (time.perf_counter() - started) * 1000
     hits = tuple(SearchHit(chunk=chunks[chunk_id], score=round(score, 6)) for chunk_id, score in candidates[:top_k] if chunk_id in chunks)
     return SearchOutcome(
         mode=mode, hits=hits, lexical_tier=lexical.tier if lexical else None,
-        timings_ms={name: round(ms, 2) for name, ms in timings.items()},
+        timings_ms={name: round(ms, 2) for name, ms in timings.items()}, stages=stages,
     )

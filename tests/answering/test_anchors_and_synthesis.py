@@ -29,7 +29,7 @@ def test_no_named_regulation_in_an_ordinary_question():
 
 
 def test_article_locators():
-    assert find_article("Apa isi Pasal 12A ayat (2) Qanun 6/2014?").__dict__ == {"pasal": "12A", "ayat": "2"}
+    assert find_article("Apa isi Pasal 12A ayat (2) Qanun 6/2014?").__dict__ == {"pasal": "12A", "ayat": "2", "angka": None}
     assert find_article("pasal 8") .pasal == "8"
     assert asks_for_signatory("Siapa yang menandatangani qanun ini?")
     assert not asks_for_signatory("Apa isi qanun ini?")

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.test import override_settings
 
-from retrieval.evaluation import Label, Question, RankedChunk, label_matches, score_ranking
+from retrieval.evaluation import Label, Question, RankedChunk, evaluate, label_matches
 from tests.factories import make_document
 from tests.http_fakes import FakeModelServer
 
@@ -29,8 +29,9 @@ def test_label_matching_uses_document_and_article():
 def test_first_rank_and_ndcg_by_hand():
     question = Question("q", (Label("doc-a", "1"), Label("doc-b")))
     ranking = [chunk("doc-x"), chunk("doc-a", "1"), chunk("doc-b"), chunk("doc-a", "1")]
-    first, ndcg = score_ranking(question, ranking)
-    assert first == 2
+    overall, kinds = evaluate("x", [question], lambda query: ranking)
+    first, ndcg = overall.firsts[0], overall.ndcg
+    assert first == 2 and overall.recall == {1: 0.0, 5: 1.0, 10: 1.0} and abs(overall.mrr - 0.5) < 1e-9
     # Gains at ranks 2 and 3; the ideal puts them at ranks 1 and 2.
     import math
 
@@ -45,7 +46,8 @@ def test_eval_retrieval_prints_every_mode_and_bm25(tmp_path):
     questions.write_text(json.dumps({"query": "kapan zakat profesi dibayar", "relevant": [{"document": "Qanun Zakat", "pasal": "1"}]}) + "\n")
     out = io.StringIO()
     call_command("eval_retrieval", str(questions), stdout=out)
-    rows = {line.split()[0]: line.split()[1:] for line in out.getvalue().splitlines()[3:]}
+    table = out.getvalue().split("\n\n")[0].splitlines()[3:]
+    rows = {line.split()[0]: line.split()[1:] for line in table}
     assert set(rows) == {"hybrid", "semantic", "lexical", "bm25"}
     assert rows["lexical"][0] == "1.000" and rows["bm25"][0] == "1.000"
 

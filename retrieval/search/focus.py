@@ -1,0 +1,176 @@
+"""Hybrid search's question-aware stages, run after fusion (hybrid mode only).
+
+1. **Named instruments**: a regulation named by type, number and year, or by a
+   glossary nickname, that resolves to one visible indexed document has its
+   chunks ranked first (its own lexical + exact semantic ranking, fused); a
+   named Pasal/ayat/angka puts that unit's chunks before the rest of it.
+2. **Definitions**: the Pasal 1 chunk that defines the asked term in the named
+   (else the best-ranked) regulations comes first.
+3. **Within-document re-ranking**: when the top results concentrate in one
+   document, its chunks there are re-ordered by how many of the question's
+   distinctive terms and figures they hold (``within_document_rerank``).
+
+Every read keeps the caller's access predicate and scope; a name that does not
+resolve changes nothing.
+"""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Sequence
+
+from django.db import connection
+from django.db.models import Q
+
+from acehrag.auth import Principal
+from retrieval.access import Scope
+from retrieval.search.definitions import definition_term, defining_chunks
+from retrieval.search.glossary import Rewrite
+from retrieval.search.lexical import _lexemes, chunk_search_lexical, idf, lexeme_shares, query_terms
+from retrieval.search.naming import article_chunks, find_article, find_named_regulations, resolve_regulation
+from retrieval.search.semantic import vector_literal
+
+DOCUMENT_CANDIDATES = 20
+DEFINITION_DOCUMENTS = 10
+CONCENTRATION_WINDOW = 5
+CONCENTRATION_SHARE = 3
+RERANK_WINDOW = 10
+RRF_K = 60
+
+_DOCUMENT_SEMANTIC_SQL = """
+SELECT c.id FROM retrieval_chunk c
+WHERE c.document_id = %s AND c.embedding_model = %s
+ORDER BY (c.embedding <=> %s::vector) + 0, c.id
+LIMIT %s
+"""
+# "+ 0" keeps the planner off the HNSW index: one document's chunks are few, an exact scan is cheap.
+_EXPLANATIONS_SQL = "SELECT id FROM retrieval_chunk WHERE id = ANY(%s) AND kind = 'penjelasan'"
+_DOCUMENT_OF_SQL = "SELECT id, document_id FROM retrieval_chunk WHERE id = ANY(%s)"
+_OVERLAP_SQL = (
+    "SELECT id, ARRAY(SELECT unnest(tsvector_to_array(search_vector)) INTERSECT SELECT unnest(%s::text[])) "
+    "FROM retrieval_chunk WHERE id = ANY(%s)"
+)
+
+
+@dataclass(frozen=True)
+class Focus:
+    ranked: list[tuple[uuid.UUID, float]]
+    pinned: int = 0                  # leading entries a reranker must not move
+    stages: tuple[str, ...] = ()
+
+
+def _fused(lists: Sequence[Sequence[uuid.UUID]]) -> list[uuid.UUID]:
+    scores: dict[uuid.UUID, float] = {}
+    for ids in lists:
+        for rank, chunk_id in enumerate(ids, start=1):
+            scores[chunk_id] = scores.get(chunk_id, 0.0) + 1.0 / (RRF_K + rank)
+    return sorted(scores, key=lambda chunk_id: (-scores[chunk_id], str(chunk_id)))
+
+
+def named_documents(query: str, rewrite: Rewrite, *, principal: Principal, scope: Scope | None) -> list[uuid.UUID]:
+    """Visible documents the question names (type+number+year or nickname), in order of mention."""
+    found: list[uuid.UUID] = []
+    for named in [*find_named_regulations(query), *rewrite.nicknames]:
+        document = resolve_regulation(named, principal=principal, scope=scope)
+        if document is not None and document.id not in found:
+            found.append(document.id)
+    return found
+
+
+def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_name: str, condition, config) -> list[uuid.UUID]:
+    lexical = chunk_search_lexical(
+        rewrite.lexical, document_condition=condition & Q(id=document_id),
+        limit=DOCUMENT_CANDIDATES, common_term_share=config.common_term_share,
+    )
+    semantic: list[uuid.UUID] = []
+    if vector is not None:
+        with connection.cursor() as cursor:
+            cursor.execute(_DOCUMENT_SEMANTIC_SQL, [document_id, model_name, vector_literal(vector), DOCUMENT_CANDIDATES])
+            semantic = [row[0] for row in cursor.fetchall()]
+    fused = _fused([semantic, list(lexical.chunk_ids)])
+    # The body answers; its Penjelasan follows it.
+    with connection.cursor() as cursor:
+        cursor.execute(_EXPLANATIONS_SQL, [fused])
+        explanations = {row[0] for row in cursor.fetchall()}
+    return [c for c in fused if c not in explanations] + [c for c in fused if c in explanations]
+
+
+def _documents_of(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, uuid.UUID]:
+    if not ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(_DOCUMENT_OF_SQL, [list(ids)])
+        return dict(cursor.fetchall())
+
+
+def _within_document(order: list[uuid.UUID], owner: dict[uuid.UUID, uuid.UUID], rewrite: Rewrite, config) -> list[uuid.UUID] | None:
+    """Re-order the dominant document's chunks in the top window by distinctive-term weight, or None."""
+    window = order[:RERANK_WINDOW]
+    head = [owner.get(chunk_id) for chunk_id in order[:CONCENTRATION_WINDOW]]
+    dominant = max(set(head), key=head.count) if head else None
+    if dominant is None or head.count(dominant) < CONCENTRATION_SHARE:
+        return None
+    lexemes = _lexemes(query_terms(rewrite.lexical))
+    if not lexemes:
+        return None
+    shares, rows = lexeme_shares(lexemes)
+    weights = {lexeme: idf(shares[lexeme], rows) for lexeme in lexemes if shares[lexeme] < config.common_term_share}
+    if not weights:
+        return None
+    positions = [index for index, chunk_id in enumerate(window) if owner.get(chunk_id) == dominant]
+    members = [window[index] for index in positions]
+    with connection.cursor() as cursor:
+        cursor.execute(_OVERLAP_SQL, [list(weights), members])
+        held = {row[0]: sum(weights[lexeme] for lexeme in row[1]) for row in cursor.fetchall()}
+    reordered = sorted(members, key=lambda chunk_id: (-round(held.get(chunk_id, 0.0), 6), members.index(chunk_id)))
+    result = list(order)
+    for index, chunk_id in zip(positions, reordered):
+        result[index] = chunk_id
+    return result
+
+
+def focus_ranking(
+    query: str, rewrite: Rewrite, ranked: list[tuple[uuid.UUID, float]], *, vector, model_name: str,
+    principal: Principal, scope: Scope | None, condition, config,
+) -> Focus:
+    """The fused ranking with named units, definitions and the dominant document's order applied."""
+    stages: list[str] = []
+    front: list[uuid.UUID] = []
+    documents = named_documents(query, rewrite, principal=principal, scope=scope)
+    locator = find_article(query) if documents else None
+    if locator:
+        for document_id in documents:
+            front += [chunk.id for chunk in article_chunks(document_id, locator)]
+        stages.append("named-article")
+    order = [chunk_id for chunk_id, _ in ranked]
+    owner = _documents_of(order)
+    # An English question's term is English; Pasal 1 defines Indonesian ones.
+    term = None if rewrite.english else definition_term(query)
+    if term:
+        candidates = documents or list(dict.fromkeys(owner[c] for c in order[:DEFINITION_DOCUMENTS] if c in owner))
+        defining = defining_chunks(term, candidates, condition)
+        if defining:
+            front += defining
+            stages.append("definition")
+    if documents:
+        rankings = [_document_ranking(document_id, rewrite, vector, model_name, condition, config) for document_id in documents]
+        front += _fused(rankings)
+        stages.append("named-document")
+    front = list(dict.fromkeys(front))
+    pinned_ids = set(front)
+    rest = [chunk_id for chunk_id in order if chunk_id not in pinned_ids]
+    merged = front + rest
+    if config.within_document_rerank and not locator and "definition" not in stages:
+        unknown = [chunk_id for chunk_id in front if chunk_id not in owner]
+        reordered = _within_document(merged, owner | _documents_of(unknown), rewrite, config)
+        if reordered is not None:
+            merged = reordered
+            stages.append("within-document")
+    scores = dict(ranked)
+    top = max(scores.values(), default=0.0)
+    pinned = len(front)
+    # Positions keep non-increasing scores: pinned entries above every fused score.
+    by_position = [top + (pinned - index) * 1e-4 for index in range(pinned)]
+    by_position += sorted((scores.get(chunk_id, 0.0) for chunk_id in merged[pinned:]), reverse=True)
+    result = list(zip(merged, by_position))
+    return Focus(result, pinned, tuple(stages))

@@ -1,0 +1,117 @@
+"""The legal vocabulary's glossary applied to a query: one place for query rewriting.
+
+``GlossaryEntry`` rows (admin-editable, defaults shipped by migration) say
+what a phrase stands for. ``rewrite_query`` returns
+
+* the **lexical** query: colloquial forms ("yg", "gimana", "brp") and English
+  words replaced by their Indonesian legal wording, abbreviations ("APBA",
+  "DBH") kept and followed by their expansion, nicknames ("UUPA") replaced by
+  their title words; English function words dropped from an English question;
+* the **nicknames**' identities, which hybrid search resolves against the
+  indexed identity cards like a regulation named by type, number and year (so
+  a nickname of a regulation that is not in the corpus, or not visible to the
+  caller, does nothing).
+
+Query rewriting was chosen over a PostgreSQL thesaurus dictionary: the table
+stays editable in the admin without touching the database's text-search
+files, and the same rows feed the nickname resolution.
+"""
+from __future__ import annotations
+
+import re
+import threading
+import time
+from dataclasses import dataclass
+
+from django.db.models.signals import post_delete, post_save
+
+from retrieval.models import GlossaryEntry
+from retrieval.search.naming import NamedRegulation
+
+CACHE_SECONDS = 30.0
+ENGLISH_FUNCTION_WORDS = frozenset(
+    """
+    what which who whom whose how much many when where why is are was were be been being does do did
+    the a an of to in for on and or by with according under about can could may might must should shall
+    there that this these those its their it as at from any if has have had meant mean means defined
+    say says said tell me please i we you there's what's who's
+    """.split()
+)
+_WORD = re.compile(r"[\w']+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    lexical: str
+    nicknames: tuple[NamedRegulation, ...] = ()
+    english: bool = False
+
+
+@dataclass(frozen=True)
+class _Table:
+    pattern: re.Pattern | None
+    entries: dict[str, GlossaryEntry]
+
+
+_lock = threading.Lock()
+_cache: tuple[float, _Table] | None = None
+
+
+def _phrase_key(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _load() -> _Table:
+    global _cache
+    now = time.monotonic()
+    with _lock:
+        if _cache and now - _cache[0] < CACHE_SECONDS:
+            return _cache[1]
+    entries = {_phrase_key(entry.phrase): entry for entry in GlossaryEntry.objects.filter(enabled=True)}
+    pattern = None
+    if entries:
+        phrases = sorted(entries, key=lambda phrase: (-len(phrase), phrase))
+        alternation = "|".join(r"\s+".join(re.escape(word) for word in phrase.split()) for phrase in phrases)
+        pattern = re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.IGNORECASE)
+    table = _Table(pattern, entries)
+    with _lock:
+        _cache = (now, table)
+    return table
+
+
+def forget_glossary(**_kwargs) -> None:
+    """Drop the cached table (an admin edit takes effect at once in this process)."""
+    global _cache
+    with _lock:
+        _cache = None
+
+
+post_save.connect(forget_glossary, sender=GlossaryEntry, dispatch_uid="glossary-cache-save")
+post_delete.connect(forget_glossary, sender=GlossaryEntry, dispatch_uid="glossary-cache-delete")
+
+
+def looks_english(text: str) -> bool:
+    words = [word.lower() for word in _WORD.findall(text)]
+    return sum(1 for word in words if word in ENGLISH_FUNCTION_WORDS) >= 2
+
+
+def rewrite_query(text: str) -> Rewrite:
+    table = _load()
+    english = looks_english(text)
+    nicknames: list[NamedRegulation] = []
+
+    def replace(match: re.Match) -> str:
+        entry = table.entries[_phrase_key(match.group(0))]
+        if entry.kind == GlossaryEntry.Kind.NICKNAME:
+            nicknames.append(NamedRegulation((entry.instrument_type,), entry.number, entry.year, match.group(0)))
+            return f" {entry.expansion or match.group(0)} "
+        if entry.kind == GlossaryEntry.Kind.ENGLISH and not english:
+            return match.group(0)
+        if entry.kind == GlossaryEntry.Kind.ABBREVIATION:
+            return f" {match.group(0)} {entry.expansion} "
+        return f" {entry.expansion} "
+
+    lexical = table.pattern.sub(replace, text) if table.pattern else text
+    if english:
+        lexical = " ".join(word for word in _WORD.findall(lexical) if word.lower() not in ENGLISH_FUNCTION_WORDS)
+    return Rewrite(lexical=" ".join(lexical.split()), nicknames=tuple(nicknames), english=english)

@@ -1,0 +1,237 @@
+"""Hybrid search's question-aware stages over a hand-built corpus (see retrieval/search/focus.py)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from django.conf import settings
+from django.test import override_settings
+
+from acehrag.auth import Principal
+from retrieval.models import GlossaryEntry
+from retrieval.search import chunk_search
+from retrieval.search.definitions import definition_term
+from retrieval.search.focus import named_documents
+from retrieval.search.glossary import forget_glossary, rewrite_query
+from tests.factories import make_document
+
+ADMIN = Principal(subject="admin", role="admin", verified=True)
+PUBLIC = Principal(subject="citizen")
+
+UU_PEMDA = """UNDANG-UNDANG REPUBLIK INDONESIA
+NOMOR 23 TAHUN 2014
+TENTANG
+PEMERINTAHAN DAERAH
+
+Pasal 11
+Urusan pemerintahan konkuren yang menjadi kewenangan daerah terdiri atas urusan pemerintahan wajib dan urusan pemerintahan pilihan. Urusan pemerintahan wajib terdiri atas urusan pemerintahan yang berkaitan dengan pelayanan dasar dan urusan pemerintahan yang tidak berkaitan dengan pelayanan dasar.
+
+Pasal 12
+Layanan yang dimaksud meliputi pendidikan, kesehatan, pekerjaan umum, perumahan rakyat, ketenteraman dan ketertiban umum, serta sosial.
+
+Pasal 13
+Pembagian urusan antara pusat dan daerah didasarkan pada prinsip akuntabilitas, efisiensi dan eksternalitas.
+"""
+
+UUPA = """UNDANG-UNDANG REPUBLIK INDONESIA
+NOMOR 11 TAHUN 2006
+TENTANG
+PEMERINTAHAN ACEH
+
+Pasal 1
+Dalam Undang-Undang ini yang dimaksud dengan:
+1. Pemerintah Aceh adalah unsur penyelenggara pemerintahan Aceh yang terdiri atas Gubernur dan perangkat daerah Aceh.
+2. Qanun Aceh adalah peraturan perundang-undangan sejenis peraturan daerah provinsi yang mengatur penyelenggaraan pemerintahan dan kehidupan masyarakat Aceh.
+3. Wali Nanggroe adalah kepemimpinan adat sebagai pemersatu masyarakat yang independen dan berwibawa.
+
+Pasal 39
+Tugas gubernur dalam memimpin penyelenggaraan pemerintahan ditetapkan bersama DPRA dan dilaporkan setiap tahun.
+
+Pasal 96
+Lembaga Wali Nanggroe merupakan kepemimpinan adat sebagai pemersatu masyarakat. Wali Nanggroe bukan lembaga politik. Wali Nanggroe diatur dengan qanun. Qanun Wali Nanggroe mengatur tata cara pemilihan Wali Nanggroe.
+"""
+
+
+@pytest.fixture(autouse=True)
+def fresh_glossary():
+    forget_glossary()
+    yield
+    forget_glossary()
+
+
+def _first_document(outcome):
+    return outcome.hits[0].chunk.document_id
+
+
+@pytest.mark.django_db
+def test_a_named_article_outranks_a_denser_neighbour():
+    # Given the named regulation, and another whose Pasal 12 repeats the question's words.
+    pemda = make_document(text=UU_PEMDA)
+    dense = ["Ketentuan umum pedoman."] * 11 + [
+        "Urusan pemerintahan wajib pelayanan dasar dan urusan pemerintahan wajib non pelayanan dasar diatur pusat; urusan pemerintahan wajib pelayanan dasar diutamakan."
+    ]
+    make_document(title="Pedoman Pelayanan Daerah", chunks=dense)
+    assert (pemda.instrument_type, pemda.number, pemda.year) == ("Undang-Undang", "23", 2014)
+    query = "Pasal 12 UU Pemda 2014 ngatur urusan pemerintahan wajib pelayanan dasar apa?"
+    # When hybrid search runs, the named article comes first and the stage is reported.
+    hybrid = chunk_search(query, mode="hybrid", top_k=5, principal=ADMIN)
+    assert "Pasal 12" in hybrid.hits[0].chunk.section_path
+    assert hybrid.hits[0].chunk.document_id == pemda.id
+    assert "named-article" in hybrid.stages
+    assert [hit.score for hit in hybrid.hits] == sorted((hit.score for hit in hybrid.hits), reverse=True)
+    # The legs stay pure legs: the denser neighbour leads both.
+    for mode in ("lexical", "semantic"):
+        leg = chunk_search(query, mode=mode, top_k=5, principal=ADMIN)
+        assert leg.hits[0].chunk.document_id != pemda.id and leg.stages == ()
+
+
+@pytest.mark.django_db
+def test_a_nickname_resolves_to_the_indexed_regulation():
+    uupa = make_document(text=UUPA)
+    other = make_document(title="Qanun Tata Tertib", chunks=["Tugas gubernur memimpin penyelenggaraan pemerintahan dilaporkan kepada DPRA setiap tahun dan tugas gubernur dievaluasi."])
+    assert named_documents("menurut UUPA apa tugas gubernur?", rewrite_query("menurut UUPA apa tugas gubernur?"), principal=ADMIN, scope=None) == [uupa.id]
+    outcome = chunk_search("menurut UUPA apa tugas gubernur?", mode="hybrid", top_k=3, principal=ADMIN)
+    assert _first_document(outcome) == uupa.id
+    assert "named-document" in outcome.stages
+    # Without the glossary stage the denser other regulation leads.
+    off = replace(settings.ACEH_RAG, retrieval=replace(settings.ACEH_RAG.retrieval, query_understanding=False))
+    with override_settings(ACEH_RAG=off):
+        assert _first_document(chunk_search("menurut UUPA apa tugas gubernur?", mode="hybrid", top_k=3, principal=ADMIN)) == other.id
+
+
+@pytest.mark.django_db
+def test_an_alias_to_a_regulation_not_in_the_corpus_does_nothing():
+    # "Qanun Jinayat" is Qanun Aceh 6/2014; only a different qanun is indexed.
+    assert GlossaryEntry.objects.filter(phrase="qanun jinayat", kind="nickname").exists()
+    make_document(title="Qanun Aceh Nomor 12 Tahun 2025", chunks=["Perubahan atas ketentuan hukum jinayat tentang uqubat cambuk."])
+    rewrite = rewrite_query("apa isi Qanun Jinayat soal uqubat cambuk?")
+    assert [named.number for named in rewrite.nicknames] == ["6"]
+    assert named_documents("apa isi Qanun Jinayat soal uqubat cambuk?", rewrite, principal=ADMIN, scope=None) == []
+    outcome = chunk_search("apa isi Qanun Jinayat soal uqubat cambuk?", mode="hybrid", top_k=3, principal=ADMIN)
+    assert "named-document" not in outcome.stages and outcome.hits
+
+
+@pytest.mark.django_db
+def test_an_admin_edit_of_the_glossary_takes_effect():
+    entry = GlossaryEntry.objects.create(phrase="uu percobaan", kind="nickname", instrument_type="Undang-Undang", number="99", year=2099)
+    assert [n.number for n in rewrite_query("uu percobaan pasal 2").nicknames] == ["99"]
+    entry.enabled = False
+    entry.save()
+    assert rewrite_query("uu percobaan pasal 2").nicknames == ()
+
+
+@pytest.mark.django_db
+def test_colloquial_forms_are_matched_lexically():
+    wanted = make_document(title="Qanun Kependudukan", chunks=["Penduduk yang membuat akta kelahiran tidak dipungut biaya."])
+    make_document(title="Qanun Lain", chunks=["Akta pendirian koperasi dicatat dinas."])
+    rewrite = rewrite_query("kalo bikin akta kelahiran emang gak bayar ya? brp biayanya")
+    for word in ("kalau", "membuat", "memang", "tidak", "berapa"):
+        assert word in rewrite.lexical.split()
+    outcome = chunk_search("kalo bikin akta kelahiran gak dipungut biaya?", mode="lexical", top_k=3, principal=ADMIN)
+    assert outcome.hits[0].chunk.document_id == wanted.id
+    assert outcome.lexical_tier.startswith(("PARTIAL", "all-words"))
+
+
+@pytest.mark.django_db
+def test_a_definition_question_puts_the_defining_angka_first():
+    uupa = make_document(text=UUPA)
+    assert definition_term("Menurut UU 11/2006, apa yang dimaksud dengan Wali Nanggroe?") == "Wali Nanggroe"
+    assert definition_term("Wali Nanggroe itu apa sih?") == "Wali Nanggroe"
+    assert definition_term("pengertian qanun aceh dalam UUPA") == "qanun aceh"
+    for query in ("Menurut UU 11/2006, apa yang dimaksud dengan Wali Nanggroe?", "Wali Nanggroe itu apa?"):
+        outcome = chunk_search(query, mode="hybrid", top_k=3, principal=ADMIN)
+        first = outcome.hits[0].chunk
+        assert first.document_id == uupa.id and "Pasal 1" in (first.legal_reference or "")
+        assert "Wali Nanggroe adalah" in first.text
+        assert "definition" in outcome.stages
+
+
+@pytest.mark.django_db
+def test_an_english_question_matches_lexically():
+    wanted = make_document(title="Keputusan Upah", chunks=["Upah minimum provinsi ditetapkan oleh gubernur setiap tahun."])
+    make_document(title="Lain", chunks=["Pajak kendaraan bermotor dibayar tahunan."])
+    rewrite = rewrite_query("How is the provincial minimum wage set by the governor?")
+    assert rewrite.english and {"upah", "minimum", "gubernur"} <= set(rewrite.lexical.split())
+    assert "the" not in rewrite.lexical.split()
+    outcome = chunk_search("How is the provincial minimum wage set by the governor?", mode="lexical", top_k=3, principal=ADMIN)
+    assert outcome.hits and outcome.hits[0].chunk.document_id == wanted.id
+    # An Indonesian question keeps words that happen to be English entries.
+    assert "free" in rewrite_query("apakah free ongkir diatur").lexical
+
+
+@pytest.mark.django_db
+def test_a_name_or_nickname_never_reveals_a_restricted_document():
+    secret = make_document(text=UUPA, confidential=True)
+    public = make_document(title="Pedoman Umum", chunks=["Wali Nanggroe dihormati masyarakat sebagai pemimpin adat."])
+    for query in ("UUPA pasal 96 soal Wali Nanggroe", "UU 11/2006 pasal 96 Wali Nanggroe", "apa yang dimaksud dengan Wali Nanggroe menurut UUPA"):
+        assert named_documents(query, rewrite_query(query), principal=PUBLIC, scope=None) == []
+        outcome = chunk_search(query, mode="hybrid", top_k=5, principal=PUBLIC)
+        assert {hit.chunk.document_id for hit in outcome.hits} == {public.id}
+        assert outcome.stages in ((), ("within-document",))
+        # The admin, who may see it, gets it first.
+        assert _first_document(chunk_search(query, mode="hybrid", top_k=5, principal=ADMIN)) == secret.id
+
+
+@pytest.mark.django_db
+def test_the_glossary_is_edited_in_the_admin(admin_client):
+    listing = admin_client.get("/admin/retrieval/glossaryentry/?q=uupa")
+    assert listing.status_code == 200 and "uupa" in listing.content.decode()
+    response = admin_client.post("/admin/retrieval/glossaryentry/add/", {
+        "phrase": "uu ujicoba", "kind": "nickname", "expansion": "ujicoba", "instrument_type": "Undang-Undang",
+        "number": "7", "year": "2099", "enabled": "on", "note": "",
+    })
+    assert response.status_code == 302
+    assert [(n.number, n.year) for n in rewrite_query("isi uu ujicoba").nicknames] == [("7", 2099)]
+    # A nickname without an identity is refused by the form (the table's constraint).
+    refused = admin_client.post("/admin/retrieval/glossaryentry/add/", {"phrase": "uu kosong", "kind": "nickname", "enabled": "on"})
+    assert refused.status_code == 200 and not GlossaryEntry.objects.filter(phrase="uu kosong").exists()
+
+
+@pytest.mark.django_db
+def test_within_document_re_ranking_orders_the_dominant_documents_chunks_by_distinctive_terms():
+    from retrieval.search.focus import _documents_of, _within_document
+    from retrieval.search.lexical import forget_lexeme_statistics
+
+    zakat = make_document(title="Qanun Zakat", chunks=[
+        "Zakat dikelola Baitul Mal secara amanah.", "Zakat disalurkan Baitul Mal kepada mustahik.",
+        "Kadar zakat penghasilan ditetapkan dua setengah persen dari nisab.", "Zakat dicatat Baitul Mal setiap tahun.",
+    ])
+    other = make_document(title="Qanun Pajak", chunks=["Pajak air permukaan dibayar bulanan."])
+    forget_lexeme_statistics()
+    by_ordinal = {c.ordinal: c.id for c in zakat.chunks.all()}
+    body = [by_ordinal[o] for o in sorted(by_ordinal) if o > 0][:4]
+    order = [body[0], body[1], body[3], body[2], other.chunks.first().id]
+    # A six-passage corpus: "distinctive" means in under half of the passages here.
+    config = replace(settings.ACEH_RAG.retrieval, common_term_share=0.5)
+    reordered = _within_document(order, _documents_of(order), rewrite_query("berapa kadar zakat penghasilan persen?"), config)
+    assert reordered[0] == body[2]                      # the chunk holding "kadar", "penghasilan", "persen"
+    assert reordered[-1] == order[-1]                   # another document's place is untouched
+    assert sorted(map(str, reordered)) == sorted(map(str, order))
+    # Not concentrated (fewer than 3 of the top 5 in one document): nothing changes.
+    assert _within_document([body[0], order[-1]], _documents_of(order), rewrite_query("kadar zakat"), config) is None
+    # Switched off, hybrid search never applies it.
+    off = replace(settings.ACEH_RAG, retrieval=replace(settings.ACEH_RAG.retrieval, within_document_rerank=False))
+    with override_settings(ACEH_RAG=off):
+        assert "within-document" not in chunk_search("berapa kadar zakat penghasilan persen?", mode="hybrid", top_k=5, principal=ADMIN).stages
+
+
+@pytest.mark.django_db
+def test_several_named_instruments_each_rank_their_article_first():
+    pemda = make_document(text=UU_PEMDA)
+    uupa = make_document(text=UUPA)
+    outcome = chunk_search("bandingkan Pasal 96 UU 11/2006 dan UU 23/2014", mode="hybrid", top_k=6, principal=ADMIN)
+    documents = [hit.chunk.document_id for hit in outcome.hits[:2]]
+    assert uupa.id in documents and "Pasal 96" in outcome.hits[0].chunk.section_path
+    assert pemda.id in {hit.chunk.document_id for hit in outcome.hits}
+    assert "named-document" in outcome.stages
+
+
+@pytest.mark.django_db
+def test_a_named_angka_ranks_its_definition_chunk_first():
+    definitions = "\n".join(f"{n}. Istilah{n} adalah pengertian nomor {n} yang panjang " + "uraian " * 40 for n in range(1, 13))
+    text = f"UNDANG-UNDANG REPUBLIK INDONESIA\nNOMOR 6 TAHUN 2014\nTENTANG\nDESA\n\nPasal 1\nDalam Undang-Undang ini yang dimaksud dengan:\n{definitions}\n\nPasal 2\nDesa diatur.\n"
+    desa = make_document(text=text)
+    pasal_one = [c for c in desa.chunks.all() if "Pasal 1" in (c.legal_reference or "")]
+    assert len(pasal_one) > 1, "Pasal 1 is split along its angka"
+    outcome = chunk_search("UU 6/2014 pasal 1 angka 9", mode="hybrid", top_k=3, principal=ADMIN)
+    assert "9. Istilah9 adalah" in outcome.hits[0].chunk.text
