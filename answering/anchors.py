@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from acehrag.auth import Principal
-from retrieval.access import Scope, visible_documents_q
+from retrieval.access import Scope, chunk_enabled_q, visible_documents_q
 from retrieval.models import Chunk, Document
 from retrieval.references import covered_articles
 
@@ -103,7 +103,7 @@ def article_chunks(document_id: uuid.UUID, locator: ArticleLocator) -> list[Chun
     """Chunks of the article (body first, then its Penjelasan), ayat-specific first."""
     heading = f"Pasal {locator.pasal}"
     candidates = (
-        Chunk.objects.filter(document_id=document_id)
+        Chunk.objects.filter(chunk_enabled_q(), document_id=document_id)
         .filter(Q(section_path__contains=[heading]) | Q(legal_reference__regex=r"Pasal [0-9]+[A-Z]?\s*[-–]"))
         .select_related("document").defer("embedding", "search_vector", "document__text").order_by("ordinal")
     )
@@ -119,7 +119,7 @@ def _mentions_ayat(chunk: Chunk, ayat: str | None) -> bool:
 def closing_chunks(document_id: uuid.UUID) -> list[Chunk]:
     """The signature block of a document, located in the database."""
     return list(
-        Chunk.objects.filter(document_id=document_id, kind="closing")
+        Chunk.objects.filter(chunk_enabled_q(), document_id=document_id, kind="closing")
         .select_related("document").defer("embedding", "search_vector", "document__text")
         .order_by("ordinal")[:CLOSING_CHUNK_LIMIT]
     )
