@@ -51,3 +51,28 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return f"{self.role}: {self.content[:60]}"
+
+
+class Feedback(models.Model):
+    """A reader's thumbs up or down on one answer; one per message and subject (re-rating replaces it)."""
+
+    class Rating(models.TextChoices):
+        UP = "up", "Thumbs up"
+        DOWN = "down", "Thumbs down"
+
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="feedback")
+    # Who rated: the conversation's owner (a partner user, or "public:<visitor>" from the widget).
+    subject = models.CharField(max_length=256)
+    rating = models.CharField(max_length=4, choices=Rating.choices)
+    comment = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        verbose_name_plural = "feedback"
+        constraints = [models.UniqueConstraint(fields=["message", "subject"], name="feedback_one_per_message_subject")]
+        indexes = [models.Index(fields=["rating", "updated_at"], name="feedback_rating_updated")]
+
+    def __str__(self) -> str:
+        return f"{self.rating} on {self.message_id}"

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import uuid
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-__all__ = ["PublicChatIn", "ValidationError", "first_error"]
+__all__ = ["PublicChatIn", "PublicFeedbackIn", "ValidationError", "first_error"]
 
 
 class PublicChatIn(BaseModel):
@@ -17,6 +18,18 @@ class PublicChatIn(BaseModel):
     conversation_id: uuid.UUID | None = Field(default=None, alias="conversationId")
     visitor_id: str | None = Field(default=None, alias="visitorId")
     session_id: str | None = Field(default=None, alias="sessionId")
+
+
+class PublicFeedbackIn(BaseModel):
+    """A visitor's rating of one answer: the conversation and the answer's turn (zero-based exchange)."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    visitor_id: str = Field(alias="visitorId", min_length=1)
+    conversation_id: uuid.UUID = Field(alias="conversationId")
+    turn: int = Field(ge=0, le=10_000)
+    rating: Literal["up", "down"]
+    comment: str | None = Field(default=None, max_length=2000)
 
 
 def first_error(exc: ValidationError) -> str:
