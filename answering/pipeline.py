@@ -644,7 +644,7 @@ class AnswerPipeline:
                 "categories": list(result.guard.categories),
                 "stage": result.guard.stage,
             },
-            "trace": {"id": result.trace_id, "route": request.route},
+            "trace": {"id": result.trace_id, "route": request.route, "latency_ms": round(total_ms, 2)},
         }
         record = ExchangeRecord(
             question=request.question, answer=result.answer, source_citations=result.citations,

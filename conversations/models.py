@@ -1,5 +1,6 @@
 import uuid
 
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
 
@@ -42,12 +43,20 @@ class Message(models.Model):
     # Zero-based index of the user exchange this message belongs to.
     exchange_index = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # An answer's figures, copied from its metadata when stored (conversations/stats.py) so the
+    # dashboard aggregates small indexed columns instead of every answer's JSON.
+    route = models.CharField(max_length=40, blank=True, default="", db_default="")
+    fallback_reason = models.CharField(max_length=64, blank=True, null=True)
+    grounding_rate = models.FloatField(blank=True, null=True)
+    latency_ms = models.FloatField(blank=True, null=True)
+    cited_document_ids = ArrayField(models.UUIDField(), default=list, blank=True)
 
     class Meta:
         ordering = ["conversation", "position"]
         constraints = [
             models.UniqueConstraint(fields=["conversation", "position"], name="message_position_unique"),
         ]
+        indexes = [models.Index(fields=["role", "created_at"], name="message_role_created")]
 
     def __str__(self) -> str:
         return f"{self.role}: {self.content[:60]}"

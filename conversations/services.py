@@ -8,6 +8,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from conversations.models import Conversation, Feedback, Message
+from conversations.stats import answer_stats
 
 TITLE_CHARS = 80
 
@@ -76,7 +77,7 @@ def exchange_persist(
     assistant = Message.objects.create(
         id=assistant_message_id, conversation=conversation, position=position + 1, role=Message.Role.ASSISTANT,
         content=record.answer, source_citations=record.source_citations, metadata=record.assistant_metadata,
-        exchange_index=exchange,
+        exchange_index=exchange, **answer_stats(record.assistant_metadata, record.source_citations),
     )
     return conversation, user, assistant
 
