@@ -6,8 +6,8 @@ from django.db import models
 
 class Conversation(models.Model):
     class RouteFamily(models.TextChoices):
-        QUERY = "query"          # /query and /query/stream
-        QUERY_V2 = "query_v2"    # /query/v2 and /query/v2/stream
+        QUERY = "query", "/query"             # /query, /query/stream and the public widget
+        QUERY_V2 = "query_v2", "/query/v2"    # /query/v2 and /query/v2/stream
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.CharField(max_length=256, db_index=True)
@@ -46,7 +46,7 @@ class Message(models.Model):
     # An answer's figures, copied from its metadata when stored (conversations/stats.py) so the
     # dashboard aggregates small indexed columns instead of every answer's JSON.
     route = models.CharField(max_length=40, blank=True, default="", db_default="")
-    fallback_reason = models.CharField(max_length=64, blank=True, null=True)
+    fallback_reason = models.CharField(max_length=64, blank=True, null=True, help_text="Why the answer was refused (empty when published).")
     grounding_rate = models.FloatField(blank=True, null=True)
     latency_ms = models.FloatField(blank=True, null=True)
     cited_document_ids = ArrayField(models.UUIDField(), default=list, blank=True)

@@ -24,7 +24,9 @@ def answer_stats(metadata: dict, source_citations: list[dict]) -> dict:
             continue
     return {
         "route": str(trace.get("route") or "")[:40],
-        "fallback_reason": (str(faithfulness["fallback_reason"])[:64] if faithfulness.get("fallback_reason") else None),
+        # A refusal's reason; a published partial answer (fallback_used false) is not a refusal.
+        "fallback_reason": (str(faithfulness["fallback_reason"])[:64]
+                            if faithfulness.get("fallback_reason") and faithfulness.get("fallback_used") else None),
         "grounding_rate": float(grounding) if isinstance(grounding, (int, float)) else None,
         "latency_ms": float(trace["latency_ms"]) if isinstance(trace.get("latency_ms"), (int, float)) else None,
         "cited_document_ids": list(dict.fromkeys(documents)),

@@ -23,7 +23,7 @@ def daily_columns_svg(days: list[tuple[str, int, int]], *, width: int = 860, hei
     for fraction in (0, 0.5, 1):
         y = top + plot_h * (1 - fraction)
         parts.append(f'<line x1="{left}" x2="{width - 8}" y1="{y:.1f}" y2="{y:.1f}" stroke="{GRID}"/>'
-                     f'<text x="{left - 4}" y="{y + 4:.1f}" font-size="10" text-anchor="end" fill="{TEXT}">{round(peak * fraction)}</text>')
+                     f'<text x="{left - 4}" y="{y + 4:.1f}" font-size="10" text-anchor="end" fill="{TEXT}">{peak * fraction:g}</text>')
     label_every = max(1, len(days) // 10)
     for index, (label, total, refused) in enumerate(days):
         x = left + index * step + (step - bar_w) / 2

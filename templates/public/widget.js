@@ -126,7 +126,8 @@
     "@keyframes blink{0%,80%,100%{opacity:.25}40%{opacity:1}}",
     "@media (prefers-reduced-motion:reduce){.dots i{animation:none;opacity:.7}}",
     ".feedback{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:8px 0 0;white-space:normal;font-size:13px}",
-    ".feedback button.rate{border:1px solid #cfdad5;background:#fff;border-radius:8px;padding:2px 8px;cursor:pointer;font-size:15px}",
+    ".feedback button.rate{border:1px solid #cfdad5;background:#fff;color:#0f6b4f;border-radius:8px;padding:3px 7px;cursor:pointer;line-height:0}",
+    ".feedback button.rate svg{width:16px;height:16px}",
     ".feedback button.rate[aria-pressed=true]{background:#0f6b4f;border-color:#0f6b4f;color:#fff}",
     ".feedback textarea{flex-basis:100%;min-height:44px;font:13px system-ui,sans-serif;border:1px solid #cfdad5;border-radius:8px;padding:6px}",
     ".feedback .send-feedback{border:0;background:#0f6b4f;color:#fff;border-radius:8px;padding:4px 10px;cursor:pointer}",
@@ -155,6 +156,8 @@
 
   var ICON_CHAT = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z"/></svg>';
   var ICON_CLOSE = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>';
+  var ICON_UP = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M7 10v11H3V10h4zM7 10l4-8c1.7 0 3 1.3 3 3v4h5.5a2 2 0 0 1 2 2.3l-1.3 8A2 2 0 0 1 18.2 21H7"/></svg>';
+  var ICON_DOWN = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M17 14V3h4v11h-4zM17 14l-4 8c-1.7 0-3-1.3-3-3v-4H4.5a2 2 0 0 1-2-2.3l1.3-8A2 2 0 0 1 5.8 3H17"/></svg>';
   var ICON_NEW = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M12 5v14M5 12h14"/></svg>';
 
   var host = el("div", { id: "acehrag-chat-widget" });
@@ -316,9 +319,9 @@
     var chosen = entry.feedback && entry.feedback.rating;
     var note = el("span", { "class": "note", role: "status", text: chosen ? t().feedbackThanks : "" });
     var box = el("div", { "class": "feedback" });
-    function rateButton(rating, symbol, label) {
-      return el("button", { type: "button", "class": "rate " + rating, "aria-label": label, title: label,
-        "aria-pressed": String(chosen === rating), text: symbol, onclick: function () {
+    function rateButton(rating, icon, label) {
+      var button = el("button", { type: "button", "class": "rate " + rating, "aria-label": label, title: label,
+        "aria-pressed": String(chosen === rating), onclick: function () {
           box.querySelectorAll("button.rate").forEach(function (b) { b.setAttribute("aria-pressed", String(b === this)); }, this);
           var old = box.querySelector(".comment-form");
           if (old) old.remove();
@@ -331,9 +334,11 @@
           box.insertBefore(form, note);
           comment.focus();
         } });
+      button.innerHTML = icon;
+      return button;
     }
-    box.appendChild(rateButton("up", "\uD83D\uDC4D", t().helpful));
-    box.appendChild(rateButton("down", "\uD83D\uDC4E", t().notHelpful));
+    box.appendChild(rateButton("up", ICON_UP, t().helpful));
+    box.appendChild(rateButton("down", ICON_DOWN, t().notHelpful));
     box.appendChild(note);
     return box;
   }
