@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "conversations",
     "memory",
     "answering",
+    "workbench",
 ]
 
 MIDDLEWARE = [
@@ -136,7 +137,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 
-LANGUAGE_CODE = "id"
+LANGUAGE_CODE = "en"  # the admin speaks English; the public widget picks its own language
 TIME_ZONE = "Asia/Jakarta"
 USE_I18N = True
 USE_TZ = True

@@ -18,6 +18,7 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("metrics", metrics_view, name="metrics"),
+    path("admin/", include("workbench.urls")),  # staff-only workbench pages, before the admin's catch-all
     path("admin/", admin.site.urls),
     # The public widget routes carry no API key; they must come before the API's catch-all mount.
     path("", include("answering.public.urls")),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import uuid
 
+from retrieval.access import chunk_enabled_q
 from retrieval.models import Chunk
 # The resolution lives in retrieval (hybrid search uses it too); re-exported here.
 from retrieval.search.naming import (  # noqa: F401
@@ -38,7 +39,7 @@ def asks_for_signatory(question: str) -> bool:
 def closing_chunks(document_id: uuid.UUID) -> list[Chunk]:
     """The signature block of a document, located in the database."""
     return list(
-        Chunk.objects.filter(document_id=document_id, kind="closing")
+        Chunk.objects.filter(chunk_enabled_q(), document_id=document_id, kind="closing")
         .select_related("document").defer("embedding", "search_vector", "document__text")
         .order_by("ordinal")[:CLOSING_CHUNK_LIMIT]
     )

@@ -47,7 +47,7 @@ from conversations.selectors import HistoryWindow, conversation_get_owned, histo
 from memory.extraction import memory_claim_text, preferred_language
 from memory.services import RecalledMemory, memory_extract_from_turn, memory_recall
 from conversations.services import ConversationNotFound, ConversationRouteConflict, ExchangeRecord, exchange_persist
-from retrieval.access import Scope, visible_documents_q
+from retrieval.access import Scope, chunks_visible, visible_documents_q
 from retrieval.citations import citation_for
 from retrieval.embedders import EmbeddingError
 from retrieval.models import Chunk, Document
@@ -287,8 +287,7 @@ class AnswerPipeline:
 
     @staticmethod
     def _has_content(request: AnswerRequest) -> bool:
-        visible = Document.objects.filter(visible_documents_q(request.principal, request.scope))
-        return Chunk.objects.filter(document__in=visible).exists()
+        return chunks_visible(request.principal, request.scope).exists()
 
     def _require_content(self, request: AnswerRequest) -> None:
         if not self._has_content(request):
@@ -655,7 +654,7 @@ class AnswerPipeline:
                 "categories": list(result.guard.categories),
                 "stage": result.guard.stage,
             },
-            "trace": {"id": result.trace_id, "route": request.route},
+            "trace": {"id": result.trace_id, "route": request.route, "latency_ms": round(total_ms, 2)},
         }
         record = ExchangeRecord(
             question=request.question, answer=result.answer, source_citations=result.citations,

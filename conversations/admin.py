@@ -1,53 +1,33 @@
-import json
-
+"""Feedback on answers. The conversation inspector is registered by ``workbench/admin.py``
+(it reads the answering app's traces, which this app does not import)."""
 from django.contrib import admin
-from django.utils.html import format_html, format_html_join
+from django.urls import reverse
+from django.utils.html import format_html
 
-from conversations.models import Conversation, Message
+from conversations.models import Feedback
 
 
-class MessageInline(admin.StackedInline):
-    model = Message
-    fields = ["position", "role", "content", "citations", "metadata_pretty"]
+@admin.register(Feedback)
+class FeedbackAdmin(admin.ModelAdmin):
+    list_display = ["rating", "comment_preview", "answer", "subject", "updated_at"]
+    list_filter = ["rating", "updated_at"]
+    search_fields = ["comment", "subject", "message__content"]
+    list_select_related = ["message"]
+    fields = ["rating", "comment", "subject", "answer", "created_at", "updated_at"]
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-    ordering = ["position"]
+    date_hierarchy = "updated_at"
 
-    def has_add_permission(self, request, obj=None):
-        return False
+    @admin.display(description="comment")
+    def comment_preview(self, obj):
+        return obj.comment[:120] or "—"
 
-    @admin.display(description="source citations")
-    def citations(self, obj: Message):
-        return format_html_join(
-            "", "<div>[{}] {} — {} (p. {})</div>",
-            ((i, c.get("document_title"), c.get("legal_reference") or "", c.get("page_number") or "–")
-             for i, c in enumerate(obj.source_citations or [], start=1)),
-        ) or "—"
-
-    @admin.display(description="metadata")
-    def metadata_pretty(self, obj: Message):
-        return format_html("<pre style='white-space:pre-wrap'>{}</pre>", json.dumps(obj.metadata, indent=2, ensure_ascii=False))
-
-
-@admin.register(Conversation)
-class ConversationAdmin(admin.ModelAdmin):
-    """Read-only transcripts: the admin inspects conversations, it never edits them."""
-
-    list_display = ["title", "owner", "route_family", "message_count", "created_at"]
-    list_filter = ["route_family", "created_at"]
-    search_fields = ["title", "owner", "id"]
-    readonly_fields = ["id", "owner", "title", "metadata", "route_family", "created_at", "updated_at"]
-    inlines = [MessageInline]
+    @admin.display(description="answer")
+    def answer(self, obj):
+        url = reverse("admin:conversations_conversation_change", args=[obj.message.conversation_id])
+        return format_html('<a href="{}#message-{}">{}</a>', url, obj.message_id, obj.message.content[:100])
 
     def get_queryset(self, request):
-        from django.db.models import Count
-
-        return super().get_queryset(request).annotate(message_total=Count("messages"))
-
-    @admin.display(description="messages", ordering="message_total")
-    def message_count(self, obj):
-        return obj.message_total
+        return super().get_queryset(request).defer("message__metadata", "message__source_citations")
 
     def has_add_permission(self, request):
         return False

@@ -9,8 +9,8 @@ from ninja import Router, Status
 from acehrag.auth import request_principal
 from conversations import schemas
 from conversations.models import Conversation
-from conversations.selectors import conversation_get_owned, conversation_list, conversation_messages
-from conversations.services import conversation_create
+from conversations.selectors import conversation_get_owned, conversation_list, conversation_messages, message_get_owned
+from conversations.services import FeedbackTargetNotFound, conversation_create, feedback_record
 from retrieval.schemas import ErrorOut
 
 router = Router(tags=["conversations"])
@@ -46,3 +46,20 @@ def detail(request: HttpRequest, conversation_id: uuid.UUID, user_id: str = "ano
     ]
     # JsonResponse keeps stored citation objects (and their conditional fields) exactly as stored.
     return JsonResponse({**summary(conversation), "messages": messages})
+
+
+def feedback_out(feedback) -> dict:
+    return {"id": feedback.id, "message_id": str(feedback.message_id), "rating": feedback.rating,
+            "comment": feedback.comment, "created_at": feedback.created_at, "updated_at": feedback.updated_at}
+
+
+@router.post("/messages/{message_id}/feedback", response={200: schemas.FeedbackOut, 201: schemas.FeedbackOut, 404: ErrorOut},
+             summary="Rate an answer (thumbs up/down, optional comment); re-posting replaces the rating")
+def feedback(request: HttpRequest, message_id: uuid.UUID, payload: schemas.FeedbackIn):
+    owner = request_principal(request).owner(payload.user_id)
+    try:
+        record, created = feedback_record(owner=owner, message=message_get_owned(owner=owner, message_id=message_id),
+                                          message_id=message_id, rating=payload.rating, comment=payload.comment or "")
+    except FeedbackTargetNotFound as exc:
+        return Status(404, {"detail": exc.detail})
+    return Status(201 if created else 200, feedback_out(record))

@@ -1,12 +1,13 @@
 import uuid
 
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
 
 class Conversation(models.Model):
     class RouteFamily(models.TextChoices):
-        QUERY = "query"          # /query and /query/stream
-        QUERY_V2 = "query_v2"    # /query/v2 and /query/v2/stream
+        QUERY = "query", "/query"             # /query, /query/stream and the public widget
+        QUERY_V2 = "query_v2", "/query/v2"    # /query/v2 and /query/v2/stream
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.CharField(max_length=256, db_index=True)
@@ -42,12 +43,45 @@ class Message(models.Model):
     # Zero-based index of the user exchange this message belongs to.
     exchange_index = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # An answer's figures, copied from its metadata when stored (conversations/stats.py) so the
+    # dashboard aggregates small indexed columns instead of every answer's JSON.
+    route = models.CharField(max_length=40, blank=True, default="", db_default="")
+    fallback_reason = models.CharField(max_length=64, blank=True, null=True, help_text="Why the answer was refused (empty when published).")
+    grounding_rate = models.FloatField(blank=True, null=True)
+    latency_ms = models.FloatField(blank=True, null=True)
+    cited_document_ids = ArrayField(models.UUIDField(), default=list, blank=True)
 
     class Meta:
         ordering = ["conversation", "position"]
         constraints = [
             models.UniqueConstraint(fields=["conversation", "position"], name="message_position_unique"),
         ]
+        indexes = [models.Index(fields=["role", "created_at"], name="message_role_created")]
 
     def __str__(self) -> str:
         return f"{self.role}: {self.content[:60]}"
+
+
+class Feedback(models.Model):
+    """A reader's thumbs up or down on one answer; one per message and subject (re-rating replaces it)."""
+
+    class Rating(models.TextChoices):
+        UP = "up", "Thumbs up"
+        DOWN = "down", "Thumbs down"
+
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="feedback")
+    # Who rated: the conversation's owner (a partner user, or "public:<visitor>" from the widget).
+    subject = models.CharField(max_length=256)
+    rating = models.CharField(max_length=4, choices=Rating.choices)
+    comment = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        verbose_name_plural = "feedback"
+        constraints = [models.UniqueConstraint(fields=["message", "subject"], name="feedback_one_per_message_subject")]
+        indexes = [models.Index(fields=["rating", "updated_at"], name="feedback_rating_updated")]
+
+    def __str__(self) -> str:
+        return f"{self.rating} on {self.message_id}"

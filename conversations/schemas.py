@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Literal
+
 from ninja import Schema
 from pydantic import Field
 
@@ -31,3 +34,19 @@ class ConversationMessage(Schema):
 
 class ConversationDetail(ConversationSummary):
     messages: list[ConversationMessage] = Field(description="Every stored message, oldest first.")
+    messages: list[ConversationMessage]
+
+
+class FeedbackIn(StrictSchema):
+    rating: Literal["up", "down"]
+    comment: str | None = Field(None, max_length=2000)
+    user_id: str = Field("anonymous", min_length=1, max_length=256)
+
+
+class FeedbackOut(Schema):
+    id: int
+    message_id: str
+    rating: str
+    comment: str
+    created_at: datetime
+    updated_at: datetime

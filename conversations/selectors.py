@@ -18,6 +18,19 @@ def conversation_get_owned(*, owner: str, conversation_id: uuid.UUID) -> Convers
     return Conversation.objects.filter(owner=owner, id=conversation_id).first()
 
 
+def message_get_owned(*, owner: str, message_id: uuid.UUID) -> Message | None:
+    """An answer in a conversation ``owner`` owns; unknown and foreign ids alike give None."""
+    return (Message.objects.select_related("conversation")
+            .filter(id=message_id, conversation__owner=owner, role=Message.Role.ASSISTANT).first())
+
+
+def message_get_by_turn(*, owner: str, conversation_id: uuid.UUID, exchange_index: int) -> Message | None:
+    """The answer of one exchange (zero-based) of a conversation ``owner`` owns."""
+    return (Message.objects.select_related("conversation")
+            .filter(conversation_id=conversation_id, conversation__owner=owner, exchange_index=exchange_index,
+                    role=Message.Role.ASSISTANT).order_by("-position").first())
+
+
 def conversation_messages(*, conversation: Conversation) -> list[Message]:
     return list(conversation.messages.order_by("position"))
 

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import Max
 
-from conversations.models import Conversation, Message
+from conversations.models import Conversation, Feedback, Message
+from conversations.stats import answer_stats
 
 TITLE_CHARS = 80
 
@@ -76,6 +77,30 @@ def exchange_persist(
     assistant = Message.objects.create(
         id=assistant_message_id, conversation=conversation, position=position + 1, role=Message.Role.ASSISTANT,
         content=record.answer, source_citations=record.source_citations, metadata=record.assistant_metadata,
-        exchange_index=exchange,
+        exchange_index=exchange, **answer_stats(record.assistant_metadata, record.source_citations),
     )
     return conversation, user, assistant
+
+
+class FeedbackTargetNotFound(LookupError):
+    """No answer with that id in a conversation the caller owns (unknown and foreign look alike: 404)."""
+
+    def __init__(self, message_id):
+        super().__init__(f"Message {message_id} not found")
+        self.detail = str(self)
+
+
+FEEDBACK_COMMENT_CHARS = 2000
+
+
+@transaction.atomic
+def feedback_record(*, owner: str, message: Message | None, message_id, rating: str, comment: str = "") -> tuple[Feedback, bool]:
+    """Store ``owner``'s rating of an answer they own, replacing an earlier one; returns (feedback, created).
+
+    ``message`` is the caller's lookup (``message_get_owned``); None raises ``FeedbackTargetNotFound``.
+    """
+    if message is None or message.role != Message.Role.ASSISTANT or message.conversation.owner != owner:
+        raise FeedbackTargetNotFound(message_id)
+    return Feedback.objects.update_or_create(
+        message=message, subject=owner, defaults={"rating": rating, "comment": (comment or "").strip()[:FEEDBACK_COMMENT_CHARS]},
+    )

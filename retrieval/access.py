@@ -7,6 +7,10 @@ A document is visible to a principal when it is indexed and
 Unit and level claims count only from a verified identity (an unverified
 claim could be forged); a verified ``admin`` sees every indexed document.
 Forbidden and unknown ids behave the same: they simply match nothing.
+
+A chunk is retrievable when its document is visible and the chunk is
+``enabled``: an administrator may disable a passage without touching its
+document. Both halves live here; every search leg and chunk read composes them.
 """
 from __future__ import annotations
 
@@ -17,7 +21,10 @@ from django.db import connection
 from django.db.models import Q
 
 from acehrag.auth import Principal
-from retrieval.models import Document
+from retrieval.models import Chunk, Document
+
+# The chunk half of the predicate, as SQL over the chunk alias ``c`` and as an ORM condition.
+CHUNK_ENABLED_SQL = "c.enabled"
 
 
 @dataclass(frozen=True)
@@ -69,13 +76,24 @@ def visible_documents_q(principal: Principal, scope: Scope | None = None) -> Q:
     return document_access_q(principal) & document_scope_q(scope or Scope())
 
 
-def document_condition_sql(condition: Q) -> tuple[str, list]:
-    """Compile a ``Document`` condition to SQL over the ``retrieval_document`` table.
+def chunk_enabled_q() -> Q:
+    """The chunk half of the predicate on ``Chunk`` (disabled passages are never read)."""
+    return Q(enabled=True)
 
-    Hand-written search SQL joins ``retrieval_document`` (unaliased) and
-    composes this, so raw SQL and ORM reads share the one predicate.
+
+def chunks_visible(principal: Principal, scope: Scope | None = None):
+    """Chunk queryset an answer or a read may use: enabled, in a visible document."""
+    return Chunk.objects.filter(chunk_enabled_q(), document__in=Document.objects.filter(visible_documents_q(principal, scope)))
+
+
+def document_condition_sql(condition: Q) -> tuple[str, list]:
+    """Compile a ``Document`` condition to SQL over ``retrieval_document``, plus the chunk half.
+
+    Hand-written search SQL selects from ``retrieval_chunk c``, joins
+    ``retrieval_document`` (unaliased) and composes this, so raw SQL and ORM
+    reads share the one predicate (a disabled chunk matches nothing).
     """
     query = Document.objects.filter(condition).query
     compiler = query.get_compiler(connection=connection)
     sql, params = query.where.as_sql(compiler, connection)
-    return (sql or "TRUE"), list(params)
+    return f"{CHUNK_ENABLED_SQL} AND ({sql or 'TRUE'})", list(params)

@@ -1,9 +1,24 @@
-from django.contrib import admin, messages
-from django.shortcuts import redirect, render
-from django.urls import path
+"""Corpus screens: collections, documents (identity, access, source), ingestions.
 
-from retrieval.models import Chunk, Collection, Document, Ingestion
-from retrieval.services import document_reindex
+Chunks have their own paginated screen (``retrieval/admin_chunks.py``): a
+document page never renders its passages inline (a long law has thousands).
+"""
+from django.contrib import admin, messages
+from django.http import FileResponse, Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+
+from retrieval import admin_chunks  # noqa: F401 (registers the chunk screen)
+from retrieval.models import Collection, Document, Ingestion
+from retrieval.services import ingestion_request_reindex
+from retrieval.sources import source_file_path
+
+ACCESS_HELP = {
+    "confidential": "Visible only to callers whose identity is verified (partner JWT or trusted X-User-* headers).",
+    "owning_org_unit": "When set, only callers of this organisation unit see the document. Leave blank for everyone.",
+    "min_position_level": "When set, only callers at this position level or higher see the document. Leave blank for everyone.",
+}
 
 
 @admin.register(Collection)
@@ -12,90 +27,156 @@ class CollectionAdmin(admin.ModelAdmin):
     search_fields = ["id", "name"]
 
 
-class ChunkInline(admin.TabularInline):
-    model = Chunk
-    fields = ["ordinal", "kind", "section_path", "legal_reference", "page_number", "text"]
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-    show_change_link = True
-    ordering = ["ordinal"]
-
-    def has_add_permission(self, request, obj=None):
-        return False
+def access_summary(obj) -> str:
+    parts = []
+    if obj.confidential:
+        parts.append("verified only")
+    if obj.owning_org_unit:
+        parts.append(f"unit {obj.owning_org_unit}")
+    if obj.min_position_level is not None:
+        parts.append(f"level ≥ {obj.min_position_level}")
+    return ", ".join(parts) or "public"
 
 
 @admin.register(Document)
 class DocumentAdmin(admin.ModelAdmin):
-    list_display = ["title", "collection", "instrument_type", "number", "year", "status", "chunk_count", "confidential",
-                    "owning_org_unit", "min_position_level", "indexed_at"]
-    list_filter = ["collection", "instrument_type", "year", "status", "confidential", "owning_org_unit", "min_position_level"]
+    list_display = ["title", "collection", "instrument_type", "number", "year", "status", "chunk_count", "access",
+                    "indexed_at"]
+    list_filter = ["collection", "status", "instrument_type", "year", "confidential", "owning_org_unit",
+                   "min_position_level"]
     search_fields = ["title", "number", "subject", "source_name"]
-    readonly_fields = ["id", "source_key", "source_name", "source_format", "version", "status", "content_hash", "chunk_count",
-                       "instrument_type", "number", "year", "subject", "issuer", "place_enacted", "date_enacted",
-                       "signatory", "identity", "created_at", "updated_at", "indexed_at", "error"]
+    readonly_fields = ["id", "status", "version", "chunks", "indexed_at", "error", "instrument_type", "number", "year",
+                       "subject", "issuer", "place_enacted", "date_enacted", "signatory", "source_name", "source_format",
+                       "content_hash", "source_download", "ingestions", "created_at", "updated_at"]
     fieldsets = [
-        (None, {"fields": ["id", "title", "collection", "status", "version", "chunk_count", "indexed_at", "error"]}),
+        (None, {"fields": ["id", "title", "collection", "status", "version", "chunks", "indexed_at", "error"]}),
         ("Identity card", {"fields": ["instrument_type", "number", "year", "subject", "issuer", "place_enacted",
-                                      "date_enacted", "signatory", "identity"]}),
-        ("Access", {"fields": ["confidential", "owning_org_unit", "min_position_level"]}),
-        ("Source", {"fields": ["source_key", "source_name", "source_format", "content_hash", "created_at", "updated_at"]}),
+                                      "date_enacted", "signatory"]}),
+        ("Access", {"fields": ["confidential", "owning_org_unit", "min_position_level"],
+                    "description": "A document is visible to a caller when every restriction set here holds. "
+                                   "A verified admin sees every indexed document."}),
+        ("Source", {"fields": ["source_name", "source_format", "content_hash", "source_download", "ingestions",
+                               "created_at", "updated_at"]}),
     ]
-    inlines = [ChunkInline]
     actions = ["reindex"]
     change_list_template = "admin/retrieval/document/change_list.html"
 
     def get_queryset(self, request):
-        return super().get_queryset(request).defer("text")
+        return super().get_queryset(request).select_related("collection").defer("text", "identity", "page_starts")
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        for name, text in ACCESS_HELP.items():
+            if name in form.base_fields:
+                form.base_fields[name].help_text = text
+        return form
+
+    @admin.display(description="access")
+    def access(self, obj):
+        return access_summary(obj)
+
+    @admin.display(description="chunks")
+    def chunks(self, obj):
+        url = reverse("admin:retrieval_chunk_changelist") + f"?document__id__exact={obj.pk}"
+        return format_html('<a href="{}">View the {} chunks (text, section, page, enable/disable)</a>', url, obj.chunk_count)
+
+    @admin.display(description="source file")
+    def source_download(self, obj):
+        links = []
+        if source_file_path(obj):
+            links.append(format_html('<a href="{}">Download {}</a>',
+                                     reverse("admin:retrieval_document_source", args=[obj.pk]), obj.source_name))
+        links.append(format_html('<a href="{}">Extracted text (.txt)</a>', reverse("admin:retrieval_document_text", args=[obj.pk])))
+        return format_html_join(" · ", "{}", ((link,) for link in links))
+
+    @admin.display(description="ingestions")
+    def ingestions(self, obj):
+        rows = Ingestion.objects.filter(document_id=obj.pk).only("id", "kind", "status", "outcome", "requested_by",
+                                                                  "created_at")[:5]
+        items = format_html_join("", '<li><a href="{}">{} {} — {} {}</a> by {}</li>', (
+            (reverse("admin:retrieval_ingestion_change", args=[row.pk]), row.created_at.strftime("%Y-%m-%d %H:%M"),
+             row.get_kind_display(), row.status, row.outcome, row.requested_by or "unknown") for row in rows))
+        return format_html("<ul>{}</ul>", items) if rows else "—"
 
     @admin.action(description="Re-index selected documents (re-chunk and re-embed)")
     def reindex(self, request, queryset):
-        done = 0
-        for document in queryset:
-            outcome = document_reindex(document=document)
-            if outcome.status == "failed":
-                self.message_user(request, f"{document.title}: {outcome.reason}", level=messages.ERROR)
-            else:
-                done += 1
-        self.message_user(request, f"Re-indexed {done} document(s).")
+        queued = [ingestion_request_reindex(document=document, requested_by=request.user.get_username())
+                  for document in queryset.only("id", "title", "source_name", "source_key", "collection_id",
+                                                "confidential", "owning_org_unit", "min_position_level")]
+        failed = sum(1 for ingestion in Ingestion.objects.filter(pk__in=[i.pk for i in queued], status="failed"))
+        url = reverse("admin:retrieval_ingestion_changelist")
+        self.message_user(request, format_html('Re-index requested for {} document(s) ({} failed): see <a href="{}">Ingestions</a>.',
+                                               len(queued), failed, url),
+                          level=messages.ERROR if failed else messages.SUCCESS)
+
+    def add_view(self, request, form_url="", extra_context=None):
+        return redirect("admin:retrieval_document_upload")
 
     def get_urls(self):
-        return [path("upload/", self.admin_site.admin_view(self.upload_view), name="retrieval_document_upload")] + super().get_urls()
+        view = self.admin_site.admin_view
+        return [
+            path("upload/", view(self.upload_view), name="retrieval_document_upload"),
+            path("<uuid:document_id>/source/", view(self.source_view), name="retrieval_document_source"),
+            path("<uuid:document_id>/text/", view(self.text_view), name="retrieval_document_text"),
+        ] + super().get_urls()
 
     def upload_view(self, request):
         from retrieval.forms import DocumentUploadForm
 
+        if not self.has_add_permission(request):
+            raise Http404
         form = DocumentUploadForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
-            outcome = form.ingest(requested_by=request.user.get_username())
-            level = messages.ERROR if outcome.status == "failed" else messages.SUCCESS
-            self.message_user(request, f"{outcome.source_name}: {outcome.status} {outcome.reason}".strip(), level=level)
-            if outcome.status != "failed":
-                return redirect("admin:retrieval_document_change", outcome.document_id)
+            ingestion = form.request_ingestion(requested_by=request.user.get_username())
+            return redirect("admin:retrieval_ingestion_change", ingestion.pk)
         context = {**self.admin_site.each_context(request), "form": form, "title": "Upload a document", "opts": self.model._meta}
         return render(request, "admin/retrieval/document/upload.html", context)
 
+    def source_view(self, request, document_id):
+        document = get_object_or_404(Document.objects.only("id", "content_hash", "source_name"), pk=document_id)
+        if not self.has_view_permission(request, document) or (kept := source_file_path(document)) is None:
+            raise Http404
+        return FileResponse(kept.open("rb"), as_attachment=True, filename=document.source_name)
 
-@admin.register(Chunk)
-class ChunkAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "document", "ordinal", "kind", "legal_reference", "page_number"]
-    list_filter = ["kind", "document__collection"]
-    search_fields = ["text", "legal_reference"]
-    readonly_fields = ["id", "document", "ordinal", "kind", "text", "page_number", "section_path", "legal_reference",
-                       "char_start", "char_end", "table_header", "embedding_model"]
-    exclude = ["embedding", "search_vector"]
-    list_select_related = ["document"]
-
-    def has_add_permission(self, request):
-        return False
+    def text_view(self, request, document_id):
+        document = get_object_or_404(Document.objects.only("id", "text", "source_name"), pk=document_id)
+        if not self.has_view_permission(request, document):
+            raise Http404
+        response = HttpResponse(document.text, content_type="text/plain; charset=utf-8")
+        name = (document.source_name.rsplit(".", 1)[0] or "document") + ".txt"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
 
 
 @admin.register(Ingestion)
 class IngestionAdmin(admin.ModelAdmin):
-    list_display = ["source_name", "collection", "status", "outcome", "chunk_count", "attempts", "requested_by", "created_at"]
-    list_filter = ["status", "outcome", "collection"]
-    search_fields = ["source_name", "source_key", "requested_by"]
-    readonly_fields = [f.name for f in Ingestion._meta.fields]
+    """Progress and outcome of every ingestion; the page refreshes itself until the run ends."""
+
+    list_display = ["source_name", "kind", "collection", "status", "outcome", "chunk_count", "attempts", "requested_by",
+                    "created_at", "duration"]
+    list_filter = ["status", "outcome", "kind", "collection"]
+    search_fields = ["source_name", "requested_by"]
+    fields = ["id", "kind", "source_name", "collection", "title", "confidential", "owning_org_unit", "min_position_level",
+              "status", "outcome", "error", "document_link", "chunk_count", "attempts", "requested_by", "created_at",
+              "updated_at", "duration"]
+    readonly_fields = fields
+    change_form_template = "admin/retrieval/ingestion/change_form.html"
+
+    @admin.display(description="document")
+    def document_link(self, obj):
+        if not obj.document_id:
+            return "—"
+        return format_html('<a href="{}">{}</a>', reverse("admin:retrieval_document_change", args=[obj.document_id]),
+                           obj.document_id)
+
+    @admin.display(description="duration")
+    def duration(self, obj):
+        if obj.status in (Ingestion.Status.QUEUED, Ingestion.Status.RUNNING):
+            return "in progress"
+        return f"{(obj.updated_at - obj.created_at).total_seconds():.1f} s"
 
     def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
         return False

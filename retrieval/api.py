@@ -5,7 +5,6 @@ import uuid
 from pathlib import Path
 
 from django.conf import settings
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Status, File, Form, Query, Router
 from ninja.errors import HttpError
@@ -16,12 +15,12 @@ from retrieval import schemas
 from retrieval.access import Scope
 from retrieval.citations import restriction_fields
 from retrieval.embedders import EmbeddingError
-from retrieval.ingestion import IngestOptions, source_key_for
+from retrieval.ingestion import IngestOptions
 from retrieval.parsing import SUPPORTED_EXTENSIONS
 from retrieval.uploads import content_matches_extension
 from retrieval.search import SearchTimeout, chunk_search
 from retrieval.selectors import document_get_visible, document_list_visible, ingestion_get
-from retrieval.services import document_delete, ingestion_create, ingestion_enqueue, upload_store
+from retrieval.services import document_delete, ingestion_request_upload
 
 router = Router(tags=["retrieval"])
 
@@ -131,14 +130,9 @@ def document_upload(
         owning_org_unit=(owning_org_unit or "").strip() or None,
         min_position_level=min_position_level,
     )
-    stored = upload_store(data=data, filename=name)
     principal = request_principal(request)
-    with transaction.atomic():
-        ingestion = ingestion_create(
-            source_name=name, source_key=source_key_for(collection, f"upload/{name}"), stored_path=stored,
-            options=options, requested_by=principal.subject or request.auth.key_name,
-        )
-        ingestion_enqueue(ingestion=ingestion)
+    ingestion = ingestion_request_upload(data=data, filename=name, options=options,
+                                         requested_by=principal.subject or request.auth.key_name)
     return Status(202, {"ingestion_id": str(ingestion.id), "status": "queued", "source_name": name})
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from acehrag.auth import Principal
-from retrieval.access import Scope, visible_documents_q
+from retrieval.access import Scope, chunks_visible
 from retrieval.models import Chunk, Document
 from retrieval.references import covered_articles
 from retrieval.search import chunk_search, query_terms
@@ -178,7 +178,7 @@ def bm25_ranker(scope: Scope, k: int) -> Callable[[str], list[RankedChunk]]:
     from rank_bm25 import BM25Okapi
 
     chunks = list(
-        Chunk.objects.filter(document__in=Document.objects.filter(visible_documents_q(EVALUATOR, scope)))
+        chunks_visible(EVALUATOR, scope)
         .select_related("document").defer("embedding", "search_vector", "document__text").order_by("id")
     )
     items = [ranked_chunk(chunk) for chunk in chunks]

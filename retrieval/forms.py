@@ -2,17 +2,25 @@ from pathlib import Path
 
 from django import forms
 
-from retrieval.ingestion import IngestOptions, IngestOutcome, document_ingest_bytes, source_key_for
+from retrieval.ingestion import IngestOptions
+from retrieval.models import Collection, Ingestion
 from retrieval.parsing import SUPPORTED_EXTENSIONS
+from retrieval.services import ingestion_request_upload
 
 
 class DocumentUploadForm(forms.Form):
-    file = forms.FileField()
-    collection_id = forms.CharField(max_length=100, initial="JDIH")
-    title = forms.CharField(max_length=500, required=False)
-    confidential = forms.BooleanField(required=False)
-    owning_org_unit = forms.CharField(max_length=200, required=False)
-    min_position_level = forms.IntegerField(min_value=0, max_value=1000, required=False)
+    file = forms.FileField(help_text=f"One of {', '.join(sorted(SUPPORTED_EXTENSIONS))}.")
+    collection = forms.ModelChoiceField(queryset=Collection.objects.all(), help_text="Add collections under Collections.")
+    title = forms.CharField(max_length=500, required=False, help_text="Leave blank to use the title found in the file.")
+    confidential = forms.BooleanField(required=False, help_text="Visible only to callers with a verified identity.")
+    owning_org_unit = forms.CharField(max_length=200, required=False,
+                                      help_text="Only callers of this organisation unit see it; blank for everyone.")
+    min_position_level = forms.IntegerField(min_value=0, max_value=1000, required=False,
+                                            help_text="Only callers at this position level or higher; blank for everyone.")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["collection"].initial = Collection.objects.filter(id="JDIH").first()
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
@@ -20,20 +28,18 @@ class DocumentUploadForm(forms.Form):
             raise forms.ValidationError(f"Unsupported type; expected one of {', '.join(sorted(SUPPORTED_EXTENSIONS))}")
         return upload
 
-    def ingest(self, *, requested_by: str) -> IngestOutcome:
+    def request_ingestion(self, *, requested_by: str) -> Ingestion:
         data = self.cleaned_data
         upload = data["file"]
-        collection = data["collection_id"].strip()
-        name = Path(upload.name).name
-        return document_ingest_bytes(
+        return ingestion_request_upload(
             data=upload.read(),
-            filename=name,
-            source_key=source_key_for(collection, f"upload/{name}"),
+            filename=upload.name,
             options=IngestOptions(
-                collection_id=collection,
+                collection_id=data["collection"].pk,
                 title=data["title"] or None,
                 confidential=data["confidential"],
                 owning_org_unit=data["owning_org_unit"] or None,
                 min_position_level=data["min_position_level"],
             ),
+            requested_by=requested_by,
         )

@@ -106,6 +106,13 @@ class Chunk(models.Model):
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
     embedding_model = models.CharField(max_length=200)
     search_vector = SearchVectorField(null=True)
+    # A disabled chunk stays in its document but is never retrieved or cited
+    # (retrieval/access.py composes ``enabled`` into every read).
+    enabled = models.BooleanField(
+        default=True, db_default=True,
+        help_text="Disabled passages stay in the document but are never retrieved, quoted or cited.")
+    disabled_by = models.CharField("disabled by", max_length=256, blank=True, default="", db_default="")
+    disabled_at = models.DateTimeField("disabled at", blank=True, null=True)
 
     class Meta:
         ordering = ["document", "ordinal"]
@@ -128,7 +135,11 @@ class Chunk(models.Model):
 
 
 class Ingestion(models.Model):
-    """One requested ingestion of one file (upload API, `ingest --async`)."""
+    """One requested ingestion: a file (command, admin upload, API) or a re-index of a stored document."""
+
+    class Kind(models.TextChoices):
+        FILE = "file", "File"
+        REINDEX = "reindex", "Re-index"
 
     class Status(models.TextChoices):
         QUEUED = "queued"
@@ -137,10 +148,11 @@ class Ingestion(models.Model):
         FAILED = "failed"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.FILE, db_default=Kind.FILE)
     source_name = models.CharField(max_length=500)
     source_key = models.CharField(max_length=1000)
     # Where the bytes wait for the worker (under the data directory or a shared volume).
-    stored_path = models.CharField(max_length=1000)
+    stored_path = models.CharField(max_length=1000, blank=True)
     collection = models.ForeignKey(Collection, on_delete=models.PROTECT, related_name="ingestions")
     title = models.CharField(max_length=500, blank=True, null=True)
     confidential = models.BooleanField(default=False)
@@ -159,6 +171,7 @@ class Ingestion(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "created_at"], name="ingestion_status_created")]
 
     def __str__(self) -> str:
         return f"{self.source_name} ({self.status})"

@@ -7,7 +7,7 @@ from django.contrib.postgres.search import SearchQuery
 from django.db.models import Count, QuerySet
 
 from acehrag.auth import Principal
-from retrieval.access import Scope, visible_documents_q
+from retrieval.access import Scope, chunk_enabled_q, visible_documents_q
 from retrieval.models import Chunk, Document, Ingestion
 
 
@@ -62,4 +62,4 @@ def document_facts(*, principal: Principal, scope: Scope | None = None, instrume
 def chunk_count_with_all_terms(*, document_id: uuid.UUID, query: str) -> int:
     """How many of a document's passages contain every term of ``query`` (indonesian configuration)."""
     terms = SearchQuery(query, config="indonesian", search_type="plain")
-    return Chunk.objects.filter(document_id=document_id, search_vector=terms).count()
+    return Chunk.objects.filter(chunk_enabled_q(), document_id=document_id, search_vector=terms).count()

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from retrieval.ingestion import (
     IngestOptions,
+    IngestOutcome,
     IngestProgress,
     discover_files,
     document_ingest_bytes,
@@ -20,7 +21,8 @@ from retrieval.ingestion import (
     document_reindex,
     source_key_for,
 )
-from retrieval.models import Collection, Document, Ingestion
+from retrieval.models import Chunk, Collection, Document, Ingestion
+from retrieval.sources import source_file_keep
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +44,32 @@ def ingestion_create(
         min_position_level=options.min_position_level,
         requested_by=requested_by[:256],
     )
+
+
+def ingestion_request_upload(*, data: bytes, filename: str, options: IngestOptions, requested_by: str) -> Ingestion:
+    """Keep uploaded bytes, record who asked, and queue the ingestion (admin upload, API)."""
+    name = Path(filename).name
+    stored = upload_store(data=data, filename=name)
+    with transaction.atomic():
+        ingestion = ingestion_create(
+            source_name=name, source_key=source_key_for(options.collection_id, f"upload/{name}"), stored_path=stored,
+            options=options, requested_by=requested_by,
+        )
+        ingestion_enqueue(ingestion=ingestion)
+    return ingestion
+
+
+def ingestion_request_reindex(*, document: Document, requested_by: str) -> Ingestion:
+    """Record and queue a re-index (re-chunk, re-embed) of a stored document."""
+    with transaction.atomic():
+        ingestion = Ingestion.objects.create(
+            kind=Ingestion.Kind.REINDEX, source_name=document.source_name or document.title[:500],
+            source_key=document.source_key, collection_id=document.collection_id, title=document.title,
+            confidential=document.confidential, owning_org_unit=document.owning_org_unit,
+            min_position_level=document.min_position_level, document=document, requested_by=requested_by[:256],
+        )
+        ingestion_enqueue(ingestion=ingestion)
+    return ingestion
 
 
 def ingestion_enqueue(*, ingestion: Ingestion) -> None:
@@ -87,7 +115,7 @@ def ingestion_run(*, ingestion_id: str, final_attempt: bool = True) -> str:
         min_position_level=ingestion.min_position_level,
     )
     try:
-        outcome = document_ingest_path(path=Path(ingestion.stored_path), source_key=ingestion.source_key, options=options)
+        outcome = _ingestion_work(ingestion, options)
     except EmbeddingError as exc:
         if not final_attempt:
             Ingestion.objects.filter(pk=ingestion.pk).update(status=Ingestion.Status.QUEUED, error=str(exc))
@@ -102,10 +130,34 @@ def ingestion_run(*, ingestion_id: str, final_attempt: bool = True) -> str:
         chunk_count=outcome.chunk_count,
         updated_at=timezone.now(),
     )
-    stored = Path(ingestion.stored_path)
-    if succeeded and stored.is_relative_to(upload_dir()):
-        shutil.rmtree(stored.parent, ignore_errors=True)
+    if ingestion.kind == Ingestion.Kind.FILE:
+        stored = Path(ingestion.stored_path)
+        if succeeded:
+            source_file_keep(document_id=outcome.document_id, path=stored)
+        if succeeded and stored.is_relative_to(upload_dir()):
+            shutil.rmtree(stored.parent, ignore_errors=True)
     return outcome.status
+
+
+def _ingestion_work(ingestion: Ingestion, options: IngestOptions):
+    if ingestion.kind == Ingestion.Kind.REINDEX:
+        document = Document.objects.filter(pk=ingestion.document_id).first()
+        if document is None:
+            return IngestOutcome(status="failed", source_name=ingestion.source_name, source_key=ingestion.source_key,
+                                 reason="document was deleted")
+        outcome = document_reindex(document=document)
+        if outcome.status != "failed":
+            chunk_statistics_refresh()
+        return outcome
+    return document_ingest_path(path=Path(ingestion.stored_path), source_key=ingestion.source_key, options=options)
+
+
+def chunk_set_enabled(*, chunk_ids: list, enabled: bool, by: str) -> int:
+    """Enable or disable chunks, recording who disabled them and when; returns how many changed."""
+    changed = Chunk.objects.filter(pk__in=chunk_ids).exclude(enabled=enabled)
+    if enabled:
+        return changed.update(enabled=True, disabled_by="", disabled_at=None)
+    return changed.update(enabled=False, disabled_by=by[:256], disabled_at=timezone.now())
 
 
 def document_delete(*, document: Document) -> None:
@@ -169,6 +221,7 @@ def sample_corpus_ingest_if_empty() -> str | None:
 __all__ = [
     "IngestOptions",
     "IngestProgress",
+    "chunk_set_enabled",
     "chunk_statistics_refresh",
     "discover_files",
     "document_delete",
@@ -176,6 +229,8 @@ __all__ = [
     "document_reindex",
     "ingestion_create",
     "ingestion_enqueue",
+    "ingestion_request_reindex",
+    "ingestion_request_upload",
     "ingestion_run",
     "sample_corpus_ingest",
     "sample_corpus_ingest_if_empty",

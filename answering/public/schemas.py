@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import uuid
+from typing import Literal
 
 from pydantic import ConfigDict, Field, ValidationError
 
 from acehrag.hygiene import PlainTextModel
 
-__all__ = ["PublicChatIn", "ValidationError", "first_error"]
+__all__ = ["PublicChatIn", "PublicFeedbackIn", "ValidationError", "first_error"]
 
 
 class PublicChatIn(PlainTextModel):
@@ -23,6 +24,18 @@ class PublicChatIn(PlainTextModel):
         "The widget's stable visitor id (echoed back; one is issued when omitted)."))
     session_id: str | None = Field(default=None, alias="sessionId", description=(
         "The widget's session id (echoed back; one is issued when omitted)."))
+
+
+class PublicFeedbackIn(BaseModel):
+    """A visitor's rating of one answer: the conversation and the answer's turn (zero-based exchange)."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    visitor_id: str = Field(alias="visitorId", min_length=1)
+    conversation_id: uuid.UUID = Field(alias="conversationId")
+    turn: int = Field(ge=0, le=10_000)
+    rating: Literal["up", "down"]
+    comment: str | None = Field(default=None, max_length=2000)
 
 
 def first_error(exc: ValidationError) -> str:

@@ -245,6 +245,7 @@ def widget_script(request: HttpRequest) -> HttpResponse:
         return HttpResponse(status=404 if not config.enabled else 405)
     server = {
         "chatPath": reverse("public-chat"),
+        "feedbackPath": reverse("public-chat-feedback"),
         "sourcePath": reverse("public-chat-source", args=[uuid.UUID(int=0)]).rsplit("/", 1)[0] + "/",
         "projectName": config.project_name,
         "greeting": config.greeting,

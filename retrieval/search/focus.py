@@ -39,7 +39,7 @@ RRF_K = 60
 
 _DOCUMENT_SEMANTIC_SQL = """
 SELECT c.id FROM retrieval_chunk c
-WHERE c.document_id = %s AND c.embedding_model = %s
+WHERE c.document_id = %s AND c.embedding_model = %s AND c.enabled
 ORDER BY (c.embedding <=> %s::vector) + 0, c.id
 LIMIT %s
 """

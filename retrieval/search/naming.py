@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from acehrag.auth import Principal
-from retrieval.access import Scope, visible_documents_q
+from retrieval.access import Scope, chunk_enabled_q, visible_documents_q
 from retrieval.models import Chunk, Document
 from retrieval.references import covered_articles
 
@@ -117,7 +117,7 @@ def article_chunks(document_id: uuid.UUID, locator: ArticleLocator, limit: int =
     """Chunks of the article (body first, then its Penjelasan), ayat/angka-specific first."""
     heading = f"Pasal {locator.pasal}"
     candidates = (
-        Chunk.objects.filter(document_id=document_id)
+        Chunk.objects.filter(chunk_enabled_q(), document_id=document_id)
         .filter(Q(section_path__contains=[heading]) | Q(legal_reference__regex=r"Pasal [0-9]+[A-Z]?\s*[-–]"))
         .select_related("document").defer("embedding", "search_vector", "document__text").order_by("ordinal")
     )

@@ -25,6 +25,8 @@
       langToggle: "EN", langLabel: "Switch to English",
       disclaimer: "Jawaban otomatis dari dokumen publik; periksa sumber resminya.",
       loadingSource: "Memuat kutipan…", sourceUnavailable: "Kutipan tidak tersedia.",
+      helpful: "Jawaban membantu", notHelpful: "Jawaban tidak membantu", feedbackThanks: "Terima kasih atas masukan Anda.",
+      feedbackComment: "Apa yang kurang tepat? (opsional)", feedbackSend: "Kirim masukan", feedbackFailed: "Masukan tidak terkirim.",
       counter: "{n}/{max}",
       phases: { start: "Menghubungkan…", searching: "Mencari dokumen…", reading: "Membaca pasal…", finalizing: "Hampir selesai…" },
       errors: {
@@ -47,6 +49,8 @@
       langToggle: "ID", langLabel: "Ganti ke Bahasa Indonesia",
       disclaimer: "Automated answers from public documents; check the official source.",
       loadingSource: "Loading excerpt…", sourceUnavailable: "Excerpt unavailable.",
+      helpful: "Helpful answer", notHelpful: "Unhelpful answer", feedbackThanks: "Thank you for your feedback.",
+      feedbackComment: "What was wrong? (optional)", feedbackSend: "Send feedback", feedbackFailed: "Feedback was not sent.",
       counter: "{n}/{max}",
       phases: { start: "Connecting…", searching: "Searching documents…", reading: "Reading the article…", finalizing: "Almost done…" },
       errors: {
@@ -121,6 +125,13 @@
     ".dots i:nth-child(2){animation-delay:.2s}.dots i:nth-child(3){animation-delay:.4s}",
     "@keyframes blink{0%,80%,100%{opacity:.25}40%{opacity:1}}",
     "@media (prefers-reduced-motion:reduce){.dots i{animation:none;opacity:.7}}",
+    ".feedback{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:8px 0 0;white-space:normal;font-size:13px}",
+    ".feedback button.rate{border:1px solid #cfdad5;background:#fff;color:#0f6b4f;border-radius:8px;padding:3px 7px;cursor:pointer;line-height:0}",
+    ".feedback button.rate svg{width:16px;height:16px}",
+    ".feedback button.rate[aria-pressed=true]{background:#0f6b4f;border-color:#0f6b4f;color:#fff}",
+    ".feedback textarea{flex-basis:100%;min-height:44px;font:13px system-ui,sans-serif;border:1px solid #cfdad5;border-radius:8px;padding:6px}",
+    ".feedback .send-feedback{border:0;background:#0f6b4f;color:#fff;border-radius:8px;padding:4px 10px;cursor:pointer}",
+    ".feedback .note{color:#4d5f58}",
     ".sources{margin:8px 0 0;padding:8px 0 0;border-top:1px solid #e6ece9;white-space:normal;font-size:13px}",
     ".sources h4,.suggestions h4{margin:0 0 4px;font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:#5b6b65}",
     ".sources ol{margin:0;padding:0;list-style:none;display:flex;flex-direction:column;gap:6px}",
@@ -145,6 +156,8 @@
 
   var ICON_CHAT = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z"/></svg>';
   var ICON_CLOSE = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>';
+  var ICON_UP = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M7 10v11H3V10h4zM7 10l4-8c1.7 0 3 1.3 3 3v4h5.5a2 2 0 0 1 2 2.3l-1.3 8A2 2 0 0 1 18.2 21H7"/></svg>';
+  var ICON_DOWN = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M17 14V3h4v11h-4zM17 14l-4 8c-1.7 0-3-1.3-3-3v-4H4.5a2 2 0 0 1-2-2.3l1.3-8A2 2 0 0 1 5.8 3H17"/></svg>';
   var ICON_NEW = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M12 5v14M5 12h14"/></svg>';
 
   var host = el("div", { id: "acehrag-chat-widget" });
@@ -274,6 +287,7 @@
     replyNodes(entry.text, entry.sources || [], bubbleNode).forEach(function (node) { bubbleNode.appendChild(node); });
     var sources = sourcesNode(entry.sources, bubbleNode);
     if (sources) bubbleNode.appendChild(sources);
+    if (entry.conversationId && entry.turn != null) bubbleNode.appendChild(feedbackNode(entry));
     var nodes = [bubbleNode];
     if (isLast && entry.suggestions && entry.suggestions.length) {
       var box = el("div", { "class": "suggestions", "aria-label": t().suggestions });
@@ -283,6 +297,50 @@
       nodes.push(box);
     }
     return nodes;
+  }
+
+  // -- feedback on an answer: thumbs up/down, an optional comment with thumbs down ---------
+
+  function postFeedback(entry, rating, comment, note) {
+    var body = { visitorId: state.visitorId, conversationId: entry.conversationId, turn: entry.turn, rating: rating };
+    if (comment) body.comment = comment;
+    return fetch(apiBase + SERVER.feedbackPath, {
+      method: "POST", mode: "cors", credentials: "omit", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body)
+    }).then(function (response) {
+      if (!response.ok) return Promise.reject(response.status);
+      entry.feedback = { rating: rating, comment: comment || "" };
+      save();
+      note.textContent = t().feedbackThanks;
+    }).catch(function () { note.textContent = t().feedbackFailed; });
+  }
+
+  function feedbackNode(entry) {
+    var chosen = entry.feedback && entry.feedback.rating;
+    var note = el("span", { "class": "note", role: "status", text: chosen ? t().feedbackThanks : "" });
+    var box = el("div", { "class": "feedback" });
+    function rateButton(rating, icon, label) {
+      var button = el("button", { type: "button", "class": "rate " + rating, "aria-label": label, title: label,
+        "aria-pressed": String(chosen === rating), onclick: function () {
+          box.querySelectorAll("button.rate").forEach(function (b) { b.setAttribute("aria-pressed", String(b === this)); }, this);
+          var old = box.querySelector(".comment-form");
+          if (old) old.remove();
+          if (rating === "up") { postFeedback(entry, "up", "", note); return; }
+          var comment = el("textarea", { "class": "comment", placeholder: t().feedbackComment, maxlength: "2000" });
+          var send = el("button", { type: "button", "class": "send-feedback", text: t().feedbackSend, onclick: function () {
+            postFeedback(entry, "down", comment.value.trim(), note).then(function () { form.remove(); });
+          } });
+          var form = el("div", { "class": "comment-form", style: "display:contents" }, [comment, send]);
+          box.insertBefore(form, note);
+          comment.focus();
+        } });
+      button.innerHTML = icon;
+      return button;
+    }
+    box.appendChild(rateButton("up", ICON_UP, t().helpful));
+    box.appendChild(rateButton("down", ICON_DOWN, t().notHelpful));
+    box.appendChild(note);
+    return box;
   }
 
   function renderAll(showTurn) {
@@ -358,8 +416,13 @@
         settled = true;
         state.visitorId = data.visitorId || state.visitorId;
         state.sessionId = data.sessionId || state.sessionId;
+        if (data.conversationId !== state.conversationId) state.turns = 0;
         state.conversationId = data.conversationId || state.conversationId;
-        finish({ role: "assistant", text: String(data.reply || ""), sources: data.sources || [], suggestions: data.suggestions || [] });
+        // The answer's exchange in its conversation: the key the feedback route takes.
+        var turn = state.turns || 0;
+        state.turns = turn + 1;
+        finish({ role: "assistant", text: String(data.reply || ""), sources: data.sources || [], suggestions: data.suggestions || [],
+                 conversationId: state.conversationId, turn: turn });
       },
       error: function (data) {
         settled = true;

@@ -1,6 +1,7 @@
 """Ingest files or folders of regulations into a collection."""
 from __future__ import annotations
 
+import getpass
 import sys
 import time
 from collections import Counter
@@ -10,12 +11,10 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from retrieval.ingestion import OUTCOMES, IngestOptions, IngestOutcome, IngestProgress
+from retrieval.ingestion import OUTCOMES, IngestOptions, IngestOutcome, IngestProgress, source_key_for
 from retrieval.models import Ingestion
-from retrieval.services import (
-    chunk_statistics_refresh, discover_files, document_ingest_path, ingestion_create, ingestion_enqueue,
-)
-from retrieval.ingestion import source_key_for
+from retrieval.services import chunk_statistics_refresh, discover_files, ingestion_create, ingestion_enqueue
+from retrieval.tasks import ingest_file
 
 
 class Command(BaseCommand):
@@ -52,13 +51,7 @@ class Command(BaseCommand):
             owning_org_unit=org_unit, min_position_level=min_level,
         )
         progress = IngestProgress(on_change=self._progress_printer(len(files)))
-        if run_async:
-            outcomes = self._run_async(files, ingest_options, progress, wait_timeout)
-        else:
-            outcomes = [
-                document_ingest_path(path=path, source_key=source_key_for(collection, key), options=ingest_options, progress=progress)
-                for path, key in files
-            ]
+        outcomes = self._run(files, ingest_options, progress, wait_timeout, run_async)
         self._finish_progress_line()
         if any(outcome.status in ("ingested", "replaced") for outcome in outcomes):
             chunk_statistics_refresh()
@@ -66,39 +59,51 @@ class Command(BaseCommand):
         if any(outcome.status == "failed" for outcome in outcomes):
             sys.exit(1)
 
-    def _run_async(self, files, options: IngestOptions, progress: IngestProgress, wait_timeout: float) -> list[IngestOutcome]:
+    def _run(self, files, options: IngestOptions, progress: IngestProgress, wait_timeout: float,
+             run_async: bool) -> list[IngestOutcome]:
+        """Every file becomes an Ingestion row run by the Celery task: queued with --async
+        (inline without a broker), otherwise run here, one file after another."""
+        requested_by = f"manage.py ingest ({getpass.getuser()})"
         with transaction.atomic():
             ingestions = [
                 ingestion_create(source_name=path.name, source_key=source_key_for(options.collection_id, key),
-                                 stored_path=path.resolve(), options=options, requested_by="manage.py ingest")
+                                 stored_path=path.resolve(), options=options, requested_by=requested_by)
                 for path, key in files
             ]
-            for ingestion in ingestions:
-                ingestion_enqueue(ingestion=ingestion)
+            if run_async:
+                for ingestion in ingestions:
+                    ingestion_enqueue(ingestion=ingestion)
         ids = [ingestion.id for ingestion in ingestions]
-        if settings.CELERY_BROKER_URL:
-            self.stderr.write(f"queued {len(ids)} file(s) on {settings.CELERY_BROKER_URL.split('@')[-1]}; following progress")
         finished: dict = {}
+        if not run_async:
+            for ingestion_id in ids:
+                ingest_file.apply(args=[str(ingestion_id)], throw=True)
+                self._follow(ids, finished, progress)
+        elif settings.CELERY_BROKER_URL:
+            self.stderr.write(f"queued {len(ids)} file(s) on {settings.CELERY_BROKER_URL.split('@')[-1]}; following progress")
         deadline = time.monotonic() + wait_timeout
-        while len(finished) < len(ids):
+        while len(self._follow(ids, finished, progress)) < len(ids):
             if time.monotonic() > deadline:
                 self._finish_progress_line()
                 self.stderr.write(f"stopped following after {wait_timeout:.0f}s: {len(ids) - len(finished)} file(s) still queued or running "
                                   "(see the Ingestion list in the admin)")
                 sys.exit(2)
-            for row in Ingestion.objects.filter(id__in=ids, status__in=[Ingestion.Status.SUCCEEDED, Ingestion.Status.FAILED]):
-                if row.id not in finished:
-                    finished[row.id] = row
-                    progress.add_chunks(row.chunk_count if row.outcome in ("ingested", "replaced") else 0)
-                    progress.file_finished()
-            if len(finished) < len(ids):
-                time.sleep(0.5)
+            time.sleep(0.5)
         return [
             IngestOutcome(status=finished[i].outcome or "failed", source_name=finished[i].source_name,
                           source_key=finished[i].source_key, document_id=finished[i].document_id,
                           chunk_count=finished[i].chunk_count, reason=finished[i].error)
             for i in ids
         ]
+
+    def _follow(self, ids, finished: dict, progress: IngestProgress) -> dict:
+        """Count the rows that finished since the last look into ``progress``."""
+        done = Ingestion.objects.filter(id__in=ids, status__in=[Ingestion.Status.SUCCEEDED, Ingestion.Status.FAILED])
+        for row in done.exclude(id__in=list(finished)):
+            finished[row.id] = row
+            progress.add_chunks(row.chunk_count if row.outcome in ("ingested", "replaced") else 0)
+            progress.file_finished()
+        return finished
 
     def _progress_printer(self, total: int):
         tty = sys.stderr.isatty()

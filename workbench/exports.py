@@ -1,0 +1,100 @@
+"""Streaming CSV/JSON exports: conversations with messages and feedback; refused questions."""
+from __future__ import annotations
+
+import csv
+import json
+from typing import Iterable, Iterator
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection
+from django.db.models import Prefetch
+
+from conversations.models import Feedback, Message
+from workbench.dashboard import Period, refused_questions_sql
+
+MESSAGE_COLUMNS = ["conversation_id", "owner", "route_family", "message_id", "position", "exchange_index", "role",
+                   "content", "route", "fallback_reason", "grounding_rate", "latency_ms", "created_at",
+                   "feedback_rating", "feedback_comment", "feedback_subject"]
+REFUSED_COLUMNS = ["question", "times", "reasons"]
+REFUSED_LIMIT = 10_000
+CHUNK = 200
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+def _messages(period: Period) -> Iterator[Message]:
+    return (Message.objects.filter(conversation__created_at__gte=period.start, conversation__created_at__lt=period.end)
+            .select_related("conversation").prefetch_related(Prefetch("feedback", queryset=Feedback.objects.order_by("id")))
+            .order_by("conversation__created_at", "conversation_id", "position").iterator(chunk_size=CHUNK))
+
+
+def _message_row(message: Message) -> dict:
+    feedback = list(message.feedback.all())
+    first = feedback[0] if feedback else None
+    conversation = message.conversation
+    return {
+        "conversation_id": str(conversation.id), "owner": conversation.owner, "route_family": conversation.route_family,
+        "message_id": str(message.id), "position": message.position, "exchange_index": message.exchange_index,
+        "role": message.role, "content": message.content, "route": message.route,
+        "fallback_reason": message.fallback_reason, "grounding_rate": message.grounding_rate,
+        "latency_ms": message.latency_ms, "created_at": message.created_at.isoformat(),
+        "feedback_rating": first.rating if first else None, "feedback_comment": first.comment if first else None,
+        "feedback_subject": first.subject if first else None,
+    }
+
+
+def refused_rows(period: Period) -> list[dict]:
+    with connection.cursor() as cursor:
+        cursor.execute(refused_questions_sql(), [period.start, period.end, REFUSED_LIMIT])
+        return [{"question": q, "times": n, "reasons": ";".join(r for r in reasons if r)} for q, n, reasons in cursor.fetchall()]
+
+
+def csv_lines(columns: list[str], rows: Iterable[dict]) -> Iterator[str]:
+    writer = csv.DictWriter(_Echo(), fieldnames=columns)
+    yield writer.writeheader()
+    for row in rows:
+        yield writer.writerow(row)
+
+
+def json_conversations(period: Period) -> Iterator[str]:
+    """``[{conversation..., "messages": [{..., "feedback": [...]}]}]`` streamed one conversation at a time."""
+    yield "["
+    current, first = None, True
+    for message in _messages(period):
+        conversation = message.conversation
+        if current != conversation.id:
+            if current is not None:
+                yield "]}"
+            yield ("" if first else ",") + json.dumps({
+                "id": str(conversation.id), "owner": conversation.owner, "title": conversation.title,
+                "route_family": conversation.route_family, "created_at": conversation.created_at,
+            }, cls=DjangoJSONEncoder)[:-1] + ', "messages": ['
+            current, first, message_first = conversation.id, False, True
+        row = _message_row(message)
+        body = {key: row[key] for key in ("message_id", "position", "exchange_index", "role", "content", "route",
+                                          "fallback_reason", "grounding_rate", "latency_ms", "created_at")}
+        body["source_citations"] = message.source_citations
+        body["feedback"] = [{"subject": f.subject, "rating": f.rating, "comment": f.comment,
+                             "updated_at": f.updated_at.isoformat()} for f in message.feedback.all()]
+        yield ("" if message_first else ",") + json.dumps(body, cls=DjangoJSONEncoder, ensure_ascii=False)
+        message_first = False
+    if current is not None:
+        yield "]}"
+    yield "]"
+
+
+def export_stream(kind: str, fmt: str, period: Period) -> Iterator[str]:
+    if kind == "conversations":
+        if fmt == "csv":
+            return csv_lines(MESSAGE_COLUMNS, (_message_row(m) for m in _messages(period)))
+        return json_conversations(period)
+    rows = refused_rows(period)
+    if fmt == "csv":
+        return csv_lines(REFUSED_COLUMNS, rows)
+    return iter([json.dumps(rows, ensure_ascii=False)])
+
+
+__all__ = ["export_stream"]

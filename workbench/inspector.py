@@ -1,0 +1,148 @@
+"""The answer inspector's reading view of one conversation: pure rendering of stored answers.
+
+Everything shown comes from what the answer routes stored (message metadata,
+citations, the AnswerTrace); nothing is recomputed.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from django.urls import reverse
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from answering.models import AnswerTrace
+from conversations.models import Feedback, Message
+
+REASONS = {
+    "no_answer": "No visible passage answers the question, so the service said it could not find the answer.",
+    "coverage_incomplete": "Too few of the drafted claims were supported by the cited passages; the answer was withheld.",
+    "partial_answer": "Published as a partial answer: some parts were dropped and the text says so.",
+    "policy_blocked": "The policy guard blocked the question or the answer.",
+    "guard_blocked": "The policy guard blocked the question or the answer.",
+    "source_scope_empty": "The selected documents contain nothing the caller may read.",
+    "context_budget_exhausted": "The passages needed did not fit the model's context; nothing was written or checked.",
+    "agent_output_limit": "The model's answer was cut at its output limit and not published.",
+    "query_budget_exhausted": "The search reached its budget of model calls before the answer was finished.",
+    "model_timeout": "The answer model did not finish within the time budget.",
+    "unparseable_completion": "The model's output could not be read as a verifiable answer (after one retry).",
+}
+CHUNK_MARKER = re.compile(r"\[chunk:([0-9a-f-]{36})\]")
+
+
+def reason_text(reason: str | None) -> str:
+    if not reason:
+        return ""
+    return REASONS.get(reason, f"Refused ({reason}).")
+
+
+def grounding_badge(rate: float | None) -> SafeString:
+    if rate is None:
+        return format_html('<span class="badge badge-none" title="No claim was checked">not checked</span>')
+    level = "good" if rate >= 0.9 else "fair" if rate >= 0.5 else "poor"
+    return format_html('<span class="badge badge-{}" title="Share of checked claims the cited passages support">'
+                       'grounding {}</span>', level, f"{rate:.0%}")
+
+
+def chunk_link(chunk_id: str, label: str) -> SafeString:
+    return format_html('<a href="{}">{}</a>', reverse("admin:retrieval_chunk_change", args=[chunk_id]), label)
+
+
+def v1_answer_html(text: str, citations: list[dict]) -> SafeString:
+    """The v1 answer with its ``[chunk:<id>]`` markers as numbered links to the chunks."""
+    numbers = {c.get("chunk_id"): n for n, c in enumerate(citations, start=1)}
+    parts, last = [], 0
+    for match in CHUNK_MARKER.finditer(text):
+        parts.append(escape(text[last:match.start()]))
+        chunk_id = match.group(1)
+        parts.append(format_html("<sup>[{}]</sup>", chunk_link(chunk_id, str(numbers.get(chunk_id, "?")))))
+        last = match.end()
+    parts.append(escape(text[last:]))
+    return mark_safe("".join(parts))
+
+
+def v2_answer_html(text: str, claims: list[dict]) -> SafeString:
+    """The v2 answer with each claim's span (code-point offsets) marked by its verdict."""
+    parts, last = [], 0
+    for claim in sorted((c for c in claims if isinstance(c.get("start"), int)), key=lambda c: c["start"]):
+        start, end = claim["start"], claim.get("end", claim["start"])
+        if start < last or end > len(text):
+            continue  # overlapping or out of range: leave the text as it is
+        parts.append(escape(text[last:start]))
+        verdict = claim.get("verdict") or "unknown"
+        reason = claim.get("unverified_reason") or ""
+        keys = "".join(
+            format_html("<sup>[{}]</sup>", chunk_link(c["citation"]["chunk_id"], c.get("citation_key") or "?"))
+            for c in claim.get("citations") or [] if (c.get("citation") or {}).get("chunk_id"))
+        parts.append(format_html('<mark class="claim verdict-{}" data-verdict="{}" title="{}">{}</mark>{}',
+                                 verdict, verdict, f"{verdict} {reason}".strip(), text[start:end], mark_safe(keys)))
+        last = end
+    parts.append(escape(text[last:]))
+    return mark_safe("".join(parts))
+
+
+@dataclass
+class AnswerView:
+    message: Message
+    schema: str                      # "v1" or "annotate-v2"
+    answer_html: SafeString
+    reason: str
+    grounding: SafeString
+    kept_claims: list[dict] = field(default_factory=list)
+    dropped_claims: list[dict] = field(default_factory=list)
+    v2_claims: list[dict] = field(default_factory=list)
+    trace: AnswerTrace | None = None
+    trace_rows: list[dict] = field(default_factory=list)
+    model_calls: list[dict] = field(default_factory=list)
+    feedback: list[Feedback] = field(default_factory=list)
+    raw_metadata: str = ""
+
+
+def _trace_rows(trace: AnswerTrace | None) -> list[dict]:
+    if trace is None:
+        return []
+    longest = max((float(s.get("ms") or 0) for s in trace.steps), default=0) or 1
+    rows = []
+    for step in trace.steps:
+        ms = float(step.get("ms") or 0)
+        details = {k: v for k, v in step.items() if k not in ("step", "ms", "ok")}
+        rows.append({"step": step.get("step", "?"), "ms": ms, "ok": step.get("ok", True),
+                     "width": max(1, round(100 * ms / longest)),
+                     "details": ", ".join(f"{k}: {v}" for k, v in details.items())})
+    return rows
+
+
+def answer_view(message: Message, trace: AnswerTrace | None, feedback: list[Feedback]) -> AnswerView:
+    metadata = message.metadata or {}
+    synthesis = metadata.get("synthesis") or {}
+    faithfulness = synthesis.get("faithfulness") or {}
+    schema = synthesis.get("schema") or "v1"
+    claims = synthesis.get("claims") or []
+    view = AnswerView(
+        message=message, schema=schema,
+        answer_html=v2_answer_html(message.content, claims) if schema != "v1" else v1_answer_html(message.content, message.source_citations),
+        reason=reason_text(message.fallback_reason or (faithfulness.get("fallback_reason") if faithfulness.get("fallback_used") else None)),
+        grounding=grounding_badge(message.grounding_rate), trace=trace, trace_rows=_trace_rows(trace),
+        model_calls=metadata.get("model_call_log") or [], feedback=feedback,
+        raw_metadata=json.dumps(metadata, indent=2, ensure_ascii=False),
+    )
+    if schema == "v1":
+        view.kept_claims = claims
+        view.dropped_claims = faithfulness.get("dropped_claims") or []
+    else:
+        view.v2_claims = claims
+    return view
+
+
+def conversation_inspection(conversation) -> list[tuple[Message, AnswerView | None]]:
+    """Every message of ``conversation`` in order, answers with their reading view (three queries)."""
+    messages = list(Message.objects.filter(conversation=conversation).order_by("position"))
+    answer_ids = [m.id for m in messages if m.role == Message.Role.ASSISTANT]
+    traces = {t.message_id: t for t in AnswerTrace.objects.filter(message_id__in=answer_ids)}
+    feedback: dict = {}
+    for row in Feedback.objects.filter(message_id__in=answer_ids).order_by("-updated_at"):
+        feedback.setdefault(row.message_id, []).append(row)
+    return [(m, answer_view(m, traces.get(m.id), feedback.get(m.id, [])) if m.role == Message.Role.ASSISTANT else None)
+            for m in messages]
