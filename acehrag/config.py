@@ -263,6 +263,9 @@ class LimitsSettings:
     max_queued_answers: int = 64          # waiting requests beyond this are refused at once
     max_json_body_bytes: int = 1024 * 1024  # request body limit of every route but the upload
     sse_send_timeout_seconds: float = 10.0  # a stream client that reads nothing this long is dropped
+
+
+@dataclass(frozen=True)
 class TracingSettings:
     enabled: bool = True                  # OpenTelemetry spans + the local AnswerTrace row
     capture_content: bool = False         # prompt, completion and question text on spans and logs

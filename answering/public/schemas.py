@@ -26,7 +26,7 @@ class PublicChatIn(PlainTextModel):
         "The widget's session id (echoed back; one is issued when omitted)."))
 
 
-class PublicFeedbackIn(BaseModel):
+class PublicFeedbackIn(PlainTextModel):
     """A visitor's rating of one answer: the conversation and the answer's turn (zero-based exchange)."""
 
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
