@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from retrieval.embedders import Embedder, EmbeddingError, get_embedder
 from retrieval.models import Collection, Document
+from retrieval.relations.services import relations_record
 from retrieval.search.semantic import vector_literal
 from retrieval.parsing import ExtractedText, ExtractionError, ParsedDocument, extract_bytes, parse_document
 
@@ -253,6 +254,7 @@ def document_ingest_bytes(
             **_access_fields(options),
         )
         _insert_chunks(document.id, title, parsed, vectors, embedder.model_name)
+        relations_record(document=document)
         if before_commit:
             before_commit()
     return outcome("replaced" if previous else "ingested", document_id=document.id, chunk_count=len(parsed.chunks))

@@ -162,3 +162,6 @@ class Ingestion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source_name} ({self.status})"
+
+
+from retrieval.relations.models import LegalRelation  # noqa: E402,F401  (registered with the retrieval app)
