@@ -113,7 +113,11 @@ def identity_key(instrument_type: str | None, number: str | None, year: int | st
     kind, num = canonical_type(instrument_type), normalise_number(number)
     if not kind or not num:
         return None
-    return f"{kind}|{num}|{normalise_year(year) or ''}"
+    year = normalise_year(year)
+    if year is None:
+        tail = re.search(r"[/.-]((?:19|20)\d\d)$", num)  # "6/DPRA/2025": the year closes the number
+        year = int(tail.group(1)) if tail else None
+    return f"{kind}|{num}|{year or ''}"
 
 
 def find_citations(text: str, start: int = 0, end: int | None = None) -> list[Citation]:

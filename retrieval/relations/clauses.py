@@ -27,6 +27,9 @@ def _sentence_end(text: str, i: int) -> bool:
         j += 1
     if j >= len(text) or not (text[j].isupper() or text[j].isdigit() or text[j] == "("):
         return False
+    if text[j].isdigit() and not _OWN_VERB_RE.search(text, max(0, i - 200), i):
+        # "...; dan\n15. Peraturan.\n15. Peraturan ..." (OCR): a list item goes on, not a sentence
+        return False
     k = i
     while k > 0 and text[k - 1].isalnum():
         k -= 1

@@ -24,8 +24,8 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from retrieval.parsing.structure import regulation_sections
 
+from .articles import Article, body_articles
 from .citations import Citation, find_citations, normalise_year
 from .clauses import clause_items_after, clause_items_before
 
@@ -46,6 +46,8 @@ _AMEND_RE = re.compile(r"(?<![Tt]elah )(?<!kali )(?<![Dd]apat )(?<![Aa]tau )\bdi
 _AMEND_LEAD_RE = re.compile(r"(?i)^(?:[a-z0-9]{1,3}[.)]\s*)?(?:beberapa\s+ketentuan|ketentuan|lampiran)\b")
 _TITLE_RE = re.compile(r"(?i)\btentang\s+perubahan\s+(?:(?:kedua|ketiga|keempat|kelima|pertama)\s+)?atas\s+")
 _PREAMBLE_RE = re.compile(r"(?i)\bdengan\s+rahmat\b|\bdalam\s+rangka\b|\bmenimbang\b|\bmengingat\b")
+_DECREE_RE = re.compile(r"\b(?:MEMUTUSKAN|Memutuskan)\b")
+_MENCABUT_RE = re.compile(r"(?:\b([IVX]{1,4})\.\s*)?\b(?:Mencabut|MENCABUT)\s+")
 _CHAIN_RE = re.compile(r"(?i)sebagaimana\s+telah\s+(?:beberapa\s+kali\s+)?diubah")
 _NESTED_TITLE_RE = re.compile(r"(?i)\b(?:atas|penetapan|pencabutan|pelaksanaan|berlakunya)\s*$")
 _ARTICLE_RE = re.compile(r"\bPasal\s+(\d{1,4}[A-Z]?)(?:\s+sampai\s+dengan\s+Pasal\s+(\d{1,4}[A-Z]?))?")
@@ -74,65 +76,7 @@ class RelationDraft:
     effective_date: str | None   # as written: "16 Desember 2025"
 
 
-@dataclass(frozen=True)
-class _Article:
-    start: int          # just after the heading line
-    end: int
-    label: str          # "6", "I", "KESATU"
-    diktum: bool
-    nested: bool        # an article quoted inside an amending "Pasal I"
-
-
-_ARTICLE_HEAD_RE = re.compile(
-    r"(?m)^[ \t#*]*(?P<q>[\"“”]?)\s*(?:Pasal|PASAL)\s+(?P<label>\d{1,4}\s?[A-Z]?|[IVXL]{1,6})[ \t]*\.?[ \t]*$"
-    r"|^[ \t]*(?P<diktum>KESATU|PERTAMA|KEDUA|KETIGA|KEEMPAT|KELIMA|KEENAM|KETUJUH|KEDELAPAN|KESEMBILAN|KESEPULUH"
-    r"|KESEBELAS|KEDUA\s?BELAS)[ \t]*:[ \t]*"
-)
-_BODY_END_RE = re.compile(r"(?m)^[ \t]*(?:Ditetapkan|Disahkan)\s+di\b|\bPENJELASAN\s+ATAS\b|(?<=[.] )(?:Ditetapkan|Disahkan)\s+di\s+[A-Z]")
-
-
-def _body_articles(text: str) -> list[_Article]:
-    """Articles and dicta between the preamble and the signature block.
-
-    Articles come from the structure parser (which also finds headings inlined in a
-    line); a stretch of the body it did not read as articles (``pergub-aceh-5-2025``: a
-    "Lampiran" seen in the middle of the body) is cut at its heading lines instead, so
-    the closing articles are still read."""
-    sections = regulation_sections(text)
-    first = next((s for s in sections if s.kind == "body"), None)
-    if first is None:
-        return []
-    end_match = _BODY_END_RE.search(text, first.start)
-    body_end = end_match.start() if end_match else len(text)
-    labels = [s.label for s in sections if s.kind == "body" and s.ref_kind == "pasal" and s.label]
-    roman = sum(1 for label in labels if re.fullmatch(r"[IVXL]+", label)) >= 2
-    articles: list[_Article] = []
-    for section in sections:
-        if section.end <= first.start or section.start >= body_end:
-            continue
-        end = min(section.end, body_end)
-        if section.kind == "body" and section.ref_kind in ("pasal", "diktum") and section.label:
-            head = _ARTICLE_HEAD_RE.search(text, section.start, min(end, section.start + 400))
-            nested = section.container is not None and section.label != section.container
-            articles.append(_Article(head.end() if head else section.start, end, section.label,
-                                     section.ref_kind == "diktum", nested))
-        elif section.kind in ("lampiran", "body"):
-            articles.extend(_cut_at_headings(text, section.start, end, roman))
-    return articles
-
-
-def _cut_at_headings(text: str, start: int, end: int, roman: bool) -> list[_Article]:
-    heads = list(_ARTICLE_HEAD_RE.finditer(text, start, end))
-    out = []
-    for i, head in enumerate(heads):
-        label = " ".join((head.group("label") or head.group("diktum")).split())
-        nested = bool(head.group("q")) or (roman and not re.fullmatch(r"[IVXL]+", label))
-        out.append(_Article(head.end(), heads[i + 1].start() if i + 1 < len(heads) else end, label,
-                            bool(head.group("diktum")), nested))
-    return out
-
-
-def _pasal(article: _Article) -> str:
+def _pasal(article: Article) -> str:
     return f"Diktum {article.label}" if article.diktum else f"Pasal {article.label}"
 
 
@@ -189,7 +133,7 @@ def _date_text(raw: str) -> str:
     return f"{day} {month} {normalise_year(year) or year}"
 
 
-def effective_date(text: str, articles: list[_Article]) -> str | None:
+def effective_date(text: str, articles: list[Article]) -> str | None:
     """The date the regulation says it takes effect, or its promulgation date when it says
     it takes effect on promulgation; None when neither is written."""
     for section in reversed(articles):
@@ -208,7 +152,7 @@ class _Collector:
         self.text, self.own_key, self.when = text, own_key, when
         self.found: dict[tuple[str, str], RelationDraft] = {}
 
-    def add(self, relation: str, citation: Citation, section: _Article | None, start: int, end: int,
+    def add(self, relation: str, citation: Citation, section: Article | None, start: int, end: int,
             articles: tuple[str, ...] = (), lo: int = 0) -> None:
         group = "amends" if relation == "amends" else "revokes"
         key = (group, citation.key)
@@ -226,12 +170,15 @@ class _Collector:
         )
 
 
-def _revocations(text: str, section: _Article, lo: int, out: _Collector) -> None:
+def _revocations(text: str, section: Article, lo: int, out: _Collector) -> None:
     for verb in _REVOKE_RE.finditer(text, lo, section.end):
         after = re.match(r"\s*:", text[verb.end():verb.end() + 5])
         items = (clause_items_after(text, verb.end() + after.end(), section.end) if after
                  else clause_items_before(text, lo, verb.start()))
         replaced = bool(_REPLACE_RE.search(verb.group(0)))
+        # "1. ...; 2. ...; 4. sepanjang telah diatur dalam undang-undang ini, dinyatakan tidak berlaku"
+        shared_part = any(re.search(r"(?i)\bsepanjang\b", text[s:e]) and not _targets(text, s, e, out.own_key)
+                          for s, e in items)
         clause_start = items[0][0] if items else verb.start()
         clause_end = verb.end() if not after else (items[-1][1] if items else verb.end())
         for start, end in items:
@@ -241,7 +188,7 @@ def _revocations(text: str, section: _Article, lo: int, out: _Collector) -> None
             head = targets[0][0]
             prefix, tail = text[start:head.start], text[head.end:end]
             articles = _articles(prefix)
-            partial = bool(articles or _PART_RE.search(prefix) or re.search(r"(?i)\bsepanjang\b", tail))
+            partial = bool(articles or shared_part or _PART_RE.search(prefix) or re.search(r"(?i)\bsepanjang\b", tail))
             relation = "supersedes" if replaced else ("revokes_in_part" if partial else "revokes")
             for citation, chained in targets:
                 kind = relation
@@ -251,7 +198,7 @@ def _revocations(text: str, section: _Article, lo: int, out: _Collector) -> None
                 out.add(kind, citation, section, clause_start, clause_end, articles if citation is head else (), lo)
 
 
-def _amendments(text: str, section: _Article, lo: int, deleted: tuple[str, ...], out: _Collector) -> None:
+def _amendments(text: str, section: Article, lo: int, deleted: tuple[str, ...], out: _Collector) -> None:
     for verb in _AMEND_RE.finditer(text, lo, section.end):
         items = clause_items_before(text, lo, verb.start())
         if not items:
@@ -262,6 +209,24 @@ def _amendments(text: str, section: _Article, lo: int, deleted: tuple[str, ...],
         targets = _targets(text, start, end, out.own_key)
         if targets:
             out.add("amends", targets[0][0], section, start, verb.end(), deleted, lo)
+
+
+def _decree_revocations(text: str, body_start: int, out: _Collector) -> None:
+    """Old laws revoke in the decree itself: "Memutuskan I. Menetapkan : ... II. Mencabut <target>."."""
+    decree = _DECREE_RE.search(text, 0, body_start)
+    if not decree:
+        return
+    for verb in _MENCABUT_RE.finditer(text, decree.end(), body_start):
+        targets = _targets(text, verb.end(), min(body_start, verb.end() + 400), out.own_key)
+        if targets and targets[0][0].start - verb.end() < 3:
+            citation = targets[0][0]
+            end = text.find(".", citation.end, body_start)
+            end = end if end != -1 else citation.end
+            pasal = f"Memutuskan {verb.group(1)}" if verb.group(1) else "Memutuskan"
+            out.found.setdefault(("revokes", citation.key), RelationDraft(
+                relation="revokes", target=citation, target_title=_title_after(text, citation, end + 1),
+                articles=(), pasal=pasal, ayat=None, char_start=verb.start(), char_end=end + 1,
+                clause=text[verb.start():end + 1], effective_date=out.when))
 
 
 def _title_amendment(text: str, out: _Collector) -> None:
@@ -277,12 +242,14 @@ def _title_amendment(text: str, out: _Collector) -> None:
 
 def extract_relations(text: str, *, own_key: str | None = None) -> list[RelationDraft]:
     """Relations the regulation in ``text`` states about other regulations (see module doc)."""
-    articles = _body_articles(text)
+    articles = body_articles(text)
     out = _Collector(text, own_key, effective_date(text, articles))
     deleted = tuple(dict.fromkeys(_DELETED_RE.findall(text)))
     for article in articles:
         if not article.nested:
             _revocations(text, article, article.start, out)
             _amendments(text, article, article.start, deleted, out)
+    if articles:
+        _decree_revocations(text, articles[0].start, out)
     _title_amendment(text, out)
     return sorted(out.found.values(), key=lambda d: (d.char_start, d.target.start))

@@ -19,6 +19,7 @@ from retrieval.models import Document
 from retrieval.parsing import LegalIdentity
 
 from .models import LegalRelation
+from .services import document_identity_key
 
 __all__ = ["LegalStatus", "RelationView", "legal_status_for", "legal_statuses", "document_citation"]
 
@@ -110,14 +111,23 @@ def legal_statuses(*, principal: Principal, document_ids: Iterable[uuid.UUID]) -
     if not ids:
         return {}
     visible = Document.objects.filter(document_access_q(principal)).values("id")
-    incoming = (LegalRelation.objects.filter(target_document_id__in=ids, source_document__in=visible)
+    keys: dict[str, list[uuid.UUID]] = {}
+    for row in Document.objects.filter(id__in=ids).only("id", "instrument_type", "number", "year"):
+        key = document_identity_key(row)
+        if key:
+            keys.setdefault(key, []).append(row.id)
+    incoming = (LegalRelation.objects.filter(Q(target_document_id__in=ids) | Q(target_key__in=list(keys)))
+                .filter(source_document__in=visible)
                 .select_related("source_document").order_by("source_document__year", "char_start"))
     outgoing = (LegalRelation.objects.filter(source_document_id__in=ids)
                 .filter(Q(target_document__isnull=True) | Q(target_document__in=visible))
                 .select_related("target_document").order_by("char_start"))
     per_document: dict[uuid.UUID, list[RelationView]] = {i: [] for i in ids}
     for relation in incoming:
-        per_document[relation.target_document_id].append(_view(relation, "incoming"))
+        # the linked document, and every other copy of the same regulation
+        targets = {relation.target_document_id, *keys.get(relation.target_key, ())} & per_document.keys()
+        for target in targets - {relation.source_document_id}:
+            per_document[target].append(_view(relation, "incoming"))
     for relation in outgoing:
         per_document[relation.source_document_id].append(_view(relation, "outgoing"))
     return {i: _status(views) for i, views in per_document.items()}

@@ -3,8 +3,11 @@
 Consistency rules (each tested):
 - a document's outgoing relations are replaced whole whenever it is (re-)ingested; the
   superseded version keeps its rows, which stop counting because only indexed sources do;
-- a relation's target is the one indexed document with the written identity (type,
-  number, year compared through :func:`identity_key`); none or several -> unresolved;
+- a relation's target is the indexed document with the written identity (type, number,
+  year compared through :func:`identity_key`, which reads OCR letters in numbers as
+  digits); several indexed documents with one identity are copies of one regulation (the
+  corpus holds some as both text and PDF): the link goes to the first by source key, and
+  every copy carries the status (selectors match the identity too); none -> unresolved;
 - ingesting a document re-resolves every relation that names its identity or pointed at
   an earlier version of its source, so a target ingested after its revoker is linked and
   a re-ingested target moves its incoming relations to the new version.
@@ -38,8 +41,7 @@ def _key_year(key: str) -> int | None:
 
 
 def _resolver(keys: Iterable[str]) -> Callable[[str], Document | None]:
-    """Look up the indexed documents of every key at once; a key maps to a document only
-    when exactly one source has an indexed version with that identity."""
+    """Look up the indexed documents of every key at once (copies: the first by source key)."""
     keys = set(keys)
     years = {_key_year(key) for key in keys}
     condition = Q(status=Document.Status.INDEXED, instrument_type__isnull=False, number__isnull=False)
@@ -50,7 +52,7 @@ def _resolver(keys: Iterable[str]) -> Callable[[str], Document | None]:
         key = document_identity_key(document)
         if key in keys:
             found[key].append(document)
-    return lambda key: found[key][0] if len(found.get(key, ())) == 1 else None
+    return lambda key: min(found[key], key=lambda d: (d.source_key, str(d.pk))) if found.get(key) else None
 
 
 def relations_record(*, document: Document) -> int:

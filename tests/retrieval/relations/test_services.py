@@ -98,11 +98,12 @@ def test_ocr_noisy_target_number_resolves_when_unique():
     assert status(target).status == "revoked"
 
 
-def test_two_indexed_documents_with_one_identity_stay_unresolved():
-    ingest(OLD, "a1")
-    ingest(OLD.replace("0,2 persen", "0,25 persen"), "a2")
+def test_copies_of_one_regulation_all_carry_its_status():
+    text_copy = ingest(OLD, "a-txt")
+    pdf_copy = ingest(OLD.replace("0,2 persen", "0,2  persen (salinan)"), "a-pdf")
     b = ingest(AMENDING, "b")
-    assert LegalRelation.objects.get(source_document=b).target_document_id is None
+    assert LegalRelation.objects.get(source_document=b).target_document_id == pdf_copy.id  # first by source key
+    assert status(text_copy).status == status(pdf_copy).status == "amended"
 
 
 def test_confidential_revoker_does_not_leak_through_the_target_status():
