@@ -61,12 +61,13 @@ class LegalEvidence:
 
 
 def _deciding(passages: Sequence[Passage], statuses: dict[uuid.UUID, LegalStatus]) -> list[RelationView]:
-    seen: set[tuple[uuid.UUID, int]] = set()
+    seen: set[tuple[str, str]] = set()
     out = []
     for passage in passages:
         for view in statuses.get(passage.document_id, LegalStatus("unknown", None)).deciding:
-            if (view.source_document_id, view.char_start) not in seen:
-                seen.add((view.source_document_id, view.char_start))
+            clause = (view.identity, view.clause_reference)   # one clause, whichever copy states it
+            if clause not in seen:
+                seen.add(clause)
                 out.append(view)
     return out
 

@@ -100,7 +100,7 @@ def report_resolution(labels: list[dict]) -> None:
                 .select_related("source_document", "target_document"))
     by_label = {}
     for row in rows:
-        source_file = row.source_document.source_key.split(":", 1)[-1].split("/", 1)[-1]
+        source_file = row.source_document.source_key.split(":", 1)[-1]   # "real:txt/<file>" -> "txt/<file>"
         by_label[(source_file, row.target_key, row.relation)] = row
     in_corpus = [l for l in labels if l.get("target_file")]
     correct = wrong = unresolved = 0

@@ -3,6 +3,7 @@ from django.shortcuts import redirect, render
 from django.urls import path
 
 from retrieval.models import Chunk, Collection, Document, Ingestion
+from retrieval.relations.admin import RELATION_INLINES, LegalStatusFilter
 from retrieval.services import document_reindex
 
 
@@ -29,7 +30,8 @@ class ChunkInline(admin.TabularInline):
 class DocumentAdmin(admin.ModelAdmin):
     list_display = ["title", "collection", "instrument_type", "number", "year", "status", "chunk_count", "confidential",
                     "owning_org_unit", "min_position_level", "indexed_at"]
-    list_filter = ["collection", "instrument_type", "year", "status", "confidential", "owning_org_unit", "min_position_level"]
+    list_filter = ["collection", "instrument_type", "year", "status", LegalStatusFilter, "confidential", "owning_org_unit",
+                   "min_position_level"]
     search_fields = ["title", "number", "subject", "source_name"]
     readonly_fields = ["id", "source_key", "source_name", "source_format", "version", "status", "content_hash", "chunk_count",
                        "instrument_type", "number", "year", "subject", "issuer", "place_enacted", "date_enacted",
@@ -41,7 +43,7 @@ class DocumentAdmin(admin.ModelAdmin):
         ("Access", {"fields": ["confidential", "owning_org_unit", "min_position_level"]}),
         ("Source", {"fields": ["source_key", "source_name", "source_format", "content_hash", "created_at", "updated_at"]}),
     ]
-    inlines = [ChunkInline]
+    inlines = [*RELATION_INLINES, ChunkInline]
     actions = ["reindex"]
     change_list_template = "admin/retrieval/document/change_list.html"
 

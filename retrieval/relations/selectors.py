@@ -85,7 +85,9 @@ def _status(relations: list[RelationView]) -> LegalStatus:
     for status in _PRECEDENCE:
         deciding = [r for r in incoming if _STATUS_OF[r.relation] == status]
         if deciding:
-            return LegalStatus(status, "; ".join(_basis_phrase(r) for r in deciding), tuple(relations))
+            # copies of one regulation (text and PDF) state the same clause: say it once
+            basis = "; ".join(dict.fromkeys(_basis_phrase(r) for r in deciding))
+            return LegalStatus(status, basis, tuple(relations))
     return LegalStatus("unknown", None, tuple(relations))
 
 
