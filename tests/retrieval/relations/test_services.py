@@ -165,3 +165,23 @@ def test_command_lists_rebuilds_and_filters_unresolved():
     call_command("legal_relations", "--unresolved", "--json", stdout=out, stderr=io.StringIO())
     assert [json.loads(line)["target"] for line in out.getvalue().splitlines()] == [
         "Peraturan Gubernur Aceh Nomor 5 Tahun 2024"]
+
+
+def test_basis_wording_for_partial_revocation_and_replacement():
+    target = ingest(pergub("3", 2009, "Pemerintahan Gampong", ["Gampong dipimpin keuchik."]), "gampong")
+    ingest(pergub("4", 2025, "Gampong", [
+        "Pada saat Peraturan Gubernur ini mulai berlaku, Pasal 200 sampai dengan Pasal 216 Peraturan Gubernur Aceh "
+        "Nomor 3 Tahun 2009 tentang Pemerintahan Gampong dicabut dan dinyatakan tidak berlaku.",
+    ], promulgated="5 Mei 2025"), "gampong-baru")
+    partial = status(target)
+    assert partial.status == "revoked_in_part"
+    assert partial.basis == ("dicabut sebagian oleh Peraturan Gubernur Aceh Nomor 4 Tahun 2025 Pasal 1 (Pasal 200-216) "
+                             "(sejak 5 Mei 2025) (ketentuan lain tetap berlaku)")
+    ingest(pergub("6", 2025, "Gampong", [
+        "Peraturan Gubernur Aceh Nomor 3 Tahun 2009 tentang Pemerintahan Gampong dicabut dan diganti dengan "
+        "Peraturan Gubernur ini.",
+    ], promulgated="9 Juni 2025"), "gampong-pengganti")
+    replaced = status(target)
+    assert replaced.status == "superseded"   # a whole replacement outranks a partial revocation
+    assert replaced.basis == "digantikan oleh Peraturan Gubernur Aceh Nomor 6 Tahun 2025 Pasal 1 (sejak 9 Juni 2025)"
+    assert {r.relation for r in replaced.relations if r.direction == "incoming"} == {"revokes_in_part", "supersedes"}
