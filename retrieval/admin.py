@@ -11,6 +11,7 @@ from django.utils.html import format_html, format_html_join
 
 from retrieval import admin_chunks  # noqa: F401 (registers the chunk screen)
 from retrieval.models import Collection, Document, Ingestion
+from retrieval.relations.admin import RELATION_INLINES, LegalStatusFilter
 from retrieval.services import ingestion_request_reindex
 from retrieval.sources import source_file_path
 
@@ -42,7 +43,7 @@ def access_summary(obj) -> str:
 class DocumentAdmin(admin.ModelAdmin):
     list_display = ["title", "collection", "instrument_type", "number", "year", "status", "chunk_count", "access",
                     "indexed_at"]
-    list_filter = ["collection", "status", "instrument_type", "year", "confidential", "owning_org_unit",
+    list_filter = ["collection", "status", LegalStatusFilter, "instrument_type", "year", "confidential", "owning_org_unit",
                    "min_position_level"]
     search_fields = ["title", "number", "subject", "source_name"]
     readonly_fields = ["id", "status", "version", "chunks", "indexed_at", "error", "instrument_type", "number", "year",
@@ -58,6 +59,7 @@ class DocumentAdmin(admin.ModelAdmin):
         ("Source", {"fields": ["source_name", "source_format", "content_hash", "source_download", "ingestions",
                                "created_at", "updated_at"]}),
     ]
+    inlines = [*RELATION_INLINES]
     actions = ["reindex"]
     change_list_template = "admin/retrieval/document/change_list.html"
 

@@ -17,6 +17,8 @@ from retrieval.citations import restriction_fields
 from retrieval.embedders import EmbeddingError
 from retrieval.ingestion import IngestOptions
 from retrieval.parsing import SUPPORTED_EXTENSIONS
+from retrieval.relations.selectors import legal_status_for, legal_statuses
+from retrieval.relations.serialise import legal_status_fields
 from retrieval.uploads import content_matches_extension
 from retrieval.search import SearchTimeout, chunk_search
 from retrieval.selectors import document_get_visible, document_list_visible, ingestion_get
@@ -73,7 +75,7 @@ def search(request: HttpRequest, payload: schemas.SearchRequest):
     })
 
 
-def _document_out(document) -> dict:
+def _document_out(document, legal=None) -> dict:
     body = {
         "id": str(document.id),
         "title": document.title,
@@ -90,6 +92,8 @@ def _document_out(document) -> dict:
         "indexed_at": document.indexed_at.isoformat() if document.indexed_at else None,
     }
     body.update(restriction_fields(document))
+    if legal is not None:
+        body.update(legal_status_fields(legal))
     return body
 
 
@@ -163,16 +167,20 @@ def document_list(
     offset: int = Query(0, ge=0, le=MAX_OFFSET),
 ):
     scope = Scope.from_request([collection_id] if collection_id else None, None)
-    documents = document_list_visible(principal=request_principal(request), scope=scope)
-    return JsonResponse({"count": documents.count(), "items": [_document_out(d) for d in documents[offset : offset + limit]]})
+    principal = request_principal(request)
+    documents = document_list_visible(principal=principal, scope=scope)
+    page = list(documents[offset : offset + limit])
+    legal = legal_statuses(principal=principal, document_ids=[d.id for d in page])
+    return JsonResponse({"count": documents.count(), "items": [_document_out(d, legal[d.id]) for d in page]})
 
 
 @router.get("/documents/{document_id}", response={200: schemas.DocumentOut, 404: schemas.ErrorOut}, summary="One visible document")
 def document_detail(request: HttpRequest, document_id: uuid.UUID):
-    document = document_get_visible(principal=request_principal(request), document_id=document_id)
+    principal = request_principal(request)
+    document = document_get_visible(principal=principal, document_id=document_id)
     if document is None:
         return Status(404, {"detail": f"Document {document_id} not found"})
-    return JsonResponse(_document_out(document))
+    return JsonResponse(_document_out(document, legal_status_for(principal=principal, document_id=document.id)))
 
 
 @router.delete(

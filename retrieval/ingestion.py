@@ -22,6 +22,7 @@ from django.utils import timezone
 from retrieval.embedders import Embedder, EmbeddingError, get_embedder
 from retrieval.ingestion_telemetry import ingest_file_finished, ingest_step, traced_ingest
 from retrieval.models import Collection, Document
+from retrieval.relations.services import relations_record
 from retrieval.search.semantic import vector_literal
 from retrieval.parsing import ExtractedText, ExtractionError, ParsedDocument, extract_bytes, parse_document
 
@@ -261,6 +262,7 @@ def document_ingest_bytes(
             **_access_fields(options),
         )
         _insert_chunks(document.id, title, parsed, vectors, embedder.model_name)
+        relations_record(document=document)
         if before_commit:
             before_commit()
     return outcome("replaced" if previous else "ingested", document_id=document.id, chunk_count=len(parsed.chunks))

@@ -212,3 +212,4 @@ class GlossaryEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.phrase} ({self.kind})"
+from retrieval.relations.models import LegalRelation  # noqa: E402,F401  (registered with the retrieval app)

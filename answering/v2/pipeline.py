@@ -18,6 +18,7 @@ from django.conf import settings
 from acehrag.telemetry.tracing import current_trace_id
 from answering.guard import REFUSAL
 from answering.judging import DeterministicFramingChecker, DeterministicJudge
+from answering.legal_status import status_framing, surface_search
 from answering.llm.agent import AgentStopped, ToolResult
 from answering.llm.evidence import PassageLedger
 from answering.llm.judge import ModelFramingChecker, ModelJudge
@@ -108,6 +109,7 @@ class AnswerPipelineV2(AnswerPipeline):
         super().__init__(*args, **kwargs)
         self._editorial = editorial
         self._scope_empty = False
+        self._legal_notes: list = []          # deciding clauses added to searches (legal_status.py)
 
     def _require_content(self, request: AnswerRequest) -> None:
         if request.scope.document_ids and not self._has_content(request):
@@ -142,7 +144,8 @@ class AnswerPipelineV2(AnswerPipeline):
             key_of = {p.label: k.key for p, k in zip(passages, shown)}
             draft = self._step("synthesis", lambda: with_memory_claims(
                 synthesise(prepared.request.question, passages, language=language), recalled, prepared.request.question))
-            segments = deterministic_segments(draft, key_of)
+            segments = (status_framing(self._legal_notes, key_of, language, [c.text for c in draft.claims])
+                        + deterministic_segments(draft, key_of))
         rendered = render_segments(segments) if segments else None
         annotation = self._step("faithfulness", lambda: self._annotate(prepared, segments, ledger))
         answer = rendered.answer if rendered else ""
@@ -158,6 +161,23 @@ class AnswerPipelineV2(AnswerPipeline):
             shown = {p.key: p.text for p in ledger.passages()}
         return annotate(segments, shown=shown, question=prepared.request.question, judge=judge,
                         framing_checker=checker, batch_size=settings.ACEH_RAG.llm.judge_batch_size)
+
+    # -- legal status (ADR-0053, behind ACEH_RAG_LEGAL_RELATIONS__SURFACE_ENABLED) -----------
+
+    def _search(self, question: str, scope: Scope, origin: str):
+        passages, tier = super()._search(question, scope, origin)
+        if not settings.ACEH_RAG.legal_relations.surface_enabled:
+            return passages, tier
+        # Statuses count regulations in the request's scope, not only the (narrower) search's.
+        surfaced = surface_search(passages, principal=self._principal, scope=self._prepared.request.scope,
+                                  make_passage=self._passage)
+        self._legal_notes += [n for n in surfaced.clauses if n not in self._legal_notes]
+        return surfaced.passages, tier
+
+    def _legal_evidence(self, prepared: Prepared, passages: list[Passage]) -> list[Passage]:
+        passages = super()._legal_evidence(prepared, passages)
+        present = {p.chunk_id for p in passages}
+        return passages + [n.passage for n in self._legal_notes if n.passage.chunk_id not in present]
 
     def _progress_of(self, prepared: Prepared, ledger: PassageLedger):
         """v2's progress rule: a new document (or, with selected documents, a new passage)."""

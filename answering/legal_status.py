@@ -1,0 +1,137 @@
+"""Legal status in answers: which indexed regulation revokes or amends a returned source.
+
+Two uses, one source of truth (``retrieval.relations``):
+
+* **Status questions** ("masih berlaku?", "sudah dicabut?", "diubah dengan apa?"), on
+  every answer route: the clauses that revoke, replace or amend the documents the
+  question reached are put first among the passages, as ordinary evidence, so the answer
+  quotes and cites them.
+* **Surfacing** (``/query/v2`` with ``ACEH_RAG_LEGAL_RELATIONS__SURFACE_ENABLED``; seed
+  ADR-0053): every returned passage of a revoked, replaced or amended document carries
+  ``legal_status`` / ``legal_status_basis`` in the identity the agent and the judge read,
+  and the deciding clause (at most two per search) is added as an ordinary citable passage;
+  the deterministic path opens with a framing sentence and that clause. Nothing is removed
+  or reordered.
+
+Only regulations the caller may see, inside the request's scope, count: a confidential
+revoker leaves the status ``unknown`` for a caller who may not read it.
+"""
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass, replace
+from typing import Callable, Sequence
+
+from acehrag.auth import Principal
+from answering.types import Passage
+from retrieval.access import Scope
+from retrieval.models import Chunk
+from retrieval.relations.selectors import LegalStatus, RelationView, legal_statuses
+
+__all__ = ["ClauseNote", "LegalEvidence", "is_status_question", "legal_evidence", "status_framing"]
+
+MAX_CLAUSES = 2
+ORIGIN = "legal_relation"
+_STATUS_QUESTION = re.compile(
+    r"(?i)\b(?:masih\s+berlaku|tidak\s+berlaku(?:\s+lagi)?|berlaku\s+lagi|sudah\s+dicabut|telah\s+dicabut|dicabut|"
+    r"pencabutan|mencabut|diubah\s+(?:dengan|oleh)|diganti(?:kan)?\s+(?:dengan|oleh)|perubahannya|status\s+hukum|"
+    r"still\s+in\s+force|revoked|repealed|amended\s+by|superseded)\b"
+)
+FRAMING = {"id": "Perlu diperhatikan:", "en": "Note:"}
+
+
+def is_status_question(question: str) -> bool:
+    return bool(_STATUS_QUESTION.search(question))
+
+
+@dataclass(frozen=True)
+class ClauseNote:
+    """A deciding clause added to the evidence, and the part of its chunk that states it."""
+
+    passage: Passage
+    clause: str
+    relation: RelationView
+
+
+@dataclass(frozen=True)
+class LegalEvidence:
+    passages: list[Passage]
+    clauses: tuple[ClauseNote, ...] = ()
+
+
+def _deciding(passages: Sequence[Passage], statuses: dict[uuid.UUID, LegalStatus]) -> list[RelationView]:
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for passage in passages:
+        for view in statuses.get(passage.document_id, LegalStatus("unknown", None)).deciding:
+            clause = (view.identity, view.clause_reference)   # one clause, whichever copy states it
+            if clause not in seen:
+                seen.add(clause)
+                out.append(view)
+    return out
+
+
+def _clause_notes(views: list[RelationView], make_passage: Callable[[Chunk, float, str], Passage],
+                  limit: int) -> list[ClauseNote]:
+    notes = []
+    for view in views[:limit]:
+        chunk = (Chunk.objects.select_related("document")
+                 .filter(document_id=view.source_document_id, char_start__lte=view.char_start,
+                         char_end__gt=view.char_start).order_by("ordinal").first())
+        if chunk is None:
+            continue
+        start = view.char_start - chunk.char_start
+        clause = " ".join(chunk.text[start:max(start, view.char_end - chunk.char_start)].split())
+        notes.append(ClauseNote(make_passage(chunk, 1.0, ORIGIN), clause, view))
+    return notes
+
+
+def legal_evidence(passages: list[Passage], *, question: str, principal: Principal, scope: Scope, surface: bool,
+                   make_passage: Callable[[Chunk, float, str], Passage]) -> LegalEvidence:
+    """The passages with what indexed regulations say about their documents (see module doc)."""
+    asks = is_status_question(question)
+    if not passages or not (asks or surface):
+        return LegalEvidence(list(passages))
+    statuses = legal_statuses(principal=principal, document_ids=[p.document_id for p in passages], scope=scope)
+    shown = [with_status(p, statuses) for p in passages] if surface else list(passages)
+    by_chunk = {p.chunk_id: p for p in shown}
+    notes, added = [], []
+    for note in _clause_notes(_deciding(passages, statuses), make_passage, MAX_CLAUSES):
+        passage = by_chunk.get(note.passage.chunk_id)      # already returned: cite it, do not add it twice
+        if passage is None:
+            passage = with_status(note.passage, statuses) if surface else note.passage
+            added.append(passage)
+        notes.append(replace(note, passage=passage))
+    # A status question is answered by the clause; otherwise the clause follows what was found.
+    combined = [*added, *shown] if asks else [*shown, *added]
+    return LegalEvidence(combined, tuple(notes))
+
+
+def with_status(passage: Passage, statuses: dict[uuid.UUID, LegalStatus]) -> Passage:
+    status = statuses.get(passage.document_id)
+    if status is None or status.status == "unknown":
+        return passage
+    return replace(passage, legal_status=status.status, legal_status_basis=status.basis)
+
+
+def surface_search(passages: list[Passage], *, principal: Principal, scope: Scope,
+                   make_passage: Callable[[Chunk, float, str], Passage]) -> LegalEvidence:
+    """One search's passages with statuses, plus up to two deciding clauses (v2 with the flag)."""
+    return legal_evidence(passages, question="", principal=principal, scope=scope, surface=True,
+                          make_passage=make_passage)
+
+
+def status_framing(notes: Sequence[ClauseNote], key_of: dict[str, str], language: str, quoted: Sequence[str] = ()):
+    """Deterministic v2 segments: a framing sentence, then each deciding clause quoted and cited
+    (a clause the answer already quotes is not repeated)."""
+    from answering.v2.segments import Segment
+
+    said = " ".join(" ".join(text.split()) for text in quoted)
+    cited = [(n, key_of.get(n.passage.label)) for n in notes
+             if key_of.get(n.passage.label) and n.clause and n.clause not in said]
+    if not cited:
+        return ()
+    segments = [Segment(FRAMING.get(language, FRAMING["id"]), "framing", (), "paragraph")]
+    segments += [Segment(note.clause, "fact", (key,), "continue") for note, key in cited]
+    return tuple(segments)

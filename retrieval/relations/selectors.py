@@ -1,0 +1,152 @@
+"""Reads: a document's legal status and relations as a given caller may see them.
+
+Only relations stated by an *indexed* source count (a superseded version of a source
+stops speaking), and a relation whose other document the caller may not see is left
+out entirely, so a confidential revoker cannot show through its target's status: the
+target then reads ``unknown``, which never claims the document is in force.
+"""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from django.db.models import Q
+
+from acehrag.auth import Principal
+from retrieval.access import Scope, visible_documents_q
+from retrieval.models import Document
+from retrieval.parsing import LegalIdentity
+
+from .models import LegalRelation
+from .services import document_identity_key
+
+__all__ = ["LegalStatus", "RelationView", "legal_status_for", "legal_statuses", "document_citation"]
+
+STATUSES = ("revoked", "revoked_in_part", "amended", "superseded", "unknown")
+# relation -> the status it gives its target, in order of precedence
+_STATUS_OF = {"revokes": "revoked", "supersedes": "superseded", "revokes_in_part": "revoked_in_part",
+              "amends": "amended"}
+_PRECEDENCE = ("revoked", "superseded", "revoked_in_part", "amended")
+
+
+@dataclass(frozen=True)
+class RelationView:
+    direction: str                 # incoming (another regulation speaks about this one) | outgoing
+    relation: str
+    document_id: uuid.UUID | None  # the other document, when indexed and visible
+    identity: str                  # the other regulation's citation
+    title: str | None
+    pasal: str | None              # the clause, in the document that states the relation
+    ayat: str | None
+    articles: tuple[str, ...]
+    date: str | None
+    source_document_id: uuid.UUID  # the document holding the clause
+    char_start: int
+    char_end: int
+
+    @property
+    def clause_reference(self) -> str:
+        return " ".join(filter(None, [self.pasal, f"ayat ({self.ayat})" if self.ayat else None]))
+
+
+@dataclass(frozen=True)
+class LegalStatus:
+    status: str
+    basis: str | None
+    relations: tuple[RelationView, ...] = field(default_factory=tuple)
+
+    @property
+    def deciding(self) -> tuple[RelationView, ...]:
+        """Incoming relations that give the status (the clauses an answer cites)."""
+        return tuple(r for r in self.relations if r.direction == "incoming" and _STATUS_OF[r.relation] == self.status)
+
+
+def document_citation(document: Document) -> str:
+    identity = LegalIdentity(instrument_type=document.instrument_type, number=document.number, year=document.year)
+    return identity.citation() or document.title
+
+
+def _basis_phrase(view: RelationView) -> str:
+    where = " ".join(filter(None, [view.identity, view.clause_reference]))
+    since = f" (sejak {view.date})" if view.date else ""
+    if view.relation == "revokes":
+        return f"dicabut oleh {where}{since}"
+    if view.relation == "supersedes":
+        return f"digantikan oleh {where}{since}"
+    if view.relation == "revokes_in_part":
+        articles = f" (Pasal {', '.join(view.articles)})" if view.articles else ""
+        return f"dicabut sebagian oleh {where}{articles}{since} (ketentuan lain tetap berlaku)"
+    return f"diubah oleh {where}{since} (ketentuan lain tetap berlaku)"
+
+
+def _status(relations: list[RelationView]) -> LegalStatus:
+    incoming = [r for r in relations if r.direction == "incoming"]
+    for status in _PRECEDENCE:
+        deciding = [r for r in incoming if _STATUS_OF[r.relation] == status]
+        if deciding:
+            # copies of one regulation (text and PDF) state the same clause: say it once
+            basis = "; ".join(dict.fromkeys(_basis_phrase(r) for r in deciding))
+            return LegalStatus(status, basis, tuple(relations))
+    return LegalStatus("unknown", None, tuple(relations))
+
+
+def _view(relation: LegalRelation, direction: str) -> RelationView:
+    if direction == "incoming":
+        other = relation.source_document
+        other_id, identity, title = other.id, document_citation(other), other.subject or other.title
+    else:
+        other = relation.target_document
+        other_id = other.id if other is not None else None
+        identity, title = relation.target_citation, relation.target_title or None
+    return RelationView(
+        direction=direction, relation=relation.relation, document_id=other_id, identity=identity, title=title,
+        pasal=relation.pasal or None, ayat=relation.ayat or None, articles=tuple(relation.articles),
+        date=relation.effective_date or None, source_document_id=relation.source_document_id,
+        char_start=relation.char_start, char_end=relation.char_end,
+    )
+
+
+def legal_statuses(*, principal: Principal, document_ids: Iterable[uuid.UUID],
+                   scope: Scope | None = None) -> dict[uuid.UUID, LegalStatus]:
+    """Status and relations of each document, counting only regulations the caller may see
+    (and, for an answer, that are inside its scope); three queries for any number of documents."""
+    ids = list(dict.fromkeys(document_ids))
+    if not ids:
+        return {}
+    visible = Document.objects.filter(visible_documents_q(principal, scope)).values("id")
+    keys: dict[str, list[uuid.UUID]] = {}
+    for row in Document.objects.filter(id__in=ids).only("id", "instrument_type", "number", "year"):
+        key = document_identity_key(row)
+        if key:
+            keys.setdefault(key, []).append(row.id)
+    incoming = (LegalRelation.objects.filter(Q(target_document_id__in=ids) | Q(target_key__in=list(keys)))
+                .filter(source_document__in=visible)
+                .select_related("source_document").order_by("source_document__year", "char_start"))
+    outgoing = (LegalRelation.objects.filter(source_document_id__in=ids)
+                .filter(Q(target_document__isnull=True) | Q(target_document__in=visible))
+                .select_related("target_document").order_by("char_start"))
+    per_document: dict[uuid.UUID, list[RelationView]] = {i: [] for i in ids}
+    for relation in incoming:
+        # the linked document, and every other copy of the same regulation
+        targets = {relation.target_document_id, *keys.get(relation.target_key, ())} & per_document.keys()
+        for target in targets - {relation.source_document_id}:
+            per_document[target].append(_view(relation, "incoming"))
+    for relation in outgoing:
+        per_document[relation.source_document_id].append(_view(relation, "outgoing"))
+    return {i: _status(views) for i, views in per_document.items()}
+
+
+def legal_status_for(*, principal: Principal, document_id: uuid.UUID) -> LegalStatus:
+    return legal_statuses(principal=principal, document_ids=[document_id])[document_id]
+
+
+def relations_listing(*, document_id: uuid.UUID | None = None, unresolved: bool = False):
+    """Every stored relation of indexed sources (the command's view; no access filter)."""
+    rows = LegalRelation.objects.filter(source_document__status=Document.Status.INDEXED).select_related(
+        "source_document", "target_document")
+    if document_id:
+        rows = rows.filter(Q(source_document_id=document_id) | Q(target_document_id=document_id))
+    if unresolved:
+        rows = rows.filter(target_document__isnull=True)
+    return rows.order_by("source_document__title", "char_start")

@@ -1,0 +1,129 @@
+"""Legal status in answers: status questions on every route; ADR-0053 surfacing on /query/v2 behind its flag."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from acehrag.auth import Principal
+from answering.legal_status import legal_evidence
+from answering.llm.evidence import passage_block
+from answering.pipeline import AnswerPipeline
+from retrieval.access import Scope
+from retrieval.models import LegalRelation
+from retrieval.search import chunk_search
+from tests.factories import make_document
+from tests.retrieval.relations.regulations import pergub
+
+pytestmark = pytest.mark.django_db
+
+OLD = pergub("5", 2025, "Dasar Pengenaan Pajak Alat Berat", [
+    "Dasar pengenaan pajak alat berat ditetapkan sebesar 0,2 persen dari nilai jual alat berat.",
+])
+NEW = pergub("33", 2025, "Dasar Pengenaan Pajak Alat Berat Baru", [
+    "Dasar pengenaan pajak alat berat ditetapkan sebesar 0,4 persen dari nilai jual alat berat.",
+    "Pada saat Peraturan Gubernur ini mulai berlaku, Peraturan Gubernur Aceh Nomor 05 Tahun 2025 tentang Dasar "
+    "Pengenaan Pajak Alat Berat (Berita Daerah Aceh Tahun 2025 Nomor 05), dicabut dan dinyatakan tidak berlaku.",
+], promulgated="16 Desember 2025")
+CLAUSE = "dicabut dan dinyatakan tidak berlaku"
+ORDINARY = "Berapa persen dasar pengenaan pajak alat berat dalam Peraturan Gubernur Aceh Nomor 5 Tahun 2025?"
+BROAD = "Berapa persen dasar pengenaan pajak alat berat?"
+STATUS = "Apakah Peraturan Gubernur Aceh Nomor 5 Tahun 2025 tentang pajak alat berat masih berlaku?"
+IDS = ("conversation_id", "message_id", "trace_id")
+
+
+@pytest.fixture
+def regulations():
+    old = make_document(text=OLD, filename="pergub-5-2025.txt")
+    new = make_document(text=NEW, filename="pergub-33-2025.txt")
+    return old, new
+
+
+@pytest.fixture
+def surfacing(settings):
+    settings.ACEH_RAG = replace(settings.ACEH_RAG, legal_relations=replace(
+        settings.ACEH_RAG.legal_relations, surface_enabled=True))
+
+
+def ask(client, query, path="/query/v2", **headers):
+    response = client.post(path, data={"query": query}, content_type="application/json", **headers)
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def without_ids(body: dict) -> dict:
+    return {k: v for k, v in body.items() if k not in IDS}
+
+
+def clause_citations(body, document):
+    return [c for c in body["citations"] if c["document_id"] == str(document.id) and "Pasal 2" in (c["legal_reference"] or "")]
+
+
+def test_flag_off_v2_is_unchanged_by_stored_relations(api_client, regulations):
+    old, new = regulations
+    assert LegalRelation.objects.filter(source_document=new, target_document=old).exists()
+    with_relations = ask(api_client, ORDINARY)
+    LegalRelation.objects.all().delete()
+    without_relations = ask(api_client, ORDINARY)
+    assert without_ids(with_relations) == without_ids(without_relations)
+    assert "Perlu diperhatikan" not in with_relations["answer"]
+
+
+def test_flag_on_adds_the_revoking_clause_as_a_cited_passage_with_a_framing_sentence(api_client, regulations, surfacing):
+    old, new = regulations
+    body = ask(api_client, ORDINARY)
+    assert body["answer"].startswith("Perlu diperhatikan:")
+    [framing] = [f for f in body["framing"] if f["text"] == "Perlu diperhatikan:"]
+    assert framing["start"] == 0
+    clause = next(c for c in body["claims"] if CLAUSE in c["text"])
+    assert clause["verdict"] == "supported"
+    assert [c["citation"]["document_id"] for c in clause["citations"]] == [str(new.id)]
+    assert clause_citations(body, new)
+    # nothing filtered: the revoked regulation's own passage is still answered from
+    assert any(c["document_id"] == str(old.id) for c in body["citations"])
+
+
+def test_flag_on_does_not_repeat_a_clause_the_answer_already_quotes(api_client, regulations, surfacing):
+    body = ask(api_client, BROAD)
+    assert body["answer"].count(CLAUSE) <= 1
+
+
+def test_flag_on_marks_the_identity_the_agent_and_judge_read(regulations, surfacing):
+    old, new = regulations
+    principal = Principal()
+    hits = chunk_search(BROAD, mode="hybrid", top_k=8, principal=principal, scope=Scope()).hits
+    passages = [AnswerPipeline._passage(hit.chunk, hit.score, "search") for hit in hits]
+    surfaced = legal_evidence(passages, question=BROAD, principal=principal, scope=Scope(), surface=True,
+                              make_passage=AnswerPipeline._passage)
+    revoked = next(p for p in surfaced.passages if p.document_id == old.id)
+    assert revoked.legal_status == "revoked"
+    assert revoked.legal_status_basis.startswith("dicabut oleh Peraturan Gubernur Aceh Nomor 33 Tahun 2025 Pasal 2")
+    assert "legal_status: revoked (dicabut oleh Peraturan Gubernur Aceh Nomor 33 Tahun 2025 Pasal 2" in passage_block(revoked)
+    assert [n.passage.document_id for n in surfaced.clauses] in ([new.id], [])  # already returned -> not added twice
+    assert all(p.legal_status is None for p in passages)  # the flag-off passages are untouched
+
+
+@pytest.mark.parametrize("path", ["/query", "/query/v2"])
+def test_status_question_is_answered_from_the_clause_on_every_route(api_client, regulations, path):
+    old, new = regulations
+    body = ask(api_client, STATUS, path=path)
+    assert CLAUSE in body["answer"]
+    assert clause_citations(body, new)
+
+
+def test_status_question_answered_when_the_flag_is_on_too(api_client, regulations, surfacing):
+    old, new = regulations
+    body = ask(api_client, STATUS)
+    assert CLAUSE in body["answer"] and clause_citations(body, new)
+
+
+def test_a_confidential_revoker_does_not_reach_an_anonymous_answer(api_client, surfacing):
+    old = make_document(text=OLD, filename="pergub-5-2025.txt")
+    secret = make_document(text=NEW, filename="pergub-33-2025.txt", confidential=True)
+    for query in (ORDINARY, STATUS):
+        body = ask(api_client, query)
+        assert all(c["document_id"] != str(secret.id) for c in body["citations"])
+        assert "Perlu diperhatikan" not in body["answer"]
+    verified = ask(api_client, STATUS, HTTP_X_USER_SUBJECT="staff")
+    assert clause_citations(verified, secret)
+    assert any(c["document_id"] == str(old.id) for c in ask(api_client, ORDINARY)["citations"])
