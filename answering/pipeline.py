@@ -423,7 +423,7 @@ class AnswerPipeline:
 
     def _gate(self, draft: AnswerDraft, passages: list[Passage]) -> GateResult:
         if draft.no_answer:
-            return GateResult((), (), no_answer_text(draft.language), True, "no_answer", 0, 0, 0)
+            return GateResult((), (), no_answer_text(draft.language, draft.pointer), True, "no_answer", 0, 0, 0)
         judge = ModelJudge(self._models.judge, self._models.budget) if self._models else None
         # The model judge sees each passage with the document identity the agent saw.
         texts = {p.label: (p.evidence if judge else p.text) for p in passages}

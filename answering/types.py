@@ -61,6 +61,8 @@ class AnswerDraft:
     no_answer: bool = False
     language: str = "id"
     mode: str = "deterministic-extractive"
+    pointer: str | None = None          # a refusal's "Dokumen yang tersedia memuat …"
+    unmet: tuple[str, ...] = ()         # the answerability constraints a refusal did not meet
 
 
 @dataclass(frozen=True)
