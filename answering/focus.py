@@ -28,6 +28,8 @@ MONTHS = ("januari februari maret april mei juni juli agustus september oktober 
           "january february march may june july august october december").split()
 DATE = re.compile(r"\b(\d{1,2}\s+(?:" + "|".join(MONTHS) + r")(?:\s+\d{4})?|\d{1,2}[-/]\d{1,2}[-/]\d{2,4}|"
                   r"tanggal\s+(?:di)?(?:undangkan|tetapkan))\b", re.I)
+TIME_WORDS = re.compile(r"\b(tanggal|sebelum|sesudah|setelah|sejak|paling\s+(lambat|lama)|selama|hari|bulan|tahun|"
+                        r"waktu|saat|ketika|mulai|sampai|hingga|berlaku|before|after|since|until|within|days?|months?|years?)\b", re.I)
 # A person's name as signature blocks print it: two or more capitalised words ("MUZAKIR MANAF", "DR. H. SUSILO …").
 PERSON = re.compile(r"\b(?:(?:DR|Dr|H|Hj|Ir|Prof|Drs)\.\s*)*[A-Z][A-Z'.]{2,}(?:\s+[A-Z][A-Z'.]{1,}){1,4}\b")
 OFFICE = re.compile(
@@ -44,8 +46,10 @@ class Focus:
 
     def satisfied_by(self, text: str) -> bool:
         """Whether a chosen unit carries what the question asks for."""
-        if self.kind in ("when", "enactment"):
+        if self.kind == "enactment":
             return bool(DATE.search(text) or re.search(r"\btanggal\b", text, re.I))
+        if self.kind == "when":
+            return bool(DATE.search(text) or TIME_WORDS.search(text))
         if self.kind == "signatory":
             return bool(PERSON.search(text))
         if self.kind == "who":

@@ -39,6 +39,7 @@ from answering.llm.judge import ModelJudge, model_guard
 from answering.llm.prompts import prompt
 from answering.llm.tools import CorpusTools
 from answering.notices import QUESTION_TOO_LARGE, refusal_notice
+from answering.publication import model_gate
 from answering.models import AnswerTrace
 from answering.synthesis import detect_language, no_answer_text, synthesise
 from answering.types import AnswerDraft, Claim, GateResult, GuardDecision, Passage, ToolCall
@@ -424,11 +425,13 @@ class AnswerPipeline:
     def _gate(self, draft: AnswerDraft, passages: list[Passage]) -> GateResult:
         if draft.no_answer:
             return GateResult((), (), no_answer_text(draft.language, draft.pointer), True, "no_answer", 0, 0, 0)
-        judge = ModelJudge(self._models.judge, self._models.budget) if self._models else None
-        # The model judge sees each passage with the document identity the agent saw.
-        texts = {p.label: (p.evidence if judge else p.text) for p in passages}
-        return faithfulness_gate(draft, texts, partial_answers=settings.ACEH_RAG.synthesis.partial_answers_enabled,
-                                 judge=judge, batch_size=settings.ACEH_RAG.llm.judge_batch_size)
+        if self._models:
+            # The model judge sees each passage with the document identity the agent saw.
+            return model_gate(self._prepared.request.question, draft, passages, {p.label: p.evidence for p in passages},
+                              models=self._models, partial_answers=settings.ACEH_RAG.synthesis.partial_answers_enabled,
+                              batch_size=settings.ACEH_RAG.llm.judge_batch_size)
+        return faithfulness_gate(draft, {p.label: p.text for p in passages},
+                                 partial_answers=settings.ACEH_RAG.synthesis.partial_answers_enabled)
 
     def _gather_passages(self, prepared: Prepared) -> list[Passage]:
         request = prepared.request
