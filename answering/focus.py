@@ -15,7 +15,7 @@ from answering.faithfulness import content_stems
 DEFINITION = re.compile(
     r"\b(?:apa\s+(?:yang\s+)?(?:di)?maksud(?:nya)?(?:\s+dengan)?|apa\s+itu|apakah\s+itu|pengertian(?:\s+dari)?|definisi(?:\s+dari)?|"
     r"arti(?:\s+dari)?|what\s+is(?:\s+meant\s+by)?|what\s+does|define)\s+(?P<term>[^?]+)", re.I)
-TERM_ITU_APA = re.compile(r"^(?P<term>[^?]+?)\s+(?:itu\s+)?(?:apa|maksudnya\s+apa)\b", re.I)
+TERM_ITU_APA = re.compile(r"^(?P<term>[^?]+?)\s+itu\s+(?:apa|maksudnya\s+apa|artinya\s+apa)\b", re.I)
 # "menurut/dalam UU …" closes the term.
 TERM_END = re.compile(r"\s+(?:menurut|dalam|di\s+dalam|pada|berdasarkan|sesuai|according|in\s+the|under)\b.*$", re.I)
 WHEN = re.compile(r"\b(kapan|tanggal\s+berapa|sejak\s+kapan|sampai\s+kapan|hingga\s+kapan|when|what\s+date)\b", re.I)

@@ -14,6 +14,7 @@ import secrets
 import time
 import uuid
 from dataclasses import dataclass, field, replace
+from itertools import zip_longest
 from typing import Callable
 
 from django.conf import settings
@@ -21,6 +22,7 @@ from django.db import transaction
 
 from acehrag.auth import Principal
 from answering.anchors import (
+    ArticleLocator,
     article_chunks,
     asks_for_signatory,
     closing_chunks,
@@ -29,6 +31,7 @@ from answering.anchors import (
     resolve_regulation,
 )
 from answering.faithfulness import content_stems, faithfulness_gate
+from answering.followup import FollowupDecision, followup_model, followup_rule
 from answering.guard import REFUSAL, guard_answer, guard_question
 from answering.llm.agent import Agent, AgentInput, AgentStopped, QuestionTooLarge
 from answering.llm.answers import parse_prose_answer
@@ -59,8 +62,6 @@ logger = logging.getLogger(__name__)
 MAX_PASSAGES = 8
 SEARCH_TOP_K = 8
 MAX_QUESTION_CHARS = 8000
-FOLLOWUP_MARKERS = re.compile(r"\b(\w+nya|itu|tersebut|tadi|ini|aturan itu|regulasi itu|it|that|this|those)\b", re.I)
-FOLLOWUP_MAX_DOCUMENTS = 6
 
 
 class AnswerError(Exception):
@@ -245,14 +246,6 @@ def refusal_gate(reason: str, language: str) -> GateResult:
     return GateResult((), (), refusal_notice(reason, language), True, reason, 0, 0, 0)
 
 
-def is_followup(question: str, history: HistoryWindow) -> bool:
-    """A genuine follow-up names no document and leans on the previous turn."""
-    if not history.turns or find_named_regulation(question):
-        return False
-    words = re.findall(r"\w+", question)
-    return bool(FOLLOWUP_MARKERS.search(question)) or len(words) <= 6
-
-
 class AnswerPipeline:
     def __init__(self, *, on_event: EventSink | None = None, cancelled: Callable[[], bool] = lambda: False):
         self._emit = on_event or (lambda name, data: None)
@@ -262,6 +255,7 @@ class AnswerPipeline:
         self._steps: list[dict] = []
         self._lexical_tiers: list[dict] = []
         self._models: Models | None = None
+        self._followup_record: dict | None = None
 
     # -- setup: failures here are plain HTTP errors ---------------------------------
 
@@ -448,7 +442,13 @@ class AnswerPipeline:
         elif len(request.scope.document_ids) == 1:
             anchor_document = Document.objects.filter(
                 visible_documents_q(request.principal, request.scope)).only("id", "title").first()
+        followup = self._followup(prepared)
         locator = find_article(question)
+        if followup.next_article and not (named or locator):
+            # "pasal berikutnya apa?": read the article after the one the previous answer cited.
+            anchor_document = Document.objects.filter(
+                visible_documents_q(request.principal, request.scope), id=followup.document_ids[0]).only("id", "title").first()
+            locator = ArticleLocator(followup.next_article, None) if anchor_document else None
         if anchor_document and locator:
             chunks = self._tool(
                 "read_article", {"document_id": str(anchor_document.id), "pasal": locator.pasal, "ayat": locator.ayat},
@@ -458,12 +458,11 @@ class AnswerPipeline:
             anchor += [self._passage(chunk, 1.0, "anchor") for chunk in chunks]
 
         followup_scope = None
-        if is_followup(question, prepared.history):
-            carried = [uuid.UUID(d) for d in prepared.history.last_cited_document_ids()][:FOLLOWUP_MAX_DOCUMENTS]
-            if carried:
-                allowed = set(request.scope.document_ids) if request.scope.document_ids else None
-                carried = [d for d in carried if allowed is None or d in allowed]
-                followup_scope = Scope(collection_ids=request.scope.collection_ids, document_ids=tuple(carried)) if carried else None
+        if followup.carry:
+            # Hints, not filters: one more arm over the carried documents, access and scope rechecked.
+            allowed = set(request.scope.document_ids) if request.scope.document_ids else None
+            carried = [d for d in map(uuid.UUID, followup.document_ids) if allowed is None or d in allowed]
+            followup_scope = Scope(collection_ids=request.scope.collection_ids, document_ids=tuple(carried)) if carried else None
 
         search_scope = request.scope
         if anchor_document and not locator:
@@ -473,9 +472,11 @@ class AnswerPipeline:
         if anchor_document and search_scope is not request.scope and not main_hits:
             main_hits = self._search(question, request.scope, "search")[0]
 
+        own, hints = (followup_hits, main_hits) if followup.hints_first else (main_hits, followup_hits)
+        ranked = [p for pair in zip_longest(own, hints) for p in pair if p is not None]
         closing: list[Passage] = []
         if asks_for_signatory(question):
-            target = anchor_document.id if anchor_document else (main_hits[0].document_id if main_hits else None)
+            target = anchor_document.id if anchor_document else (ranked[0].document_id if ranked else None)
             if target:
                 chunks = self._tool("read_closing", {"document_id": str(target)}, lambda: closing_chunks(target),
                                     summarise=lambda found: {"chunks": len(found)})
@@ -483,11 +484,22 @@ class AnswerPipeline:
 
         merged: list[Passage] = []
         seen: set[uuid.UUID] = set()
-        for passage in [*anchor, *closing, *followup_hits, *main_hits]:
+        for passage in [*anchor, *closing, *ranked]:
             if passage.chunk_id not in seen:
                 seen.add(passage.chunk_id)
                 merged.append(passage)
         return merged[:MAX_PASSAGES]
+
+    def _followup(self, prepared: Prepared) -> FollowupDecision:
+        """Carry earlier documents only for a genuine follow-up; the decision goes to metadata and the trace."""
+        question, history = prepared.request.question, prepared.history
+        if self._models and history.turns:
+            decision = followup_model(question, history, self._models.judge, self._models.budget)
+        else:
+            decision = followup_rule(question, history)
+        self._followup_record = decision.record()
+        self._steps.append({"step": "followup", "ok": True, "ms": 0.0, **self._followup_record})
+        return decision
 
     def _search(self, question: str, scope: Scope, origin: str) -> tuple[list[Passage], str | None]:
         """Passages of one hybrid arm (run once per answer) and its lexical tier decision."""
@@ -638,6 +650,7 @@ class AnswerPipeline:
                 "lexical_arms": result.lexical_tiers,
                 "collection_ids": list(request.scope.collection_ids),
                 "document_ids": [str(d) for d in request.scope.document_ids],
+                "followup": self._followup_record,
             },
             "synthesis": self._synthesis_metadata(result),
             "model_call_log": result.model_calls,

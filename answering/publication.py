@@ -94,7 +94,7 @@ def _label_free(draft: AnswerDraft, texts: Mapping[str, str], judge, asserts: bo
 
 def _answerability(question: str, language: str, gate: GateResult, passages: Sequence[Passage],
                    texts: Mapping[str, str], models, answers_question) -> GateResult:
-    verdict = assess(question, gate.kept, passages)
+    verdict = assess(question, gate.kept, passages, check_focus=False)
     answered = verdict.answerable
     if answered:
         cited = {k: texts[k] for c in gate.kept for k in c.citation_keys if k in texts}
