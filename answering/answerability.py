@@ -50,6 +50,7 @@ GENERIC = (
     "year date signed enacted"
 )
 GENERIC_STEMS = frozenset(content_stems(GENERIC))
+SIGNING_OFFICES = frozenset(content_stems("presiden gubernur bupati walikota wali kota menteri ketua penjabat pj"))
 ACEH_PLACES = (
     "Aceh Barat Daya", "Aceh Barat", "Aceh Besar", "Aceh Jaya", "Aceh Selatan", "Aceh Singkil", "Aceh Tamiang",
     "Aceh Tengah", "Aceh Tenggara", "Aceh Timur", "Aceh Utara", "Bener Meriah", "Bireuen", "Gayo Lues", "Nagan Raya",
@@ -145,6 +146,8 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
         unmet.append(f"focus {focus.kind}")
 
     wanted = distinctive_stems(YEAR.sub(" ", rest))
+    if focus.kind == "signatory":
+        wanted -= SIGNING_OFFICES      # "siapa presiden yang mengesahkan …": the signature block names the person
     for place in _places(rest):
         wanted -= content_stems(place)
     have = content_stems(evidence)

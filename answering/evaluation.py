@@ -23,6 +23,7 @@ from pathlib import Path
 
 from acehrag.auth import Principal
 from answering.faithfulness import content_stems, normalise
+from answering.synthesis import synthesise
 from retrieval.access import Scope
 
 EVALUATOR = Principal(subject="eval-answers", role="admin", verified=True)
@@ -110,10 +111,15 @@ def run_question(question: EvalQuestion, *, route: str, collection: str | None) 
         cited=[p.legal_reference or p.document_title for p in result.cited_passages],
         grounding_rate=result.grounding_rate, ms=ms)
     cited_text = "\n".join(p.text for p in result.cited_passages)
+    # The deterministic draft over the same evidence says which answerability checks held (thresholds are
+    # chosen from these figures; on the model path it describes the extractive reading of that evidence).
+    draft = synthesise(question.question, result.passages)
+    checks = {"term_coverage": draft.term_coverage, "unmet": list(draft.unmet)}
     if question.answerable:
         record.verdicts = {
             "cited_gold_evidence": carries(question.evidence, cited_text),
             "answer_gold_evidence": not declined and carries(question.evidence, answer),
+            **checks,
             "cited_gold_source": any(question.source.lower() in (p.citation.get("document_title", "") + " "
                                                                  + _source_key(p.document_id)).lower()
                                      for p in result.cited_passages) if question.source else None,
@@ -121,7 +127,7 @@ def run_question(question: EvalQuestion, *, route: str, collection: str | None) 
         if question.figure:
             record.verdicts["figure_present"] = not declined and figure_present(question.figure, answer)
     else:
-        record.verdicts = {"pointer": POINTER_PREFIX in result.answer}
+        record.verdicts = {"pointer": POINTER_PREFIX in result.answer, **checks}
     return record
 
 
@@ -177,6 +183,16 @@ def summary_lines(records: list[EvalRecord]) -> list[str]:
                 parts.append(f"  figure present {_share(figures, lambda r: r.verdicts['figure_present'])}")
         else:
             parts.append(f"  pointer to nearest evidence {_share(rows, lambda r: r.verdicts.get('pointer'))}")
+        coverage = [r.verdicts.get("term_coverage") for r in rows if r.verdicts.get("term_coverage") is not None]
+        if coverage:
+            parts.append(f"  distinctive-term coverage p10 {percentile(coverage, 0.1):.2f}  p50 "
+                         f"{percentile(coverage, 0.5):.2f}  p90 {percentile(coverage, 0.9):.2f} (n={len(coverage)})")
+        unmet: dict[str, int] = defaultdict(int)
+        for row in rows:
+            for check in row.verdicts.get("unmet") or ():
+                unmet[check.split(" ")[0]] += 1
+        if unmet:
+            parts.append("  unmet checks " + ", ".join(f"{k}={v}" for k, v in sorted(unmet.items())))
         parts.append(f"  mean grounding {statistics.fmean(rates):.3f} (n={len(rates)})" if rates else "  mean grounding -")
         parts.append(f"  latency p50 {percentile(ms, 0.5):.0f} ms  p95 {percentile(ms, 0.95):.0f} ms")
         lines.extend(parts)

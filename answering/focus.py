@@ -66,8 +66,9 @@ def defines(text: str, term: frozenset[str]) -> bool:
     match = re.search(r"\b(adalah|ialah|merupakan|yang\s+selanjutnya|is|means)\b", text, re.I)
     if not match or not term:
         return False
-    head = content_stems(text[:match.start() + 60])
-    return len(term & head) / len(term) >= 0.5
+    head = content_stems(text[:match.start()])
+    # "Qanun kabupaten/kota adalah …" does not define "Qanun Aceh": short terms match whole.
+    return len(term & head) / len(term) >= (1.0 if len(term) <= 3 else 0.75)
 
 
 def question_focus(question: str) -> Focus:
@@ -105,3 +106,13 @@ def focus_bonus(focus: Focus, text: str, closing: bool) -> float:
     if focus.kind == "figure":
         return 0.4 if re.search(r"\d", text) else -0.1
     return 0.0
+
+
+def definition_term(question: str) -> str | None:
+    """The term a definition question asks about ("Qanun Aceh" in "Apa yang dimaksud dengan Qanun Aceh menurut …")."""
+    match = DEFINITION.search(question) or TERM_ITU_APA.search(question)
+    if not match:
+        return None
+    term = TERM_END.sub("", match.group("term"))
+    term = re.sub(r"\b(sih|itu|ya|sebenarnya|singkatan|dan|pengertiannya|maksudnya|apa|atau\s+\w+)\b", " ", term, flags=re.I)
+    return " ".join(term.split()).strip(" ?.,") or None

@@ -26,11 +26,14 @@ from answering.anchors import (
     article_chunks,
     asks_for_signatory,
     closing_chunks,
+    definition_chunks,
+    enactment_chunks,
     find_article,
     find_named_regulation,
     resolve_regulation,
 )
 from answering.faithfulness import content_stems, faithfulness_gate
+from answering.focus import definition_term, question_focus
 from answering.followup import FollowupDecision, followup_model, followup_rule
 from answering.guard import REFUSAL, guard_answer, guard_question
 from answering.llm.agent import Agent, AgentInput, AgentStopped, QuestionTooLarge
@@ -474,6 +477,7 @@ class AnswerPipeline:
 
         own, hints = (followup_hits, main_hits) if followup.hints_first else (main_hits, followup_hits)
         ranked = [p for pair in zip_longest(own, hints) for p in pair if p is not None]
+        ranked = self._focus_hits(question, anchor_document, ranked) + ranked
         closing: list[Passage] = []
         if asks_for_signatory(question):
             target = anchor_document.id if anchor_document else (ranked[0].document_id if ranked else None)
@@ -489,6 +493,20 @@ class AnswerPipeline:
                 seen.add(passage.chunk_id)
                 merged.append(passage)
         return merged[:MAX_PASSAGES]
+
+    def _focus_hits(self, question: str, anchor_document, ranked: list[Passage]) -> list[Passage]:
+        """The passage the question's focus needs when ranking missed it: a definition, an enactment block."""
+        focus = question_focus(question)
+        documents = [anchor_document.id] if anchor_document else list(dict.fromkeys(p.document_id for p in ranked))
+        if focus.kind == "definition" and (term := definition_term(question)):
+            chunks = self._tool("read_definition", {"term": term}, lambda: definition_chunks(documents, term),
+                                summarise=lambda found: {"chunks": len(found)})
+        elif focus.kind in ("enactment", "signatory") and documents:
+            chunks = self._tool("read_enactment", {"document_id": str(documents[0])},
+                                lambda: enactment_chunks(documents[0]), summarise=lambda found: {"chunks": len(found)})
+        else:
+            return []
+        return [self._passage(chunk, 1.0, "anchor") for chunk in chunks]
 
     def _followup(self, prepared: Prepared) -> FollowupDecision:
         """Carry earlier documents only for a genuine follow-up; the decision goes to metadata and the trace."""

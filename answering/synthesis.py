@@ -67,7 +67,7 @@ def split_sentences(text: str) -> list[str]:
 def closing_units(text: str) -> list[str]:
     """A signature block read whole: enactment (place, date, office, signatory), then promulgation."""
     flat = " ".join(text.split())
-    parts = re.split(r"(?=\bDiundangkan\b)|(?=\bLEMBARAN\b|\bBERITA\b)", flat)
+    parts = re.split(r"(?=\b(?:Ditetapkan|Disahkan|Diundangkan)\s+di\b)|(?=\bLEMBARAN\b|\bBERITA\b)", flat)
     return [part.strip() for part in parts if len(part.strip()) >= MIN_SENTENCE_CHARS]
 
 
@@ -122,10 +122,10 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
     verdict = assess(question, claims, passages, focus=focus)
     if not verdict.answerable:
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang, pointer=verdict.pointer,
-                           unmet=verdict.unmet)
+                           unmet=verdict.unmet, term_coverage=verdict.coverage)
     first = chosen[0].passage
     return AnswerDraft(framing=FRAMING[lang].format(source=first.legal_reference or first.document_title),
-                       claims=claims, language=lang)
+                       claims=claims, language=lang, term_coverage=verdict.coverage)
 
 
 def no_answer_text(language: str, pointer: str | None = None) -> str:
