@@ -25,7 +25,7 @@ from retrieval.search.naming import (  # noqa: F401
 )
 
 SIGNATORY = re.compile(
-    r"\b(tanda\s*tangan|menandatangani|ditandatangani|penandatangan|yang\s+menetapkan|siapa\s+yang\s+mengesahkan|"
+    r"\b(tanda\s*tangan|menandatangani|ditandatangani|penandatangan|yang\s+menetapkan|yang\s+mengesahkan|"
     r"who\s+signed|signed\s+by|signatory)\b",
     re.IGNORECASE,
 )
@@ -42,4 +42,37 @@ def closing_chunks(document_id: uuid.UUID) -> list[Chunk]:
         Chunk.objects.filter(chunk_enabled_q(), document_id=document_id, kind="closing")
         .select_related("document").defer("embedding", "search_vector", "document__text")
         .order_by("ordinal")[:CLOSING_CHUNK_LIMIT]
+    )
+
+
+DEFINITION_LOOKUP_DOCUMENTS = 3
+
+
+def definition_chunks(document_ids: list[uuid.UUID], term: str) -> list[Chunk]:
+    """The general-provisions chunk that defines ``term`` ("21. Qanun Aceh adalah …"), first document first.
+
+    Pasal 1 of a long law spans many chunks; a search ranks the articles that use the term above the one
+    that defines it, so the definition is looked up by its wording.
+    """
+    term = " ".join(term.split())
+    if len(term) < 3:
+        return []
+    # PostgreSQL's regular expressions: \y is a word boundary (\b would be a backspace).
+    wording = Q(text__iregex=rf"(^|[\s.]){re.escape(term)}(\s*,)?\s+(yang\s+selanjutnya|adalah|ialah)\y")
+    for document_id in document_ids[:DEFINITION_LOOKUP_DOCUMENTS]:
+        found = list(
+            Chunk.objects.filter(wording, document_id=document_id).exclude(kind="penjelasan")
+            .select_related("document").defer("embedding", "search_vector", "document__text").order_by("ordinal")[:1]
+        )
+        if found:
+            return found
+    return []
+
+
+def enactment_chunks(document_id: uuid.UUID) -> list[Chunk]:
+    """The chunk holding the enactment block ("Ditetapkan/Disahkan di … pada tanggal …"), even inside the last article."""
+    return list(
+        Chunk.objects.filter(document_id=document_id, text__iregex=r"(ditetapkan|disahkan)\s+di\s+\w+")
+        .exclude(kind="penjelasan").select_related("document").defer("embedding", "search_vector", "document__text")
+        .order_by("-ordinal")[:1]
     )

@@ -28,6 +28,22 @@ REFUSAL_NOTICES = {
               "Silakan coba lagi.",
         "en": "Sorry, the answer could not be produced in a verifiable form, so it is not shown. Please try again.",
     },
+    "empty_completion": {
+        "id": "Maaf, model tidak menghasilkan jawaban untuk pertanyaan ini. Silakan coba lagi.",
+        "en": "Sorry, the model produced no answer to this question. Please try again.",
+    },
+    "unverified_no_claims": {
+        "id": "Maaf, jawaban tidak mencantumkan sumber dan tidak dapat diverifikasi terhadap dokumen yang "
+              "ditampilkan, sehingga tidak ditampilkan. Silakan coba lagi atau persempit pertanyaan.",
+        "en": "Sorry, the answer named no source and could not be verified against the documents shown, so it is "
+              "not shown. Please try again or narrow the question.",
+    },
+    "unresolved_citation": {
+        "id": "Maaf, sumber yang dirujuk jawaban tidak dapat ditemukan di antara dokumen yang ditampilkan, sehingga "
+              "jawaban tidak ditampilkan. Silakan coba lagi.",
+        "en": "Sorry, the sources the answer refers to are not among the documents shown, so the answer is not "
+              "shown. Please try again.",
+    },
 }
 QUESTION_TOO_LARGE = "The question and conversation history do not fit the answer model's context window."
 

@@ -13,6 +13,7 @@ import re
 import time
 import uuid
 from dataclasses import dataclass, field, replace
+from itertools import zip_longest
 from typing import Callable
 
 from django.conf import settings
@@ -20,14 +21,19 @@ from django.db import transaction
 
 from acehrag.auth import Principal
 from answering.anchors import (
+    ArticleLocator,
     article_chunks,
     asks_for_signatory,
     closing_chunks,
+    definition_chunks,
+    enactment_chunks,
     find_article,
     find_named_regulation,
     resolve_regulation,
 )
 from answering.faithfulness import content_stems, faithfulness_gate
+from answering.focus import definition_term, question_focus
+from answering.followup import FollowupDecision, followup_model, followup_rule
 from answering.guard import REFUSAL, guard_answer, guard_question
 from answering.legal_status import legal_evidence
 from answering.llm.agent import Agent, AgentInput, AgentStopped, QuestionTooLarge
@@ -39,6 +45,7 @@ from answering.llm.judge import ModelJudge, model_guard
 from answering.llm.prompts import prompt
 from answering.llm.tools import CorpusTools
 from answering.notices import QUESTION_TOO_LARGE, refusal_notice
+from answering.publication import model_gate
 from answering.models import AnswerTrace
 from answering.telemetry import answer_finished, answer_span, step_span, tool_finished, tool_span
 from acehrag.telemetry.tracing import current_trace_id
@@ -60,8 +67,6 @@ logger = logging.getLogger(__name__)
 MAX_PASSAGES = 8
 SEARCH_TOP_K = 8
 MAX_QUESTION_CHARS = 8000
-FOLLOWUP_MARKERS = re.compile(r"\b(\w+nya|itu|tersebut|tadi|ini|aturan itu|regulasi itu|it|that|this|those)\b", re.I)
-FOLLOWUP_MAX_DOCUMENTS = 6
 
 
 class AnswerError(Exception):
@@ -246,14 +251,6 @@ def refusal_gate(reason: str, language: str) -> GateResult:
     return GateResult((), (), refusal_notice(reason, language), True, reason, 0, 0, 0)
 
 
-def is_followup(question: str, history: HistoryWindow) -> bool:
-    """A genuine follow-up names no document and leans on the previous turn."""
-    if not history.turns or find_named_regulation(question):
-        return False
-    words = re.findall(r"\w+", question)
-    return bool(FOLLOWUP_MARKERS.search(question)) or len(words) <= 6
-
-
 class AnswerPipeline:
     def __init__(self, *, on_event: EventSink | None = None, cancelled: Callable[[], bool] = lambda: False):
         self._emit = on_event or (lambda name, data: None)
@@ -263,6 +260,7 @@ class AnswerPipeline:
         self._steps: list[dict] = []
         self._lexical_tiers: list[dict] = []
         self._models: Models | None = None
+        self._followup_record: dict | None = None
 
     # -- setup: failures here are plain HTTP errors ---------------------------------
 
@@ -430,12 +428,14 @@ class AnswerPipeline:
 
     def _gate(self, draft: AnswerDraft, passages: list[Passage]) -> GateResult:
         if draft.no_answer:
-            return GateResult((), (), no_answer_text(draft.language), True, "no_answer", 0, 0, 0)
-        judge = ModelJudge(self._models.judge, self._models.budget) if self._models else None
-        # The model judge sees each passage with the document identity the agent saw.
-        texts = {p.label: (p.evidence if judge else p.text) for p in passages}
-        return faithfulness_gate(draft, texts, partial_answers=settings.ACEH_RAG.synthesis.partial_answers_enabled,
-                                 judge=judge, batch_size=settings.ACEH_RAG.llm.judge_batch_size)
+            return GateResult((), (), no_answer_text(draft.language, draft.pointer), True, "no_answer", 0, 0, 0)
+        if self._models:
+            # The model judge sees each passage with the document identity the agent saw.
+            return model_gate(self._prepared.request.question, draft, passages, {p.label: p.evidence for p in passages},
+                              models=self._models, partial_answers=settings.ACEH_RAG.synthesis.partial_answers_enabled,
+                              batch_size=settings.ACEH_RAG.llm.judge_batch_size)
+        return faithfulness_gate(draft, {p.label: p.text for p in passages},
+                                 partial_answers=settings.ACEH_RAG.synthesis.partial_answers_enabled)
 
     def _gather_passages(self, prepared: Prepared) -> list[Passage]:
         request = prepared.request
@@ -452,7 +452,13 @@ class AnswerPipeline:
         elif len(request.scope.document_ids) == 1:
             anchor_document = Document.objects.filter(
                 visible_documents_q(request.principal, request.scope)).only("id", "title").first()
+        followup = self._followup(prepared)
         locator = find_article(question)
+        if followup.next_article and not (named or locator):
+            # "pasal berikutnya apa?": read the article after the one the previous answer cited.
+            anchor_document = Document.objects.filter(
+                visible_documents_q(request.principal, request.scope), id=followup.document_ids[0]).only("id", "title").first()
+            locator = ArticleLocator(followup.next_article, None) if anchor_document else None
         if anchor_document and locator:
             chunks = self._tool(
                 "read_article", {"document_id": str(anchor_document.id), "pasal": locator.pasal, "ayat": locator.ayat},
@@ -462,12 +468,11 @@ class AnswerPipeline:
             anchor += [self._passage(chunk, 1.0, "anchor") for chunk in chunks]
 
         followup_scope = None
-        if is_followup(question, prepared.history):
-            carried = [uuid.UUID(d) for d in prepared.history.last_cited_document_ids()][:FOLLOWUP_MAX_DOCUMENTS]
-            if carried:
-                allowed = set(request.scope.document_ids) if request.scope.document_ids else None
-                carried = [d for d in carried if allowed is None or d in allowed]
-                followup_scope = Scope(collection_ids=request.scope.collection_ids, document_ids=tuple(carried)) if carried else None
+        if followup.carry:
+            # Hints, not filters: one more arm over the carried documents, access and scope rechecked.
+            allowed = set(request.scope.document_ids) if request.scope.document_ids else None
+            carried = [d for d in map(uuid.UUID, followup.document_ids) if allowed is None or d in allowed]
+            followup_scope = Scope(collection_ids=request.scope.collection_ids, document_ids=tuple(carried)) if carried else None
 
         search_scope = request.scope
         if anchor_document and not locator:
@@ -477,9 +482,12 @@ class AnswerPipeline:
         if anchor_document and search_scope is not request.scope and not main_hits:
             main_hits = self._search(question, request.scope, "search")[0]
 
+        own, hints = (followup_hits, main_hits) if followup.hints_first else (main_hits, followup_hits)
+        ranked = [p for pair in zip_longest(own, hints) for p in pair if p is not None]
+        ranked = self._focus_hits(question, anchor_document, ranked) + ranked
         closing: list[Passage] = []
         if asks_for_signatory(question):
-            target = anchor_document.id if anchor_document else (main_hits[0].document_id if main_hits else None)
+            target = anchor_document.id if anchor_document else (ranked[0].document_id if ranked else None)
             if target:
                 chunks = self._tool("read_closing", {"document_id": str(target)}, lambda: closing_chunks(target),
                                     summarise=lambda found: {"chunks": len(found)})
@@ -487,7 +495,7 @@ class AnswerPipeline:
 
         merged: list[Passage] = []
         seen: set[uuid.UUID] = set()
-        for passage in [*anchor, *closing, *followup_hits, *main_hits]:
+        for passage in [*anchor, *closing, *ranked]:
             if passage.chunk_id not in seen:
                 seen.add(passage.chunk_id)
                 merged.append(passage)
@@ -498,6 +506,31 @@ class AnswerPipeline:
         request = prepared.request
         return legal_evidence(passages, question=request.question, principal=request.principal, scope=request.scope,
                               surface=False, make_passage=self._passage).passages
+
+    def _focus_hits(self, question: str, anchor_document, ranked: list[Passage]) -> list[Passage]:
+        """The passage the question's focus needs when ranking missed it: a definition, an enactment block."""
+        focus = question_focus(question)
+        documents = [anchor_document.id] if anchor_document else list(dict.fromkeys(p.document_id for p in ranked))
+        if focus.kind == "definition" and (term := definition_term(question)):
+            chunks = self._tool("read_definition", {"term": term}, lambda: definition_chunks(documents, term),
+                                summarise=lambda found: {"chunks": len(found)})
+        elif focus.kind in ("enactment", "signatory") and documents:
+            chunks = self._tool("read_enactment", {"document_id": str(documents[0])},
+                                lambda: enactment_chunks(documents[0]), summarise=lambda found: {"chunks": len(found)})
+        else:
+            return []
+        return [self._passage(chunk, 1.0, "anchor") for chunk in chunks]
+
+    def _followup(self, prepared: Prepared) -> FollowupDecision:
+        """Carry earlier documents only for a genuine follow-up; the decision goes to metadata and the trace."""
+        question, history = prepared.request.question, prepared.history
+        if self._models and history.turns:
+            decision = followup_model(question, history, self._models.judge, self._models.budget)
+        else:
+            decision = followup_rule(question, history)
+        self._followup_record = decision.record()
+        self._steps.append({"step": "followup", "ok": True, "ms": 0.0, **self._followup_record})
+        return decision
 
     def _search(self, question: str, scope: Scope, origin: str) -> tuple[list[Passage], str | None]:
         """Passages of one hybrid arm (run once per answer) and its lexical tier decision."""
@@ -651,6 +684,7 @@ class AnswerPipeline:
                 "lexical_arms": result.lexical_tiers,
                 "collection_ids": list(request.scope.collection_ids),
                 "document_ids": [str(d) for d in request.scope.document_ids],
+                "followup": self._followup_record,
             },
             "synthesis": self._synthesis_metadata(result),
             "model_call_log": result.model_calls,

@@ -1,10 +1,15 @@
 """The deterministic extractive synthesiser (the embedded default).
 
-It answers with sentences taken from the best passages, each labelled with
-the chunk it came from (``[chunk:<uuid>]``). Figure questions prefer the
-sentences that carry a figure; a question with no relevant passage gets the
-fixed no-answer text. The model-backed synthesiser produces the same
-``AnswerDraft``, so the gate, guard, persistence and SSE never branch.
+It answers with units taken from the best passages (sentences, ayat, table
+rows, lead-ins with their lists: ``answering.units``), each labelled with the
+chunk it came from (``[chunk:<uuid>]``). The question's focus (``answering.focus``)
+ranks them: a definition question answers with the definition, "kapan" with
+a date, "siapa" with a name, "berapa" with a figure. Then the answerability
+gate (``answering.answerability``) decides whether the cited passages answer
+the question at all; when they do not, the draft is the fixed no-answer text,
+with a pointer to the nearest evidence where one helps. The model-backed
+synthesiser produces the same ``AnswerDraft``, so the gate, guard, persistence
+and SSE never branch.
 """
 from __future__ import annotations
 
@@ -12,8 +17,11 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+from answering.answerability import assess
 from answering.faithfulness import content_stems
+from answering.focus import focus_bonus, question_focus
 from answering.types import AnswerDraft, Claim, Passage
+from answering.units import asks_legal_basis, passage_units
 
 NO_ANSWER = {
     "id": "Maaf, saya tidak menemukan informasi yang relevan dalam dokumen yang tersedia untuk menjawab pertanyaan tersebut.",
@@ -25,14 +33,13 @@ FIGURE_QUESTION = re.compile(
 )
 ENGLISH_HINTS = re.compile(r"\b(what|which|who|how|when|where|does|is|are|the|of|according|please)\b", re.I)
 INDONESIAN_HINTS = re.compile(r"\b(apa|apakah|siapa|berapa|bagaimana|kapan|dimana|yang|dan|dengan|untuk|dalam|tentang)\b", re.I)
-# Inside a paragraph a sentence ends at . ; or : before a capital or an ayat/item marker.
-_SENTENCE_END = re.compile(r"(?<=[.;:])\s+(?=[A-Z(\"']|[a-z]\.\s)")
-_ITEM_START = re.compile(r"^(\(\d+\)|[a-z]\.|\d+\.)\s")
-_HEADING = re.compile(r"^(#{1,6}\s|(BAB|Bagian|Paragraf|Pasal)\s+\S+\s*$|[A-Z0-9 ,./()\-]{3,80}$)")
 _HAS_NUMBER = re.compile(r"\d")
 MAX_CLAIMS = 4
-MAX_ANSWER_CHARS = 900
+FOCUSED_MAX_CLAIMS = 2          # a definition, a date or a name is one or two units, not four
+MAX_ANSWER_CHARS = 1200
 MIN_SENTENCE_CHARS = 25
+MIN_SCORE = 0.2
+KEEP_SHARE = 0.5                # units scoring under half the best one are off the question's point
 
 
 @dataclass(frozen=True)
@@ -53,83 +60,75 @@ def detect_language(question: str, preferred: str | None = None) -> str:
 
 
 def split_sentences(text: str) -> list[str]:
-    """Answer units: table rows whole, headings dropped, prose split into sentences and ayat."""
-    units: list[str] = []
-    paragraph: list[str] = []
-
-    def flush() -> None:
-        if paragraph:
-            units.extend(_SENTENCE_END.split(" ".join(paragraph)))
-            paragraph.clear()
-
-    for raw in text.splitlines():
-        line = " ".join(raw.split())
-        if not line:
-            flush()
-        elif " | " in line:
-            flush()
-            units.append(line)
-        elif _HEADING.match(line):
-            flush()
-        else:
-            if _ITEM_START.match(line):
-                flush()
-            paragraph.append(line)
-    flush()
-    return [unit.strip() for unit in units if len(unit.strip()) >= MIN_SENTENCE_CHARS]
+    """Answer units of a passage (see ``answering.units``)."""
+    return [unit.text for unit in passage_units(text)]
 
 
 def closing_units(text: str) -> list[str]:
     """A signature block read whole: enactment (place, date, office, signatory), then promulgation."""
     flat = " ".join(text.split())
-    parts = re.split(r"(?=\bDiundangkan\b)|(?=\bLEMBARAN\b|\bBERITA\b)", flat)
+    parts = re.split(r"(?=\b(?:Ditetapkan|Disahkan|Diundangkan)\s+di\b)|(?=\bLEMBARAN\b|\bBERITA\b)", flat)
     return [part.strip() for part in parts if len(part.strip()) >= MIN_SENTENCE_CHARS]
 
 
-def _score(sentence: str, question_stems: set[str], figure: bool, passage_rank: int, origin: str) -> float:
+def _score(sentence: str, question_stems: set[str], focus, passage_rank: int, origin: str, closing: bool) -> float:
     stems = content_stems(sentence)
     if not stems or not question_stems:
         return 0.0
     overlap = len(stems & question_stems) / len(question_stems)
     score = overlap + 0.15 / (1 + passage_rank)
-    if figure and _HAS_NUMBER.search(sentence):
-        score += 0.3
-    if origin == "closing" and re.search(r"\bDitetapkan\b", sentence):
-        score += 0.5  # a signatory question is answered by the enactment block
     if origin in ("anchor", "closing") and overlap == 0:
         score += 0.2  # the question named this article: its text answers it even without shared words
-    return score if overlap > 0 or origin in ("anchor", "closing") else 0.0
+    if overlap == 0 and origin not in ("anchor", "closing"):
+        return 0.0
+    return score + focus_bonus(focus, sentence, closing)
+
+
+def _units(passage: Passage, legal_basis: bool) -> list[str]:
+    if passage.origin == "closing" or passage.kind == "closing":
+        return closing_units(passage.text)
+    units = passage_units(passage.text, legal_basis=legal_basis, preamble=passage.kind == "preamble")
+    return [unit.text for unit in units]
 
 
 def synthesise(question: str, passages: Sequence[Passage], *, language: str | None = None) -> AnswerDraft:
-    """Pick the best-supported sentences from the passages, in reading order."""
+    """Pick the units that answer the question, in reading order; refuse when they do not answer it."""
     lang = detect_language(question, language)
     question_stems = content_stems(question)
-    figure = bool(FIGURE_QUESTION.search(question))
+    focus = question_focus(question)
+    legal_basis = asks_legal_basis(question)
     candidates: list[Candidate] = []
     for rank, passage in enumerate(passages[:6]):
-        units = closing_units(passage.text) if passage.origin == "closing" else split_sentences(passage.text)
-        for position, sentence in enumerate(units):
-            score = _score(sentence, question_stems, figure, rank, passage.origin)
-            if score > 0.2:
+        closing = passage.origin == "closing" or passage.kind == "closing"
+        for position, sentence in enumerate(_units(passage, legal_basis)):
+            score = _score(sentence, question_stems, focus, rank, passage.origin, closing)
+            if score > MIN_SCORE:
                 candidates.append(Candidate(sentence, passage, rank, position, score))
     if not candidates:
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang)
+    best = max(c.score for c in candidates)
+    limit = FOCUSED_MAX_CLAIMS if focus.kind in ("definition", "when", "enactment", "signatory", "who") else MAX_CLAIMS
     chosen: list[Candidate] = []
     total = 0
     for candidate in sorted(candidates, key=lambda c: (-c.score, c.passage_rank, c.position)):
-        if len(chosen) >= MAX_CLAIMS or total + len(candidate.text) > MAX_ANSWER_CHARS:
-            continue
-        if any(candidate.text == c.text for c in chosen):
+        if len(chosen) >= limit or candidate.score < best * KEEP_SHARE:
+            break
+        if total + len(candidate.text) > MAX_ANSWER_CHARS or any(candidate.text == c.text for c in chosen):
             continue
         chosen.append(candidate)
         total += len(candidate.text)
     chosen.sort(key=lambda c: (c.passage_rank, c.position))
-    first = chosen[0].passage
-    source = first.legal_reference or first.document_title
     claims = tuple(Claim(text=c.text, citation_keys=(c.passage.label,)) for c in chosen)
-    return AnswerDraft(framing=FRAMING[lang].format(source=source), claims=claims, language=lang)
+    verdict = assess(question, claims, passages, focus=focus)
+    if not verdict.answerable:
+        return AnswerDraft(framing="", claims=(), no_answer=True, language=lang, pointer=verdict.pointer,
+                           unmet=verdict.unmet, term_coverage=verdict.coverage)
+    first = chosen[0].passage
+    return AnswerDraft(framing=FRAMING[lang].format(source=first.legal_reference or first.document_title),
+                       claims=claims, language=lang, term_coverage=verdict.coverage)
 
 
-def no_answer_text(language: str) -> str:
-    return NO_ANSWER.get(language, NO_ANSWER["id"])
+def no_answer_text(language: str, pointer: str | None = None) -> str:
+    """The fixed no-answer text, then (in Indonesian) where the nearest evidence is."""
+    text = NO_ANSWER.get(language, NO_ANSWER["id"])
+    return f"{text} {pointer}" if pointer else text

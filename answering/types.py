@@ -67,6 +67,9 @@ class AnswerDraft:
     no_answer: bool = False
     language: str = "id"
     mode: str = "deterministic-extractive"
+    pointer: str | None = None          # a refusal's "Dokumen yang tersedia memuat …"
+    unmet: tuple[str, ...] = ()         # the answerability constraints a refusal did not meet
+    term_coverage: float | None = None  # share of the question's distinctive terms the cited passages carry
 
 
 @dataclass(frozen=True)

@@ -39,14 +39,14 @@ class ModelBudget:
         return self.calls - self.used
 
     def complete(self, client: ChatClient, purpose: str, messages: list[dict], *, reserve: int = 0,
-                 **options) -> ChatCompletion:
-        """One model call within the budget; a call cut off by the deadline is model_timeout."""
+                 ceiling: float | None = None, **options) -> ChatCompletion:
+        """One model call within the budget (and ``ceiling`` seconds); a call cut off is model_timeout."""
         if self.remaining_seconds <= 0.05:
             raise BudgetExhausted("model_timeout")
         if self.remaining_calls - reserve <= 0:
             raise BudgetExhausted("query_budget_exhausted")
         self.used += 1
-        timeout = max(0.05, min(client.timeout, self.remaining_seconds))
+        timeout = max(0.05, min(client.timeout, self.remaining_seconds, ceiling or client.timeout))
         started = time.perf_counter()
         entry = {"purpose": purpose, "model": client.model}
         with model_call_span(purpose, client.model, messages) as span:

@@ -106,3 +106,29 @@ def model_guard(answer: str, client: ChatClient, budget: ModelBudget) -> GuardDe
     blocked = reply["blocked"]
     return GuardDecision(blocked=blocked, categories=(categories or ("policy",)) if blocked else (),
                          stage="answer" if blocked else None, mechanism="deterministic-rules-v1+model")
+
+
+def model_asserts_facts(text: str, client: ChatClient, budget: ModelBudget) -> bool | None:
+    """Whether label-free text asserts anything needing a source; None when the model could not say."""
+    try:
+        reply = _json_call(client, budget, "unlabelled_check", prompt("unlabelled_check"),
+                           f"<answer>\n{untrusted(text)}\n</answer>")
+    except JudgeFailure as exc:
+        logger.warning("unlabelled-answer check unavailable: %s", exc)
+        return None
+    value = reply.get("asserts_facts") if reply else None
+    return value if isinstance(value, bool) else None
+
+
+def model_answers_question(question: str, answer: str, passages: dict[str, str], client: ChatClient,
+                           budget: ModelBudget) -> bool | None:
+    """Whether the cited passages answer the question's constraints; None when the model could not say."""
+    blocks = "\n".join(f'<passage key="{key}">\n{untrusted(text)}\n</passage>' for key, text in passages.items())
+    try:
+        reply = _json_call(client, budget, "answerability", prompt("answerability"),
+                           f"Question: {untrusted(question)}\n\n<answer>\n{untrusted(answer)}\n</answer>\n\n{blocks}")
+    except JudgeFailure as exc:
+        logger.warning("answerability judge unavailable: %s", exc)
+        return None
+    value = reply.get("answers_question") if reply else None
+    return value if isinstance(value, bool) else None

@@ -81,7 +81,7 @@ def deterministic_segments(draft: AnswerDraft, key_of: dict[str, str]) -> tuple[
     "Not found in the documents" is framing on v2 (seed), not a refusal.
     """
     if draft.no_answer:
-        return (Segment(no_answer_text(draft.language), "framing", (), "paragraph"),)
+        return (Segment(no_answer_text(draft.language, draft.pointer), "framing", (), "paragraph"),)
     segments = []
     if draft.framing.strip():
         segments.append(Segment(" ".join(draft.framing.split()), "framing", (), "paragraph"))

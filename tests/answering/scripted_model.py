@@ -45,6 +45,10 @@ def purpose(body: dict) -> str:
         return "framing"
     if "Government Policy Guard" in system:
         return "guard"
+    if system.startswith("You check an answer that cites no passage label"):
+        return "unlabelled_check"
+    if system.startswith("You decide whether an answer's cited passages answer"):
+        return "answerability"
     return "agent"
 
 
@@ -95,6 +99,14 @@ def judge_rejecting(marker: str) -> Callable[[dict], tuple[int, dict]]:
     return judge
 
 
+def answering_judge(body: dict) -> tuple[int, dict]:
+    return completion(json.dumps({"answers_question": True, "unmet": []}))
+
+
+def factual_check(body: dict) -> tuple[int, dict]:
+    return completion(json.dumps({"asserts_facts": True}))
+
+
 def allowing_guard(body: dict) -> tuple[int, dict]:
     return completion(json.dumps({"blocked": False, "categories": []}))
 
@@ -103,8 +115,9 @@ class ScriptedModel:
     """``handler(path, body)`` for FakeModelServer, dispatching on the request's purpose."""
 
     def __init__(self, *, agent=careful_agent, judge=supporting_judge, framing=None, guard=allowing_guard,
-                 delay: float = 0.0):
-        self.scripts = {"agent": agent, "judge": judge, "framing": framing, "guard": guard}
+                 answerability=answering_judge, unlabelled_check=factual_check, delay: float = 0.0):
+        self.scripts = {"agent": agent, "judge": judge, "framing": framing, "guard": guard,
+                        "answerability": answerability, "unlabelled_check": unlabelled_check}
         self.delay = delay
         self.calls: list[tuple[str, dict]] = []
 

@@ -71,3 +71,52 @@ def test_nothing_relevant_gives_no_answer():
 def test_english_questions_get_english_framing():
     draft = synthesise("What must the PPID announce about the budget?", [_passage("PPID must announce the budget summary within 14 days.")])
     assert draft.language == "en" and draft.framing.startswith("According to")
+
+
+def test_a_lead_in_keeps_its_list_and_orphan_items_are_not_quoted():
+    passage = _passage(
+        "c. penyiapan sarana dan prasarana pengelola dana abadi.\n"          # an orphan: its lead-in is elsewhere
+        "(1) Pembentukan Dana Abadi Pendidikan dilakukan dengan tahapan:\n\na. persiapan;\nb. penilaian; dan\nc. penetapan.")
+    draft = synthesise("Apa saja tahapan pembentukan Dana Abadi Pendidikan?", [passage])
+    texts = [claim.text for claim in draft.claims]
+    assert any(t.startswith("(1) Pembentukan Dana Abadi Pendidikan dilakukan dengan tahapan:")
+               and t.endswith("a. persiapan; b. penilaian; dan c. penetapan.") for t in texts)
+    assert not any(t.startswith("c. penyiapan") for t in texts) and not any(t.endswith(":") for t in texts)
+
+
+def test_a_lead_in_without_its_list_is_not_quoted():
+    assert split_sentences("(1) Pedoman NPAP terdiri atas:\n\nPasal 10\nHDAP ditetapkan sesuai ketentuan peraturan perundang-undangan.") == [
+        "HDAP ditetapkan sesuai ketentuan peraturan perundang-undangan."]
+
+
+def test_the_legal_basis_is_quoted_only_when_asked_for():
+    preamble = Passage(uuid.uuid4(), uuid.uuid4(), "Peraturan Gubernur Aceh Nomor 25 Tahun 2025", None, (), "preamble",
+                       "Mengingat : 1. Undang-Undang Nomor 11 Tahun 2006 tentang Pemerintahan Aceh (Lembaran Negara "
+                       "Republik Indonesia Tahun 2006 Nomor 62);\n2. Qanun Aceh Nomor 4 Tahun 2024 tentang Pajak Aceh "
+                       "dan Retribusi Aceh (Lembaran Aceh Tahun 2024 Nomor 4);", 1.0, {}, "search")
+    body = _passage("Pembebasan Pajak atas Kendaraan Bermotor berdasarkan Peraturan Gubernur ini berlaku sampai dengan 30 April 2026.")
+    answer = synthesise("Pembebasan pajak kendaraan bermotor Aceh berlaku sampai kapan?", [preamble, body])
+    assert answer.claims and not any("Lembaran" in c.text or "Mengingat" in c.text for c in answer.claims)
+    assert "30 April 2026" in answer.claims[0].text
+    basis = synthesise("Apa dasar hukum pembebasan pajak kendaraan bermotor Aceh?", [preamble, body])
+    assert any("Qanun Aceh Nomor 4 Tahun 2024" in c.text for c in basis.claims)
+
+
+def test_a_definition_question_answers_with_the_definition():
+    passage = _passage("Dalam Peraturan Gubernur ini yang dimaksud dengan:\n1. Pajak Aceh adalah kontribusi wajib kepada Aceh.\n"
+                       "2. Pajak Kendaraan Bermotor yang selanjutnya disingkat PKB adalah pajak atas kepemilikan dan/atau "
+                       "penguasaan kendaraan bermotor.\n3. Gubernur adalah Kepala Pemerintahan Aceh.")
+    draft = synthesise("Apa yang dimaksud dengan Pajak Kendaraan Bermotor?", [passage])
+    assert [c.text for c in draft.claims] == [
+        "Pajak Kendaraan Bermotor yang selanjutnya disingkat PKB adalah pajak atas kepemilikan dan/atau penguasaan "
+        "kendaraan bermotor."]
+    assert draft.framing == "Berdasarkan Qanun Aceh Nomor 91 Tahun 2024 Pasal 8:"
+
+
+def test_kapan_ditetapkan_answers_with_the_enactment_date_not_transitional_provisions():
+    body = _passage("Pada saat Qanun ini mulai berlaku, permohonan yang sedang diproses tetap diselesaikan berdasarkan "
+                    "ketentuan lama paling lama 6 (enam) bulan.")
+    closing = Passage(uuid.uuid4(), uuid.uuid4(), "Qanun Contoh", "Qanun Aceh Nomor 91 Tahun 2024 Penutup", (), "closing",
+                      "Ditetapkan di Banda Aceh\npada tanggal 12 Juni 2024\nGUBERNUR ACEH,\nttd\nAMIRUDDIN YUSUF", 1.0, {}, "closing")
+    draft = synthesise("Kapan qanun ini ditetapkan?", [body, closing])
+    assert draft.claims and all("12 Juni 2024" in c.text for c in draft.claims)

@@ -226,3 +226,22 @@ def test_widget_embeds_on_an_allowed_partner_site(partner_site, browser):
     assert widget_state(page, partner_site.server)["conversationId"]
     page.screenshot(path=str(OUTPUT / "widget-partner-site.png"))
     context.close()
+
+
+def test_widget_shows_a_refusal_as_a_normal_answer_with_its_pointer(server, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="id-ID")
+    page = context.new_page()
+    page.goto(server.url + "/widget")
+    widget(page).locator(".bubble").click()
+    # Given a corpus that sets the minimum wages for 2026 only, when the visitor asks about 2019,
+    ask(page, "Berapa upah minimum kabupaten/kota di Aceh tahun 2019?")
+    page.wait_for_function("() => document.querySelector('#acehrag-chat-widget').shadowRoot"
+                           ".querySelectorAll('.msg.bot:not(.greeting):not(.pending)').length === 1", timeout=TIMEOUT_MS)
+    # then the refusal reads as an ordinary answer bubble (not an error) that points to what the documents hold.
+    answer = widget(page).locator(".msg.bot:not(.greeting)").last
+    text = answer.inner_text()
+    assert text.startswith("Maaf, saya tidak menemukan informasi") and "Dokumen yang tersedia memuat" in text
+    assert "2026" in text and "tahun 2019" in text
+    assert widget(page).locator(".msg.error").count() == 0 and answer.locator("li.source").count() == 0
+    page.screenshot(path=str(OUTPUT / "widget-desktop-refusal.png"))
+    context.close()

@@ -1,0 +1,174 @@
+"""Does the evidence answer the question? (DESIGN.md "Answerability")
+
+A sentence copied from a passage is "supported", but that does not make it an
+answer. Before an answer is published, the question's constraints must be met
+by the passages the answer cites (their text and document identity):
+
+- every year it names (outside a named instrument: "UMP Aceh 2024" is not
+  answered by the 2026 decision);
+- every other number it names, and the article ("Pasal 26") it names;
+- the instrument it names ("Qanun 6/2014"): a cited passage belongs to it;
+- every place it names (kabupaten/kota, province, gampong);
+- the office it asks about ("siapa kepala dinas …" needs a name);
+- its distinctive content terms: at least TERM_COVERAGE of them are in the
+  cited passages (off-topic questions share almost none);
+- its focus: the answer carries a date, a name, a figure or the definition.
+
+An unmet constraint refuses the answer (the seed's ``no_answer``). When only a
+year or a place is wrong but the topic is covered, the refusal points to what
+the documents do hold ("Dokumen yang tersedia memuat …") without publishing it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from answering.anchors import find_article, find_named_regulation
+from answering.faithfulness import content_stems, normalise
+from answering.focus import OFFICE, PERSON, Focus, question_focus
+from answering.types import Claim, Passage
+from retrieval.references import covered_articles
+
+# Chosen from bench/answers_*.jsonl (eval_answers prints each question's coverage): answerable questions' cited
+# passages carry >= 0.5 of their distinctive terms (median 1.0), off-topic ones < 0.5.
+TERM_COVERAGE = 0.5
+YEAR = re.compile(r"\b(19[4-9]\d|20\d\d)\b")
+NUMBER = re.compile(r"(?<![\w.,/])(\d+(?:[.,]\d+)*)(?![\w/])")
+# Words that ask, point or are everywhere in this corpus: they constrain nothing.
+GENERIC = (
+    "apa apakah siapa siapakah berapa brp kapan bagaimana gimana gmn dimana mana manakah kah sih ya yah dong nih deh aja "
+    "saja tolong mohon jelaskan sebutkan boleh bisa dapat ada adalah itu ini tersebut yang dimaksud maksud maksudnya "
+    "pengertian definisi arti isi menurut dalam tentang mengenai terkait berdasarkan sesuai aturan peraturan ketentuan "
+    "undang uu pp perpres pergub qanun kepgub keputusan instruksi ingub nomor no tahun thn aceh pemerintah pemerintahan "
+    "provinsi gubernur atur diatur mengatur berlaku sekarang saat kini hari besok kemarin minggu tanggal lama lamanya "
+    "mulai sampai hingga sejak paling kurang lebih besar besarnya jumlah nilai untuk bagi kepada oleh dari pada di ke per "
+    "harus wajib punya mempunyai memiliki ditetapkan disahkan diundangkan ditandatangani menandatangani menetapkan "
+    "mengesahkan penandatangan pertama kali cara enak baru terbaru periode tadi berikutnya selanjutnya sebelumnya "
+    "lanjutannya barusan kalau lalu terus juga atas "
+    "what which who whom when where how much many does do is are the of in on for by to a an according law regulation "
+    "year date signed enacted"
+)
+GENERIC_STEMS = frozenset(content_stems(GENERIC))
+SIGNING_OFFICES = frozenset(content_stems("presiden gubernur bupati walikota wali kota menteri ketua penjabat pj"))
+ACEH_PLACES = (
+    "Aceh Barat Daya", "Aceh Barat", "Aceh Besar", "Aceh Jaya", "Aceh Selatan", "Aceh Singkil", "Aceh Tamiang",
+    "Aceh Tengah", "Aceh Tenggara", "Aceh Timur", "Aceh Utara", "Bener Meriah", "Bireuen", "Gayo Lues", "Nagan Raya",
+    "Pidie Jaya", "Pidie", "Simeulue", "Banda Aceh", "Langsa", "Lhokseumawe", "Sabang", "Subulussalam",
+)
+PROVINCES = (
+    "Sumatera Utara", "Sumatera Barat", "Sumatera Selatan", "Riau", "Kepulauan Riau", "Jambi", "Bengkulu", "Lampung",
+    "Bangka Belitung", "Jakarta", "Jawa Barat", "Jawa Tengah", "Jawa Timur", "Yogyakarta", "Banten", "Bali",
+    "Nusa Tenggara Barat", "Nusa Tenggara Timur", "Kalimantan Barat", "Kalimantan Tengah", "Kalimantan Selatan",
+    "Kalimantan Timur", "Kalimantan Utara", "Sulawesi Utara", "Sulawesi Tengah", "Sulawesi Selatan", "Sulawesi Tenggara",
+    "Sulawesi Barat", "Gorontalo", "Maluku Utara", "Maluku", "Papua Barat", "Papua", "Medan", "Padang", "Bogor",
+)
+NAMED_PLACE = re.compile(r"\b(?:kabupaten|kota|kecamatan|gampong|desa|provinsi|kab\.)\s+(?P<name>[A-Z][\w']+(?:\s+[A-Z][\w']+){0,2})")
+
+
+@dataclass(frozen=True)
+class Answerability:
+    answerable: bool
+    unmet: tuple[str, ...] = ()          # e.g. ("year 2024", "terms bitcoin")
+    coverage: float = 1.0                # share of distinctive terms the cited passages carry
+    pointer: str | None = None           # "Dokumen yang tersedia memuat …" when the topic is covered
+
+
+def _places(question: str) -> list[str]:
+    found: list[str] = []
+    lowered = question.lower()
+    for place in (*ACEH_PLACES, *PROVINCES):
+        if re.search(rf"\b{re.escape(place.lower())}\b", lowered) and not any(place.lower() in f.lower() for f in found):
+            found.append(place)
+    for match in NAMED_PLACE.finditer(question):
+        name = match.group("name")
+        if not any(name.lower() in f.lower() or f.lower() in name.lower() for f in found):
+            found.append(name)
+    return found
+
+
+def distinctive_stems(question: str) -> set[str]:
+    return {s for s in content_stems(question) if s not in GENERIC_STEMS and len(s) > 2}
+
+
+def _evidence_text(passages: Iterable[Passage]) -> str:
+    return "\n".join(f"{p.identity}\n{p.citation.get('legal_reference') or ''}\n{p.text}" for p in passages)
+
+
+def _numbers(text: str) -> set[str]:
+    return {re.sub(r"[.,]", "", n) for n in NUMBER.findall(normalise(text))}
+
+
+def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], *,
+           focus: Focus | None = None, check_focus: bool = True) -> Answerability:
+    """Whether the passages the claims cite answer the question (see the module docstring).
+
+    ``check_focus=False`` (the model path) leaves the focus to the model's answerability judge: a
+    paraphrase need not repeat the words the extractive chooser looks for.
+    """
+    by_label = {p.label: p for p in passages}
+    cited = list({p.chunk_id: p for c in claims for key in c.citation_keys
+                  if (p := by_label.get(key)) is not None}.values())
+    if not cited:
+        return Answerability(False, ("no cited passage",), 0.0)
+    focus = focus or question_focus(question)
+    evidence = _evidence_text(cited)
+    evidence_norm = normalise(evidence)
+    unmet: list[str] = []
+    topical: list[str] = []               # unmet constraints that a pointer can explain
+
+    named = find_named_regulation(question)
+    rest = question.replace(named.text, " ") if named else question
+    if named and not any(_is_instrument(p, named) for p in cited):
+        unmet.append(f"instrument {named.text}")
+    locator = find_article(question)
+    if locator and not any(locator.pasal in covered_articles(list(p.section_path), p.legal_reference) for p in cited):
+        unmet.append(f"article Pasal {locator.pasal}")
+        rest = rest.replace(locator.pasal, " ")
+    elif locator:
+        rest = re.sub(rf"\bpasal\s+{re.escape(locator.pasal)}\b", " ", rest, flags=re.I)
+    for year in dict.fromkeys(YEAR.findall(rest)):
+        if not re.search(rf"\b{year}\b", evidence):
+            unmet.append(f"year {year}")
+            topical.append(f"tahun {year}")
+    stated = _numbers(evidence)
+    for number in _numbers(YEAR.sub(" ", rest)):
+        if number not in stated:
+            unmet.append(f"number {number}")
+    for place in _places(rest):
+        if place.lower() not in evidence_norm:
+            unmet.append(f"place {place}")
+            topical.append(place)
+    claims_text = " ".join(c.text for c in claims)
+    if check_focus and focus.kind == "who" and OFFICE.search(question) and not PERSON.search(claims_text):
+        unmet.append("person holding the office")
+    if check_focus and not focus.satisfied_by(claims_text):
+        unmet.append(f"focus {focus.kind}")
+
+    wanted = distinctive_stems(YEAR.sub(" ", rest))
+    if focus.kind == "signatory":
+        wanted -= SIGNING_OFFICES      # "siapa presiden yang mengesahkan …": the signature block names the person
+    for place in _places(rest):
+        wanted -= content_stems(place)
+    have = content_stems(evidence)
+    coverage = len(wanted & have) / len(wanted) if wanted else 1.0
+    if coverage < TERM_COVERAGE:
+        unmet.append("terms " + " ".join(sorted(wanted - have)))
+    pointer = None
+    if unmet and topical and len(topical) == len(unmet) and coverage >= TERM_COVERAGE:
+        pointer = _pointer(cited[0], topical)
+    return Answerability(not unmet, tuple(unmet), round(coverage, 4), pointer)
+
+
+def _is_instrument(passage: Passage, named) -> bool:
+    identity = f"{passage.document_title} {passage.citation.get('legal_reference') or ''}"
+    number = re.search(rf"(?:nomor|no\.?)\s*0*{re.escape(named.number)}\b", identity, re.I)
+    return bool(number) and str(named.year) in identity
+
+
+def _pointer(passage: Passage, asked: list[str]) -> str:
+    title = passage.document_title
+    held = [y for y in dict.fromkeys(YEAR.findall(title.split(" tentang ", 1)[-1])) if f"tahun {y}" not in asked]
+    what = f" untuk tahun {', '.join(held)}" if held and any(a.startswith("tahun") for a in asked) else ""
+    return (f"Dokumen yang tersedia memuat ketentuan tentang hal ini{what} dalam {title}, "
+            f"tetapi tidak untuk {', '.join(asked)}.")

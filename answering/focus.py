@@ -1,0 +1,118 @@
+"""What a question asks for: a definition, a date, a person or office, a figure.
+
+The extractive synthesiser ranks units by it (a definition question answers
+with the definition of its term, "kapan" with a date, "siapa" with a name or
+office, "berapa" with a figure), and the answerability gate requires the
+chosen units to carry it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from answering.faithfulness import content_stems
+
+DEFINITION = re.compile(
+    r"\b(?:apa\s+(?:yang\s+)?(?:di)?maksud(?:nya)?(?:\s+dengan)?|apa\s+itu|apakah\s+itu|pengertian(?:\s+dari)?|definisi(?:\s+dari)?|"
+    r"arti(?:\s+dari)?|what\s+is(?:\s+meant\s+by)?|what\s+does|define)\s+(?P<term>[^?]+)", re.I)
+TERM_ITU_APA = re.compile(r"^(?P<term>[^?]+?)\s+itu\s+(?:apa|maksudnya\s+apa|artinya\s+apa)\b", re.I)
+# "menurut/dalam UU …" closes the term.
+TERM_END = re.compile(r"\s+(?:menurut|dalam|di\s+dalam|pada|berdasarkan|sesuai|according|in\s+the|under)\b.*$", re.I)
+WHEN = re.compile(r"\b(kapan|tanggal\s+berapa|sejak\s+kapan|sampai\s+kapan|hingga\s+kapan|when|what\s+date)\b", re.I)
+WHO = re.compile(r"\b(siapa|siapakah|who)\b", re.I)
+HOW_MUCH = re.compile(
+    r"\b(berapa|brp|jumlah|besaran|besarnya|nilai|tarif|biaya|total|persen|persentase|how\s+(?:much|many)|amount|rate)\b", re.I)
+ENACTMENT = re.compile(r"\b(ditetapkan|disahkan|diundangkan|ditandatangani|ditanda\s*tangani|menetapkan|mengesahkan|"
+                       r"menandatangani|penandatangan|enacted|signed)\b", re.I)
+MONTHS = ("januari februari maret april mei juni juli agustus september oktober november desember "
+          "january february march may june july august october december").split()
+DATE = re.compile(r"\b(\d{1,2}\s+(?:" + "|".join(MONTHS) + r")(?:\s+\d{4})?|\d{1,2}[-/]\d{1,2}[-/]\d{2,4}|"
+                  r"tanggal\s+(?:di)?(?:undangkan|tetapkan))\b", re.I)
+TIME_WORDS = re.compile(r"\b(tanggal|sebelum|sesudah|setelah|sejak|paling\s+(lambat|lama)|selama|hari|bulan|tahun|"
+                        r"waktu|saat|ketika|mulai|sampai|hingga|berlaku|before|after|since|until|within|days?|months?|years?)\b", re.I)
+# A person's name as signature blocks print it: two or more capitalised words ("MUZAKIR MANAF", "DR. H. SUSILO …").
+PERSON = re.compile(r"\b(?:(?:DR|Dr|H|Hj|Ir|Prof|Drs)\.\s*)*[A-Z][A-Z'.]{2,}(?:\s+[A-Z][A-Z'.]{1,}){1,4}\b")
+OFFICE = re.compile(
+    r"\b(gubernur|wakil\s+gubernur|bupati|wali\s*kota|presiden|menteri|sekretaris\s+daerah|kepala\s+\w+|ketua\s+\w+|"
+    r"pejabat|badan|dinas|dewan|komisi|lembaga|satuan\s+kerja|governor|president|minister)\b", re.I)
+NUMBER = re.compile(r"\d|\b(satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan|sepuluh|belas|puluh|ratus|ribu|juta|"
+                    r"miliar|triliun|seratus|seribu)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Focus:
+    kind: str                  # "definition" | "when" | "enactment" | "signatory" | "who" | "figure" | "general"
+    term_stems: frozenset[str] = frozenset()
+
+    def satisfied_by(self, text: str) -> bool:
+        """Whether a chosen unit carries what the question asks for."""
+        if self.kind == "enactment":
+            return bool(DATE.search(text) or re.search(r"\btanggal\b", text, re.I))
+        if self.kind == "when":
+            return bool(DATE.search(text) or TIME_WORDS.search(text))
+        if self.kind == "signatory":
+            return bool(PERSON.search(text))
+        if self.kind == "who":
+            return bool(PERSON.search(text) or OFFICE.search(text))
+        if self.kind == "figure":
+            return bool(NUMBER.search(text))
+        if self.kind == "definition":
+            return defines(text, self.term_stems)
+        return True
+
+
+def defines(text: str, term: frozenset[str]) -> bool:
+    """The unit is a definition whose head (before "adalah") names the term."""
+    match = re.search(r"\b(adalah|ialah|merupakan|yang\s+selanjutnya|is|means)\b", text, re.I)
+    if not match or not term:
+        return False
+    head = content_stems(text[:match.start()])
+    # "Qanun kabupaten/kota adalah …" does not define "Qanun Aceh": short terms match whole.
+    return len(term & head) / len(term) >= (1.0 if len(term) <= 3 else 0.75)
+
+
+def question_focus(question: str) -> Focus:
+    if DEFINITION.search(question) or TERM_ITU_APA.search(question):
+        match = DEFINITION.search(question) or TERM_ITU_APA.search(question)
+        term = TERM_END.sub("", match.group("term")).strip(" ?.")
+        stems = content_stems(re.sub(r"\b(sih|itu|ya|sebenarnya|yang)\b", " ", term, flags=re.I))
+        if stems:
+            return Focus("definition", frozenset(stems))
+    if WHEN.search(question):
+        return Focus("enactment" if ENACTMENT.search(question) else "when")
+    if WHO.search(question):
+        return Focus("signatory" if ENACTMENT.search(question) else "who")
+    if HOW_MUCH.search(question):
+        return Focus("figure")
+    return Focus("general")
+
+
+def focus_bonus(focus: Focus, text: str, closing: bool) -> float:
+    """How much a unit's fit to the question's focus adds to its score."""
+    if focus.kind == "definition":
+        return 1.0 if defines(text, focus.term_stems) else -0.3
+    if focus.kind == "enactment":
+        if closing and re.search(r"\b(Ditetapkan|Disahkan)\b", text):
+            return 1.0
+        return 0.3 if DATE.search(text) else -0.2
+    if focus.kind == "when":
+        return 0.6 if DATE.search(text) else -0.2
+    if focus.kind == "signatory":
+        return 1.0 if closing and PERSON.search(text) else (0.3 if PERSON.search(text) else -0.2)
+    if focus.kind == "who":
+        if closing:
+            return 0.8
+        return 0.4 if PERSON.search(text) else 0.0
+    if focus.kind == "figure":
+        return 0.4 if re.search(r"\d", text) else -0.1
+    return 0.0
+
+
+def definition_term(question: str) -> str | None:
+    """The term a definition question asks about ("Qanun Aceh" in "Apa yang dimaksud dengan Qanun Aceh menurut …")."""
+    match = DEFINITION.search(question) or TERM_ITU_APA.search(question)
+    if not match:
+        return None
+    term = TERM_END.sub("", match.group("term"))
+    term = re.sub(r"\b(sih|itu|ya|sebenarnya|singkatan|dan|pengertiannya|maksudnya|apa|atau\s+\w+)\b", " ", term, flags=re.I)
+    return " ".join(term.split()).strip(" ?.,") or None

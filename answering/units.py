@@ -1,0 +1,132 @@
+"""Answer units: what the extractive synthesiser may quote from a passage.
+
+A unit is a sentence, an ayat, a table row kept whole, or a lead-in that
+ends in ":" together with the list items that follow it (up to
+MAX_LIST_ITEMS / MAX_LIST_CHARS, so "… terdiri atas:" never loses its list).
+Headings, page-continuation stubs ("(2) Pembebasan .../3") and list items
+whose lead-in is not in the passage (orphans) are never units; a numbered
+definition ("3. PKB adalah …") stands on its own. Preamble lines
+(Menimbang / Mengingat / Memperhatikan, "bahwa …" considerations, gazette
+references) are units only when the question asks for the legal basis.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Inside a paragraph a sentence ends at . ; or : before a capital or an item marker (inline lists split, then regroup).
+_SENTENCE_END = re.compile(r"(?<=[.;:])\s+(?=[A-Z(\"']|[a-z]\.\s|\d{1,2}\.\s)")
+# "1." or "KESATU :" at the end of a split piece is a marker, not a sentence end.
+_BARE_MARKER_END = re.compile(r"(^|[\s:])(?:[a-z]|\d{1,2})\.$|^[A-Z]{4,}\s*:$")
+_SHOUTING = re.compile(r"^[^a-z]*$")
+_ITEM = re.compile(r"^(?:[a-z]|\d{1,2})[.)]\s+")
+_AYAT = re.compile(r"^\(\d+[a-z]?\)\s")
+_HEADING = re.compile(r"^(#{1,6}\s|(BAB|Bagian|Paragraf|Pasal)\s+\S+\s*$|[A-Z0-9 ,./()\-]{3,80}$)")
+_CONTINUATION = re.compile(r"(\.\.\.|…)\s*/\s*\d+\s*$")
+_DEFINITION = re.compile(r"\b(adalah|ialah|merupakan|yang selanjutnya (disebut|disingkat))\b", re.I)
+# "Dalam Qanun ini yang dimaksud dengan:" heads definitions, each quotable on its own.
+_DEFINITIONS_LEAD = re.compile(r"(yang\s+dimaksud\s+dengan|the\s+following\s+definitions)\s*:$", re.I)
+_LEGAL_BASIS_LINE = re.compile(
+    r"^(Menimbang|Menimbing|Mengingat|Memperhatikan|Menetapkan\s*:|MEMUTUSKAN|bahwa\b)|"
+    r"(Lembaran Negara|Tambahan Lembaran|Lembaran Aceh|Lembaran Daerah|Berita Daerah)", re.I)
+LEGAL_BASIS_QUESTION = re.compile(
+    r"\b(dasar\s+hukum|landasan\s+hukum|mengingat|menimbang|pertimbangan|latar\s+belakang|konsiderans|"
+    r"legal\s+basis|dasar\s+(pembentukan|penetapan))\b", re.I)
+MAX_LIST_ITEMS = 10
+MAX_LIST_CHARS = 900
+MIN_UNIT_CHARS = 25
+
+
+@dataclass(frozen=True)
+class Unit:
+    text: str
+    kind: str          # "sentence" | "list" | "definition" | "row"
+    position: int
+
+
+def _pieces(text: str) -> list[tuple[str, str]]:
+    """(kind, text) in reading order: "row", "break" (a heading), or a sentence of prose."""
+    pieces: list[tuple[str, str]] = []
+    paragraph: list[str] = []
+
+    def flush() -> None:
+        if paragraph:
+            carried = ""
+            for sentence in _SENTENCE_END.split(" ".join(paragraph)):
+                sentence = (carried + " " + sentence).strip() if carried else sentence.strip()
+                carried = ""
+                if _BARE_MARKER_END.search(sentence):
+                    carried = sentence   # "Mengingat : 1." + "Pasal 18 …": a marker is not a sentence end
+                elif sentence:
+                    pieces.append(("text", sentence))
+            if carried:
+                pieces.append(("text", carried))
+            paragraph.clear()
+
+    for raw in text.splitlines():
+        line = " ".join(raw.split())
+        if not line:
+            flush()
+        elif _CONTINUATION.search(line):
+            flush()   # "(2) Pembebasan .../3": the page's running stub; the full text follows
+        elif " | " in line:
+            flush()
+            pieces.append(("row", line))
+        elif _HEADING.match(line):
+            flush()
+            pieces.append(("break", line))
+        else:
+            if _ITEM.match(line) or _AYAT.match(line):
+                flush()
+            paragraph.append(line)
+    flush()
+    return pieces
+
+
+def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = False) -> list[Unit]:
+    """The passage's quotable units (see the module docstring)."""
+    units: list[Unit] = []
+    lead: list[str] | None = None      # the open lead-in and its items so far
+    lead_chars = 0
+
+    def close() -> None:
+        nonlocal lead
+        if lead is not None and len(lead) > 1:   # a lead-in whose list is not here is not quoted
+            units.append(Unit(" ".join(lead), "list", len(units)))
+        lead = None
+
+    for kind, piece in _pieces(text):
+        if kind == "break":
+            close()
+            continue
+        if kind == "row":
+            close()
+            units.append(Unit(piece, "row", len(units)))
+            continue
+        if not legal_basis and (preamble or _LEGAL_BASIS_LINE.search(piece)):
+            close()
+            continue
+        if _ITEM.match(piece):
+            if lead is not None and len(lead) <= MAX_LIST_ITEMS and lead_chars + len(piece) <= MAX_LIST_CHARS:
+                lead.append(piece)
+                lead_chars += len(piece)
+                continue
+            if lead is not None:
+                continue   # past the bound: the list is cut, its tail is not quoted on its own
+            if _DEFINITION.search(piece):
+                units.append(Unit(_ITEM.sub("", piece), "definition", len(units)))
+            continue       # an orphan item: its lead-in is not in this passage
+        close()
+        if piece.endswith(":"):
+            if not _DEFINITIONS_LEAD.search(piece):
+                lead, lead_chars = [piece], len(piece)
+        elif _SHOUTING.match(piece):
+            continue       # a title line in capitals ("PERATURAN GUBERNUR TENTANG …")
+        else:
+            units.append(Unit(piece, "definition" if _DEFINITION.search(piece) else "sentence", len(units)))
+    close()
+    return [u for u in units if len(u.text) >= MIN_UNIT_CHARS]
+
+
+def asks_legal_basis(question: str) -> bool:
+    return bool(LEGAL_BASIS_QUESTION.search(question))
