@@ -9,6 +9,7 @@ from pydantic import Field
 
 from retrieval.schemas import Citation, StrictSchema
 from ninja import Schema
+from pydantic import ConfigDict
 
 NIL_UUID = uuid.UUID(int=0)
 
@@ -26,6 +27,25 @@ class QueryRequest(StrictSchema):
     mcp_source_ids: list[str] | None = None
 
 
+class ToolCitation(Schema):
+    """A tool read (workbook, SQL Query, OpenData, BPS): ``tool`` + ``call``, null document/chunk ids."""
+
+    model_config = ConfigDict(extra="allow")
+
+    kind: Literal["tool"]
+    tool: str
+    call: str
+    document_id: None = None
+    chunk_id: None = None
+    document_title: str
+    source_title: str | None = None
+    source_name: str | None = None
+    source_id: str | None = None
+    period: str | None = None
+    source_url: str | None = None
+    read_at: str | None = None
+
+
 class AnswerFields(Schema):
     """The fields /query and /query/v2 share with the same meaning."""
 
@@ -35,7 +55,7 @@ class AnswerFields(Schema):
     trace_id: str | None
     history_truncated: bool
     history_exchanges_in_view: int
-    citations: list[Citation]
+    citations: list[Citation | ToolCitation]
     fallback_used: bool
     fallback_reason: str | None
     claims_supported: int

@@ -15,6 +15,7 @@ from typing import AsyncIterator
 from acehrag.auth import ANONYMOUS
 from answering.pipeline import AnswerCancelled, AnswerError, AnswerRequest, AnswerResult
 from answering.runner import StreamedAnswer
+from answering.public.cards import citation_label
 from answering.public.services import PublicChatError, VisitorIdentity, suggestions_for
 from answering.sse import answer_deltas
 from answering.synthesis import detect_language
@@ -38,12 +39,12 @@ ANSWER_ERRORS = {
     503: ("UNAVAILABLE", "The answer service is busy; please try again"),
 }
 
-_LABEL = re.compile(r"\s?\[chunk:([0-9a-f-]{36})\]")
+_LABEL = re.compile(r"\s?\[((?:chunk:[0-9a-f-]{36})|(?:tool:call_\d+))\]")
 
 
 def reply_with_numbered_sources(answer: str, citations: list[dict]) -> str:
-    """Replace the pipeline's ``[chunk:<id>]`` labels with ``[n]``, n = position in ``sources``."""
-    numbers = {citation["chunk_id"]: index for index, citation in enumerate(citations, start=1)}
+    """Replace the pipeline's ``[chunk:<id>]``/``[tool:<call>]`` labels with ``[n]``, n = position in ``sources``."""
+    numbers = {citation_label(citation): index for index, citation in enumerate(citations, start=1)}
 
     def number(match: re.Match) -> str:
         found = numbers.get(match.group(1))
