@@ -107,7 +107,8 @@ def _lines(names: list[str], rows: list[tuple]) -> list[str]:
 
 
 def _heading(workbook: Workbook, sheet: WorkbookSheet, what: str) -> str:
-    return f"{workbook_identity(workbook).label}, sheet {sheet.name}: {what}"
+    # A heading line: the model reads it, the extractive synthesiser never quotes it as a claim.
+    return f"# {workbook_identity(workbook).label}, sheet {sheet.name}: {what}"
 
 
 def _read(tool: str, arguments: dict, workbook: Workbook, text: str, rows: int, sql: str | None = None) -> ToolRead:
@@ -116,7 +117,7 @@ def _read(tool: str, arguments: dict, workbook: Workbook, text: str, rows: int, 
 
 
 def workbook_describe(workbook: Workbook, arguments: dict | None = None) -> ToolRead:
-    lines = [f"{workbook_identity(workbook).label} ({workbook.source_format}, {workbook.sheet_count} sheets)"]
+    lines = [f"# {workbook_identity(workbook).label} ({workbook.source_format}, {workbook.sheet_count} sheets)"]
     for sheet in workbook.sheets.all():
         columns = ", ".join(f"{c['name']} ({c['type']})" for c in sheet.columns)
         lines.append(f"sheet {sheet.name}: {sheet.row_count} rows; columns {columns}")
@@ -182,8 +183,11 @@ def workbook_compute(workbook: Workbook, arguments: dict) -> ToolRead:
     scope = "; ".join(f"{f['column']} {f.get('op', '=')} {f['value']}" for f in arguments.get("filter") or [])
     what = f"{label}" + (f" where {scope}" if scope else "") + (f" by {', '.join(groups)}" if groups else "")
     what += f" ({len(rows)} groups, the largest {limit})" if cut else ""
-    return _read("workbook_compute", arguments, workbook,
-                 "\n".join([_heading(workbook, sheet, what), *_lines([*groups, label], rows)]), len(rows))
+    # Each line names the rows it aggregates (the equality filters), so it reads on its own.
+    fixed = [(f["column"], f["value"]) for f in arguments.get("filter") or [] if f.get("op", "=") == "="]
+    lines = [" | ".join([*(f"{c}: {format_value(v)}" for c, v in fixed), line])
+             for line in _lines([*groups, label], rows)]
+    return _read("workbook_compute", arguments, workbook, "\n".join([_heading(workbook, sheet, what), *lines]), len(rows))
 
 
 TOOLS = {"workbook_describe": workbook_describe, "workbook_peek": workbook_peek,

@@ -51,6 +51,7 @@ def test_a_figure_question_is_answered_from_a_matching_workbook(api_client, regu
     with live_settings():
         answer = ask(api_client, "Berapa jumlah penduduk Aceh Besar tahun 2023?")
     assert "422132" in answer["answer"] and answer["fallback_used"] is False
+    assert "matching rows" not in answer["answer"]  # the read's heading is not quoted as a claim
     (citation,) = tool_citations(answer)
     assert citation == {
         "kind": "tool", "tool": "workbook_rows", "call": citation["call"], "document_id": None, "chunk_id": None,
