@@ -87,6 +87,11 @@ class LiveReads:
     def offered(self) -> bool:
         return not self._request.scope.document_ids
 
+    def any_workbook(self) -> bool:
+        scope = self._request.scope
+        return workbooks_visible(principal=self._request.principal,
+                                 scope=Scope(collection_ids=scope.collection_ids)).exists()
+
     def _run(self, tool: str, arguments: dict, work) -> Passage | ToolRead:
         read = self.pipeline._tool(tool, arguments, work, summarise=lambda value: value.summary())
         self.reads.append(read)
@@ -185,7 +190,7 @@ class LiveTools:
 
     def _offered(self) -> list[dict]:
         if self._live is None:  # once per answer: the SQL tool's description reads the table list
-            self._live = live_tool_definitions() if self.live.offered() else []
+            self._live = live_tool_definitions(workbooks_visible=self.live.any_workbook()) if self.live.offered() else []
         return self._live
 
     def definitions(self) -> list[dict]:

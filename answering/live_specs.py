@@ -54,9 +54,10 @@ def sql_tool() -> dict:
                  f"is refused. Tables: {tables}", {"query": {"type": "string"}}, ["query"])
 
 
-def live_tool_definitions() -> list[dict]:
+def live_tool_definitions(*, workbooks_visible: bool = True) -> list[dict]:
+    """The configured tools; the workbook tools only when a catalogued workbook is visible to the caller."""
     config = settings.ACEH_RAG.livedata
-    tools = list(WORKBOOK_TOOLS) if config.workbooks.enabled else []
+    tools = list(WORKBOOK_TOOLS) if config.workbooks.enabled and workbooks_visible else []
     if config.sql.enabled:
         tools.append(sql_tool())
     if config.opendata.enabled:

@@ -68,3 +68,14 @@ def test_a_document_focus_offers_no_live_tool_to_the_model(api_client, sources):
     offered = {tool["function"]["name"] for tool in model.bodies("agent")[0]["tools"]}
     assert not offered & WORKBOOK_TOOLS
     assert all(c["kind"] == "chunk" for c in response.json()["citations"])
+
+
+def test_workbook_tools_are_offered_only_when_a_workbook_is_visible(api_client):
+    make_document(title="Pergub Aceh tentang Pelaksanaan APBA", chunks=["Setiap SKPA melaporkan realisasi belanja."])
+    ingest_workbook(xlsx_bytes({"Belanja": SPENDING}), "Belanja Rahasia 2024.xlsx", confidential=True)
+    model = ScriptedModel()
+    with FakeModelServer(model) as fake, model_settings(fake.url), live_settings():
+        response = api_client.post("/query", data={"query": QUESTION}, content_type="application/json")
+    assert response.status_code == 200
+    offered = {tool["function"]["name"] for tool in model.bodies("agent")[0]["tools"]}
+    assert not offered & WORKBOOK_TOOLS and "search_documents" in offered
