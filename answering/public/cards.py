@@ -2,13 +2,6 @@
 from __future__ import annotations
 
 
-def citation_label(citation: dict) -> str:
-    """The label the answer text carries for this source: ``chunk:<id>`` or ``tool:<call>``."""
-    if citation.get("kind") == "tool":
-        return f"tool:{citation['call']}"
-    return f"chunk:{citation['chunk_id']}"
-
-
 def source_cards(sources: list[dict]) -> list[dict]:
     return [
         {"type": "source", "number": number, "tool": source["tool"], "title": source["document_title"],

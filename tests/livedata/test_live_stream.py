@@ -7,7 +7,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from tests.answering.scripted_model import ScriptedModel, completion, shown_passages, tool_call
 from tests.conftest import TEST_API_KEY, purge_committed_corpus
+from tests.http_fakes import FakeModelServer
 from tests.livedata.files import POPULATION, xlsx_bytes
 from tests.livedata.portals import FakePortal, ckan_handler
 from tests.sse_client import stream
@@ -86,3 +88,30 @@ def test_v2_answers_a_figure_question_with_a_tool_citation(server, corpus):
     tools = [c for c in body["citations"] if c["kind"] == "tool"]
     assert tools and tools[0]["source_id"] == f"spreadsheet:{corpus}"
     assert "422132" in body["answer"]
+
+
+SQL = "SELECT kabupaten, jumlah FROM statistik.penduduk WHERE kabupaten = 'Pidie' AND tahun = 2023"
+
+
+def sql_agent(body: dict):
+    if "tools" in body and not any(m["role"] == "tool" for m in body["messages"]):
+        return completion(None, finish="tool_calls", tool_calls=[tool_call("sql_query", {"query": SQL})])
+    label, text = next((key, text) for key, text in shown_passages(body) if "jumlah:" in text)
+    return completion(f"Menurut data statistik: {text.splitlines()[1]} [{label}].")
+
+
+def test_the_public_chat_reports_the_executed_sql_and_its_card(live_server_factory, corpus, source):
+    model = ScriptedModel(agent=sql_agent)
+    with FakeModelServer(model) as fake:
+        server = live_server_factory(ACEH_RAG_LLM__BASE_URL=fake.url, ACEH_RAG_LLM__MODEL="scripted",
+                                     ACEH_RAG_SQL__DATABASE_URL=source, ACEH_RAG_SQL__SCHEMAS="statistik")
+        response = httpx.post(server.url + "/api/public/rag/chat", json={
+            "message": "Berapa jumlah penduduk Pidie 2023?", "stream": False}, timeout=60)
+    assert response.status_code == 200, response.text
+    done = response.json()
+    offered = {tool["function"]["name"] for tool in model.bodies("agent")[0]["tools"]}
+    assert "sql_query" in offered
+    assert done["sql"] == SQL and "kabupaten: Pidie | jumlah: 448209" in done["reply"]
+    (card,) = done["cards"]
+    assert card["tool"] == "sql_query" and card["source"] == "acehrag_sqltool" and card["read_at"]
+    assert "[1]" in done["reply"] and "[P" not in done["reply"]

@@ -79,3 +79,4 @@ def test_workbook_tools_are_offered_only_when_a_workbook_is_visible(api_client):
     assert response.status_code == 200
     offered = {tool["function"]["name"] for tool in model.bodies("agent")[0]["tools"]}
     assert not offered & WORKBOOK_TOOLS and "search_documents" in offered
+

@@ -6,57 +6,12 @@ allow-list; the tool connects as ``sql_reader``, which may only SELECT.
 """
 from __future__ import annotations
 
-import secrets
-
 import psycopg
 import pytest
-from django.db import connection
 
 from livedata.sql import SqlRefused, sql_check, sql_read
+from tests.livedata.sqlsource import DATABASE, SCHEMAS, rows
 from tests.livedata.helpers import live_settings
-
-DATABASE = "acehrag_sqltool"
-ROLE = "sql_reader"
-SCHEMAS = ("statistik",)
-
-
-def _admin(dbname: str):
-    params = connection.get_connection_params()
-    return psycopg.connect(host=params["host"], port=params["port"], user=params["user"], dbname=dbname,
-                           autocommit=True)
-
-
-@pytest.fixture(scope="module")
-def source(django_db_setup, django_db_blocker):
-    """The structured source: created once for the module, dropped afterwards; yields the reader's URL."""
-    password = secrets.token_hex(12)
-    with django_db_blocker.unblock():
-        params = connection.get_connection_params()
-    with _admin("postgres") as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        admin.execute(f"DROP ROLE IF EXISTS {ROLE}")
-        admin.execute(f"CREATE DATABASE {DATABASE}")
-        admin.execute(f"CREATE ROLE {ROLE} LOGIN PASSWORD '{password}'")
-    with _admin(DATABASE) as admin:
-        admin.execute("CREATE SCHEMA statistik; CREATE SCHEMA rahasia")
-        admin.execute("CREATE TABLE statistik.penduduk (kabupaten text, tahun int, jumlah int)")
-        admin.execute("INSERT INTO statistik.penduduk VALUES ('Banda Aceh', 2023, 261969), ('Aceh Besar', 2023, 422132),"
-                      " ('Pidie', 2023, 448209)")
-        admin.execute("CREATE TABLE rahasia.gaji (nama text, gaji int)")
-        admin.execute("INSERT INTO rahasia.gaji VALUES ('X', 1)")
-        admin.execute(f"REVOKE ALL ON DATABASE {DATABASE} FROM PUBLIC; GRANT CONNECT ON DATABASE {DATABASE} TO {ROLE}")
-        admin.execute(f"GRANT USAGE ON SCHEMA statistik TO {ROLE}; GRANT SELECT ON ALL TABLES IN SCHEMA statistik TO {ROLE}")
-        admin.execute(f"ALTER ROLE {ROLE} SET default_transaction_read_only = on")
-    yield f"postgresql://{ROLE}:{password}@/{DATABASE}?host={params['host']}&port={params['port']}"
-    with _admin("postgres") as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        admin.execute(f"DROP ROLE IF EXISTS {ROLE}")
-
-
-def _rows(source_url: str, sql: str) -> list[tuple]:
-    with _admin(DATABASE) as admin:
-        return admin.execute(sql).fetchall()
-
 
 REFUSED = [
     ("INSERT INTO statistik.penduduk VALUES ('X', 2024, 1)", "only SELECT"),
@@ -85,15 +40,15 @@ REFUSED = [
 def test_each_unsafe_statement_is_refused_before_execution(source, statement, reason):
     with pytest.raises(SqlRefused, match=reason):
         sql_check(statement, SCHEMAS)
-    before = _rows(source, "SELECT count(*) FROM statistik.penduduk")
+    before = rows("SELECT count(*) FROM statistik.penduduk")
     with live_settings(sql_url=source, sql_schemas=SCHEMAS):
         read = sql_read(statement)
     # Before execution: pointed at a database that does not exist, the answer is still the refusal.
     with live_settings(sql_url="postgresql://nobody@/absent?host=/nonexistent-socket-dir", sql_schemas=SCHEMAS):
         assert sql_read(statement).text == read.text
     assert read.ok is False and read.text.startswith("Refused before execution") and read.source is None
-    assert _rows(source, "SELECT count(*) FROM statistik.penduduk") == before
-    assert _rows(source, "SELECT count(*) FROM pg_tables WHERE tablename = 'salinan'") == [(0,)]
+    assert rows("SELECT count(*) FROM statistik.penduduk") == before
+    assert rows("SELECT count(*) FROM pg_tables WHERE tablename = 'salinan'") == [(0,)]
 
 
 def test_a_select_runs_read_only_and_is_cited_with_the_query_and_read_time(source):
