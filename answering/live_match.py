@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 from answering.faithfulness import content_stems, normalise
-from livedata.workbooks import storage
 
 YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20\d\d)(?!\d)")
 YEAR_FIELD = re.compile(r"^(tahun|year|periode|th)\b", re.I)
@@ -21,7 +20,6 @@ GENERIC = frozenset(content_stems("aceh provinsi kabupaten kota jumlah data tahu
 AGGREGATE_WORDS = (("rata-rata", "avg"), ("rerata", "avg"), ("average", "avg"), ("tertinggi", "max"),
                    ("terendah", "min"), ("total", "sum"), ("seluruh", "sum"), ("keseluruhan", "sum"))
 MAX_MATCHES = 10
-DISTINCT_LIMIT = 2000
 
 
 def question_years(question: str) -> set[str]:
@@ -86,15 +84,12 @@ def _filters(sheet, question: str) -> list[dict]:
     """Year = a year the question names; text column = the longest of its values the question names."""
     lowered, years = normalise(question), sorted(question_years(question))
     filters = []
-    con = storage.connection()
     for column in sheet.columns:
         name, kind = column["name"], column["type"].upper()
         if YEAR_FIELD.match(name) and years:
             filters.append({"column": name, "op": "=", "value": int(years[0]) if kind != "VARCHAR" else years[0]})
-        elif kind == "VARCHAR":
-            values = con.execute(f"SELECT DISTINCT {storage.quote(name)} FROM {storage.sheet_relation(sheet.storage)} "
-                                 f"WHERE {storage.quote(name)} IS NOT NULL LIMIT {DISTINCT_LIMIT}").fetchall()
-            named = max(((_named(v, lowered), v) for (v,) in values), default=(0, None))
+        elif "values" in column:  # a category column: its values are in the catalogue
+            named = max(((_named(v, lowered), v) for v in column["values"]), default=(0, None))
             if named[0]:
                 filters.append({"column": name, "op": "=", "value": named[1]})
     return filters

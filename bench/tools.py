@@ -19,7 +19,7 @@ import io
 import random
 import time
 
-from _setup import ROOT, django_setup, summary
+from _setup import ROOT, django_setup, percentile, summary
 
 KEY = "bench-tools-key"
 PLACES = ["Banda Aceh", "Sabang", "Aceh Besar", "Pidie", "Pidie Jaya", "Bireuen", "Aceh Utara", "Lhokseumawe",
@@ -122,10 +122,16 @@ def main() -> None:
         assert response.status_code == 200, response.content
         return response.json()
 
+    question = "Berapa total jumlah kunjungan Pidie tahun 2023?"
+    with live_settings(workbooks=False):
+        assert all(c["kind"] == "chunk" for c in ask(question)["citations"])
+        baseline = timed(lambda: ask(question), args.runs // 2)
     with live_settings():
-        question = "Berapa total jumlah kunjungan Pidie tahun 2023?"
         assert any(c["kind"] == "tool" for c in ask(question)["citations"])
-        print(f"{'/query figure from the 1M-row sheet':32s}: {summary(timed(lambda: ask(question), args.runs // 2))}")
+        figure = timed(lambda: ask(question), args.runs // 2)
+    print(f"{'/query, tools off (documents)':32s}: {summary(baseline)}")
+    print(f"{'/query figure from the 1M-row sheet':32s}: {summary(figure)}")
+    print(f"figure/documents p95 ratio: {percentile(figure, 0.95) / percentile(baseline, 0.95):.2f}")
 
     Document.objects.filter(source_key__startswith="bench:").delete()
     question = "Berapa persentase penduduk miskin Pidie tahun 2024?"
@@ -138,7 +144,7 @@ def main() -> None:
         warm_ms = timed(lambda: ask(question), args.runs // 2)
     print(f"CKAN question, cache cold (+{args.portal_delay * 1000:.0f} ms/request portal): {summary(cold_ms)}")
     print(f"CKAN question, cache warm                     : {summary(warm_ms)}")
-    print(f"warm/cold p50 ratio: {sorted(warm_ms)[len(warm_ms) // 2] / sorted(cold_ms)[len(cold_ms) // 2]:.2f}")
+    print(f"warm/cold p50 ratio: {percentile(warm_ms, 0.5) / percentile(cold_ms, 0.5):.2f}")
     Document.objects.all().delete()
 
 

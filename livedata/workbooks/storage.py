@@ -72,9 +72,27 @@ def csv_write(data: bytes, folder: Path) -> tuple[Path, list[dict], int]:
     return target, parquet_columns(target), parquet_rows(target)
 
 
+CATEGORY_VALUES = 200
+
+
 def parquet_columns(path: Path) -> list[dict]:
-    rows = connection().execute(f"DESCRIBE SELECT * FROM read_parquet({_literal(path)})").fetchall()
-    return [{"name": name, "type": kind} for name, kind, *_ in rows]
+    """Column names and types; a text column with at most 200 distinct values also keeps them (``values``).
+
+    The values let a figure question be matched to its rows ("Aceh Besar", "Dinas Pendidikan") from
+    the catalogue, without scanning the sheet at question time.
+    """
+    con = connection()
+    relation = f"read_parquet({_literal(path)})"
+    columns = []
+    for name, kind, *_ in con.execute(f"DESCRIBE SELECT * FROM {relation}").fetchall():
+        column = {"name": name, "type": kind}
+        if kind == "VARCHAR":
+            values = con.execute(f"SELECT DISTINCT {quote(name)} FROM {relation} WHERE {quote(name)} IS NOT NULL "
+                                 f"LIMIT {CATEGORY_VALUES + 1}").fetchall()
+            if len(values) <= CATEGORY_VALUES:
+                column["values"] = sorted(value for (value,) in values)
+        columns.append(column)
+    return columns
 
 
 def parquet_rows(path: Path) -> int:

@@ -6,8 +6,13 @@ allow-list; the tool connects as ``sql_reader``, which may only SELECT.
 """
 from __future__ import annotations
 
+import time
+from dataclasses import replace
+
 import psycopg
 import pytest
+from django.conf import settings
+from django.test import override_settings
 
 from livedata.sql import SqlRefused, sql_check, sql_read
 from tests.livedata.sqlsource import DATABASE, SCHEMAS, rows
@@ -71,15 +76,11 @@ def test_the_role_cannot_write_even_if_a_write_got_through(source):
 
 
 def test_a_slow_query_is_stopped_by_the_statement_timeout(source):
-    from dataclasses import replace
-    from django.conf import settings
-    from django.test import override_settings
     slow = "SELECT count(*) FROM generate_series(1, 300000000) AS a(n)"
     with live_settings(sql_url=source, sql_schemas=SCHEMAS):
         config = settings.ACEH_RAG
         quick = replace(config, livedata=replace(config.livedata, sql=replace(config.livedata.sql, statement_timeout_ms=300)))
         with override_settings(ACEH_RAG=quick):
-            import time
             started = time.monotonic()
             read = sql_read(slow)
     assert read.ok is False and "statement timeout (300 ms)" in read.text
@@ -87,9 +88,6 @@ def test_a_slow_query_is_stopped_by_the_statement_timeout(source):
 
 
 def test_row_limit_bounds_the_result(source):
-    from dataclasses import replace
-    from django.conf import settings
-    from django.test import override_settings
     with live_settings(sql_url=source, sql_schemas=SCHEMAS):
         config = settings.ACEH_RAG
         small = replace(config, livedata=replace(config.livedata, sql=replace(config.livedata.sql, row_limit=2)))

@@ -37,6 +37,7 @@ def test_a_spreadsheet_is_catalogued_with_its_sheets_types_and_counts(filename, 
     assert [(c["name"], c["type"]) for c in population.columns] == [
         ("Kabupaten/Kota", "VARCHAR"), ("Tahun", "BIGINT"), ("Jumlah Penduduk", "BIGINT"),
         ("Laju Pertumbuhan", "DOUBLE")]
+    assert population.columns[0]["values"] == ["Aceh Besar", "Banda Aceh", "Pidie"]  # a category column
     assert spending.row_count == 4 and spending.columns[2] == {"name": "Realisasi", "type": "DOUBLE"}
     total = storage.connection().execute(
         f"SELECT sum(\"Jumlah Penduduk\") FROM {storage.sheet_relation(population.storage)}").fetchone()[0]
@@ -50,6 +51,12 @@ def test_a_csv_is_one_sheet_read_by_duckdb():
     assert sheet.row_count == 5
     assert [c["type"] for c in sheet.columns] == ["VARCHAR", "BIGINT", "BIGINT", "DOUBLE"]
     assert workbook.document.title == "Penduduk per Kabupaten" and workbook.period == "2022"
+
+
+def test_a_text_column_with_many_values_keeps_none_in_the_catalogue():
+    rows = [["nama", "nilai"], *([f"orang {i}", i] for i in range(300))]
+    (sheet,) = Workbook.objects.get(document_id=ingest(csv_bytes(rows), "nama.csv").document_id).sheets.all()
+    assert "values" not in sheet.columns[0] and sheet.row_count == 300
 
 
 def test_unchanged_bytes_are_a_no_op_and_changed_bytes_supersede():

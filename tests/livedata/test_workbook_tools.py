@@ -1,15 +1,16 @@
 """The workbook tools: bounded reads, checked arguments, citations only on success."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from django.conf import settings
+from django.test import override_settings
 
 from livedata.models import Workbook
 from livedata.workbooks.tools import workbook_tool_run
 from tests.livedata.files import POPULATION, SPENDING, csv_bytes, ods_bytes
 from tests.livedata.helpers import ingest_workbook
-from dataclasses import replace
-from django.conf import settings
-from django.test import override_settings
 
 pytestmark = pytest.mark.django_db
 
