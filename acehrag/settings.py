@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "memory",
     "answering",
     "workbench",
+    "livedata",
 ]
 
 MIDDLEWARE = [

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import uuid
 
+from django.db.models import Q
+
 from retrieval.access import chunk_enabled_q
 from retrieval.models import Chunk
 # The resolution lives in retrieval (hybrid search uses it too); re-exported here.
@@ -61,7 +63,7 @@ def definition_chunks(document_ids: list[uuid.UUID], term: str) -> list[Chunk]:
     wording = Q(text__iregex=rf"(^|[\s.]){re.escape(term)}(\s*,)?\s+(yang\s+selanjutnya|adalah|ialah)\y")
     for document_id in document_ids[:DEFINITION_LOOKUP_DOCUMENTS]:
         found = list(
-            Chunk.objects.filter(wording, document_id=document_id).exclude(kind="penjelasan")
+            Chunk.objects.filter(chunk_enabled_q(), wording, document_id=document_id).exclude(kind="penjelasan")
             .select_related("document").defer("embedding", "search_vector", "document__text").order_by("ordinal")[:1]
         )
         if found:
@@ -72,7 +74,7 @@ def definition_chunks(document_ids: list[uuid.UUID], term: str) -> list[Chunk]:
 def enactment_chunks(document_id: uuid.UUID) -> list[Chunk]:
     """The chunk holding the enactment block ("Ditetapkan/Disahkan di … pada tanggal …"), even inside the last article."""
     return list(
-        Chunk.objects.filter(document_id=document_id, text__iregex=r"(ditetapkan|disahkan)\s+di\s+\w+")
+        Chunk.objects.filter(chunk_enabled_q(), document_id=document_id, text__iregex=r"(ditetapkan|disahkan)\s+di\s+\w+")
         .exclude(kind="penjelasan").select_related("document").defer("embedding", "search_vector", "document__text")
         .order_by("-ordinal")[:1]
     )

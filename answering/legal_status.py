@@ -25,7 +25,7 @@ from typing import Callable, Sequence
 
 from acehrag.auth import Principal
 from answering.types import Passage
-from retrieval.access import Scope
+from retrieval.access import Scope, chunk_enabled_q
 from retrieval.models import Chunk
 from retrieval.relations.selectors import LegalStatus, RelationView, legal_statuses
 
@@ -77,7 +77,7 @@ def _clause_notes(views: list[RelationView], make_passage: Callable[[Chunk, floa
     notes = []
     for view in views[:limit]:
         chunk = (Chunk.objects.select_related("document")
-                 .filter(document_id=view.source_document_id, char_start__lte=view.char_start,
+                 .filter(chunk_enabled_q(), document_id=view.source_document_id, char_start__lte=view.char_start,
                          char_end__gt=view.char_start).order_by("ordinal").first())
         if chunk is None:
             continue

@@ -36,6 +36,7 @@ from answering.focus import definition_term, question_focus
 from answering.followup import FollowupDecision, followup_model, followup_rule
 from answering.guard import REFUSAL, guard_answer, guard_question
 from answering.legal_status import legal_evidence
+from answering.live import LiveReads, claim_citation
 from answering.llm.agent import Agent, AgentInput, AgentStopped, QuestionTooLarge
 from answering.llm.answers import parse_prose_answer
 from answering.llm.budget import ModelBudget
@@ -385,13 +386,13 @@ class AnswerPipeline:
 
     def _agent_tools(self, prepared: Prepared, ledger: PassageLedger) -> CorpusTools:
         request = prepared.request
-        return CorpusTools(
+        return LiveReads.of(self).tools(CorpusTools(
             search=lambda query: self._search(query, request.scope, "agent"),
             facts=lambda **filters: self._tool(
                 "corpus_facts", filters,
                 lambda: document_facts(principal=request.principal, scope=request.scope, **filters),
                 summarise=lambda facts: {"documents": facts["documents"]}),
-        )
+        ))
 
     def _agent_answer(self, prepared: Prepared, language: str, recalled: list[RecalledMemory],
                       initial: list[Passage], *, ledger: PassageLedger, answer_format: str, parse: Callable,
@@ -439,6 +440,7 @@ class AnswerPipeline:
 
     def _gather_passages(self, prepared: Prepared) -> list[Passage]:
         request = prepared.request
+        live = LiveReads.of(self).passages()  # figure questions read a configured live source first
         question = request.question
         anchor_document = None
         anchor: list[Passage] = []
@@ -495,7 +497,7 @@ class AnswerPipeline:
 
         merged: list[Passage] = []
         seen: set[uuid.UUID] = set()
-        for passage in [*anchor, *closing, *ranked]:
+        for passage in [*live, *anchor, *closing, *ranked]:
             if passage.chunk_id not in seen:
                 seen.add(passage.chunk_id)
                 merged.append(passage)
@@ -608,8 +610,7 @@ class AnswerPipeline:
                 "claim": claim.text,
                 "citations": [
                     {"kind": "memory", "memory_id": claim.memory_id, "citation_key": "memory"} if key == "memory" else
-                    {"kind": "chunk", "citation_key": key, "chunk_id": str(by_label[key].chunk_id),
-                     "document_id": str(by_label[key].document_id)}
+                    claim_citation(key, by_label[key])
                     for key in claim.citation_keys if key == "memory" or key in by_label
                 ],
             }

@@ -9,6 +9,7 @@ from pydantic import Field
 
 from retrieval.schemas import COLLECTION_IDS, DOCUMENT_IDS, Citation, StrictSchema
 from ninja import Schema
+from pydantic import ConfigDict
 
 NIL_UUID = uuid.UUID(int=0)
 
@@ -34,6 +35,25 @@ class QueryRequest(StrictSchema):
     mcp_source_ids: list[str] | None = Field(None, description=ACCEPTED_IGNORED)
 
 
+class ToolCitation(Schema):
+    """A tool read (workbook, SQL Query, OpenData, BPS): ``tool`` + ``call``, null document/chunk ids."""
+
+    model_config = ConfigDict(extra="allow")
+
+    kind: Literal["tool"]
+    tool: str
+    call: str
+    document_id: None = None
+    chunk_id: None = None
+    document_title: str
+    source_title: str | None = None
+    source_name: str | None = None
+    source_id: str | None = None
+    period: str | None = None
+    source_url: str | None = None
+    read_at: str | None = None
+
+
 class AnswerFields(Schema):
     """The fields /query and /query/v2 share with the same meaning."""
 
@@ -45,7 +65,7 @@ class AnswerFields(Schema):
     history_truncated: bool = Field(description="true when earlier exchanges are missing from the history window used: "
                                                 "show a notice asking the user to restate earlier points.")
     history_exchanges_in_view: int = Field(description="Prior question/answer pairs in that window (0 for a new chat).")
-    citations: list[Citation] = Field(description="Sources of the answer (shared citation object), in label order.")
+    citations: list[Citation | ToolCitation] = Field(description="Sources of the answer (shared citation object), in label order.")
     fallback_used: bool = Field(description="true when a refusal or fallback notice was published instead of an answer.")
     fallback_reason: str | None = Field(description="Why (e.g. no_answer, coverage_incomplete, policy_blocked, "
                                                     "model_timeout, context_budget_exhausted); null for a full answer.")

@@ -48,6 +48,12 @@ def trace_frame(result: AnswerResult) -> bytes:
 
 
 def passage_frame(passage) -> bytes:
+    if passage.citation.get("kind") == "tool":
+        return sse_frame("passage", {
+            "kind": "tool", "text": passage.text, "tool": passage.citation["tool"],
+            "source_url": passage.citation.get("source_url"), "citation": passage.citation,
+            "citation_key": passage.label,
+        })
     return sse_frame("passage", {
         "kind": "chunk", "text": passage.text, "chunk_id": str(passage.chunk_id),
         "source_type": "document", "score": round(passage.score, 6), "citation_key": passage.label,

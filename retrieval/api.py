@@ -16,9 +16,9 @@ from retrieval.access import Scope
 from retrieval.citations import restriction_fields
 from retrieval.embedders import EmbeddingError
 from retrieval.ingestion import IngestOptions
-from retrieval.parsing import SUPPORTED_EXTENSIONS
 from retrieval.relations.selectors import legal_status_for, legal_statuses
 from retrieval.relations.serialise import legal_status_fields
+from retrieval.formats import accepted_extensions
 from retrieval.uploads import content_matches_extension
 from retrieval.search import SearchTimeout, chunk_search
 from retrieval.selectors import document_get_visible, document_list_visible, ingestion_get
@@ -116,8 +116,8 @@ def document_upload(
         return Status(413, {"detail": f"File too large: {file.size} bytes (limit {limit})"})
     name = Path(file.name or "upload").name
     extension = Path(name).suffix.lower()
-    if extension not in SUPPORTED_EXTENSIONS:
-        return Status(415, {"detail": f"Unsupported file type {extension or '(none)'}; expected one of {', '.join(sorted(SUPPORTED_EXTENSIONS))}"})
+    if extension not in accepted_extensions():
+        return Status(415, {"detail": f"Unsupported file type {extension or '(none)'}; expected one of {', '.join(sorted(accepted_extensions()))}"})
     data = file.read(limit + 1)
     if len(data) > limit:
         return Status(413, {"detail": f"File too large (limit {limit} bytes)"})

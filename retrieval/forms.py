@@ -4,12 +4,12 @@ from django import forms
 
 from retrieval.ingestion import IngestOptions
 from retrieval.models import Collection, Ingestion
-from retrieval.parsing import SUPPORTED_EXTENSIONS
+from retrieval.formats import accepted_extensions
 from retrieval.services import ingestion_request_upload
 
 
 class DocumentUploadForm(forms.Form):
-    file = forms.FileField(help_text=f"One of {', '.join(sorted(SUPPORTED_EXTENSIONS))}.")
+    file = forms.FileField(help_text=f"One of {', '.join(sorted(accepted_extensions()))}.")
     collection = forms.ModelChoiceField(queryset=Collection.objects.all(), help_text="Add collections under Collections.")
     title = forms.CharField(max_length=500, required=False, help_text="Leave blank to use the title found in the file.")
     confidential = forms.BooleanField(required=False, help_text="Visible only to callers with a verified identity.")
@@ -24,8 +24,8 @@ class DocumentUploadForm(forms.Form):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if Path(upload.name).suffix.lower() not in SUPPORTED_EXTENSIONS:
-            raise forms.ValidationError(f"Unsupported type; expected one of {', '.join(sorted(SUPPORTED_EXTENSIONS))}")
+        if Path(upload.name).suffix.lower() not in accepted_extensions():
+            raise forms.ValidationError(f"Unsupported type; expected one of {', '.join(sorted(accepted_extensions()))}")
         return upload
 
     def request_ingestion(self, *, requested_by: str) -> Ingestion:

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from retrieval.embedders import Embedder, EmbeddingError, get_embedder
 from retrieval.ingestion_telemetry import ingest_file_finished, ingest_step, traced_ingest
+from retrieval.formats import handler_for
 from retrieval.models import Collection, Document
 from retrieval.relations.services import relations_record
 from retrieval.search.semantic import vector_literal
@@ -201,6 +202,9 @@ def document_ingest_bytes(
     ``before_commit`` runs inside the final transaction (tests use it to
     simulate a crash at the last moment).
     """
+    registered = handler_for(filename)
+    if registered:
+        return registered.ingest(data=data, filename=filename, source_key=source_key, options=options, progress=progress)
     started = time.monotonic()
     digest = content_hash(data)
 

@@ -13,7 +13,7 @@ README = (ROOT / "README.md").read_text()
 
 
 def test_every_environment_variable_is_in_the_readme():
-    source = (ROOT / "acehrag" / "config.py").read_text() + (ROOT / "acehrag" / "settings.py").read_text()
+    source = "".join((ROOT / "acehrag" / name).read_text() for name in ("config.py", "settings.py", "livedata_config.py"))
     names = set(re.findall(r'"((?:DJANGO|DATABASE|CELERY)_[A-Z_]+)"', source))
     names |= {"ACEH_RAG_" + suffix for suffix in re.findall(r'f"\{p\}([A-Z_]+)"', source)}
     names |= set(re.findall(r'"(ACEH_RAG_[A-Z_]+)"', source))

@@ -179,6 +179,8 @@ def suggestions_for(*, question: str, sources: list[dict], language: str) -> lis
     regulations: list[str] = []
     others: list[str] = []
     for source in sources:
+        if source.get("kind") == "tool":
+            continue  # a live-data read names no regulation to ask about
         reference = source.get("legal_reference") or ""
         title = source.get("document_title") or ""
         named = find_named_regulation(reference) or find_named_regulation(title)

@@ -31,6 +31,7 @@ PHASE_BY_TOOL = {
     "resolve_regulation": "reading",
     "read_article": "reading",
     "read_closing": "reading",
+    **dict.fromkeys(("workbook_rows", "workbook_compute", "opendata_search", "bps_indicator"), "reading"),
 }
 FINALIZING = "finalizing"
 
@@ -40,12 +41,13 @@ ANSWER_ERRORS = {
     503: ("UNAVAILABLE", "The answer service is busy; please try again"),
 }
 
-_LABEL = re.compile(r"\s?\[chunk:([0-9a-f-]{36})\]")
+_LABEL = re.compile(r"\s?\[(chunk:[0-9a-f-]{36}|tool:call_\d+|P\d+)\]")
 
 
-def reply_with_numbered_sources(answer: str, citations: list[dict]) -> str:
-    """Replace the pipeline's ``[chunk:<id>]`` labels with ``[n]``, n = position in ``sources``."""
-    numbers = {citation["chunk_id"]: index for index, citation in enumerate(citations, start=1)}
+def reply_with_numbered_sources(answer: str, labels: list[str]) -> str:
+    """Replace the answer's passage labels (``[chunk:<id>]``, ``[tool:<call>]``, the model path's ``[P1]``)
+    with ``[n]``, n = position in ``sources`` (``labels`` are the cited passages' labels in that order)."""
+    numbers = {label: index for index, label in enumerate(labels, start=1)}
 
     def number(match: re.Match) -> str:
         found = numbers.get(match.group(1))
@@ -141,7 +143,7 @@ class PublicChatRun:
         except AnswerCancelled:
             return  # only after our own cancel flag: nobody is listening any more
         citations = list(result.citations)
-        reply = reply_with_numbered_sources(result.answer, citations)
+        reply = reply_with_numbered_sources(result.answer, [passage.label for passage in result.cited_passages])
         for text in answer_deltas(reply):
             yield ReplyDelta(text)
         yield Phase(FINALIZING)

@@ -21,6 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from acehrag.config import PublicChatSettings
 from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, logged_once
+from answering.public.cards import executed_sql, source_cards
 from answering.public.config import public_chat_settings
 from answering.public.schemas import PublicChatIn, ValidationError, first_error
 from answering.public.services import (
@@ -101,9 +102,9 @@ def done_payload(answer: PublicAnswer, config: PublicChatSettings) -> dict:
         "sessionId": answer.identity.session_id,
         "sources": answer.sources,
         "route": {"mode": "rag", "reason": answer.route_reason},
-        "sql": None,
+        "sql": executed_sql(answer.sources),
         "suggestions": answer.suggestions,
-        "cards": [],
+        "cards": source_cards(answer.sources),
         "projectName": config.project_name,
         "greeting": config.greeting,
     }

@@ -1,0 +1,25 @@
+"""Reads of the workbook catalogue, always through the documents' access predicate."""
+from __future__ import annotations
+
+import uuid
+
+from acehrag.auth import Principal
+from livedata.models import Workbook
+from retrieval.access import Scope, visible_documents_q
+from retrieval.models import Document
+
+
+def workbooks_visible(*, principal: Principal, scope: Scope | None = None):
+    visible = Document.objects.filter(visible_documents_q(principal, scope))
+    return (Workbook.objects.select_related("document", "document__collection")
+            .prefetch_related("sheets").filter(document__in=visible).order_by("-document__indexed_at"))
+
+
+def workbook_get_visible(*, principal: Principal, workbook_id: str, scope: Scope | None = None) -> Workbook | None:
+    """A workbook by ``<document-id>`` or ``spreadsheet:<document-id>``; None when unknown or not visible."""
+    raw = str(workbook_id).strip().removeprefix("spreadsheet:")
+    try:
+        document_id = uuid.UUID(raw)
+    except ValueError:
+        return None
+    return workbooks_visible(principal=principal, scope=scope).filter(document_id=document_id).first()

@@ -1,0 +1,21 @@
+"""The admin: a workbook uploaded on the document upload page is catalogued and browsable."""
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from livedata.models import Workbook
+from tests.livedata.files import POPULATION, xlsx_bytes
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_admin_upload_accepts_a_workbook_and_the_catalogue_shows_its_sheets(admin_client):
+    response = admin_client.post("/admin/retrieval/document/upload/", {
+        "file": SimpleUploadedFile("penduduk_2023.xlsx", xlsx_bytes({"Penduduk": POPULATION})),
+        "collection_id": "SatuData"}, follow=True)
+    assert response.status_code == 200
+    workbook = Workbook.objects.get()
+    assert workbook.row_count == 5 and workbook.document.collection_id == "SatuData"
+    listing = admin_client.get("/admin/livedata/workbook/")
+    assert listing.status_code == 200 and b"penduduk 2023" in listing.content
+    page = admin_client.get(f"/admin/livedata/workbook/{workbook.pk}/change/")
+    assert page.status_code == 200 and b"Jumlah Penduduk (BIGINT)" in page.content
