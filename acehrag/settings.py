@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "conversations",
     "memory",
     "answering",
+    "workspaces",
 ]
 
 MIDDLEWARE = [

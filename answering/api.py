@@ -32,6 +32,8 @@ def answer_request(request: HttpRequest, payload: QueryRequest, route: str, rout
         scope=Scope.from_request(payload.collection_ids, payload.document_ids),
         route=route,
         route_family=route_family,
+        mcp_source_ids=tuple(payload.mcp_source_ids) if payload.mcp_source_ids is not None else None,
+        mcp_given="mcp_source_ids" in payload.model_fields_set,
     )
 
 

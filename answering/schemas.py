@@ -23,6 +23,7 @@ class QueryRequest(StrictSchema):
     include_grounding: bool | None = None
     include_provenance: bool | None = None
     offer_artifacts: bool | None = None
+    # MCP sources for this chat (GET /mcp-sources); in an existing chat the selection is saved for later turns.
     mcp_source_ids: list[str] | None = None
 
 

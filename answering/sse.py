@@ -47,6 +47,12 @@ def trace_frame(result: AnswerResult) -> bytes:
 
 
 def passage_frame(passage) -> bytes:
+    if passage.tool:
+        # Tool passages: the tool, its URL and the full citation (with the call identity).
+        return sse_frame("passage", {
+            "kind": "tool", "text": passage.text, "tool": passage.tool, "source_url": passage.source_url,
+            "citation": passage.citation, "citation_key": passage.label,
+        })
     return sse_frame("passage", {
         "kind": "chunk", "text": passage.text, "chunk_id": str(passage.chunk_id),
         "source_type": "document", "score": round(passage.score, 6), "citation_key": passage.label,

@@ -20,10 +20,14 @@ class Passage:
     citation: dict
     origin: str                 # "anchor" | "closing" | "followup" | "search" | "agent"
     key: str | None = None      # "P1", "P2", … once shown to a model (or on /query/v2)
+    # A tool read (an MCP result): its tool name; ``chunk_id`` is then a per-read id used only inside
+    # the answer, and ``citation`` is a kind "tool" citation with null document/chunk ids.
+    tool: str | None = None
+    source_url: str | None = None
 
     @property
     def label(self) -> str:
-        return self.key or f"chunk:{self.chunk_id}"
+        return self.key or (f"tool:{self.chunk_id}" if self.tool else f"chunk:{self.chunk_id}")
 
     @property
     def evidence(self) -> str:

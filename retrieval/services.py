@@ -40,6 +40,7 @@ def ingestion_create(
         confidential=options.confidential,
         owning_org_unit=options.owning_org_unit or None,
         min_position_level=options.min_position_level,
+        workspace_id=options.workspace_id,
         requested_by=requested_by[:256],
     )
 
@@ -85,6 +86,7 @@ def ingestion_run(*, ingestion_id: str, final_attempt: bool = True) -> str:
         confidential=ingestion.confidential,
         owning_org_unit=ingestion.owning_org_unit,
         min_position_level=ingestion.min_position_level,
+        workspace_id=ingestion.workspace_id,
     )
     try:
         outcome = document_ingest_path(path=Path(ingestion.stored_path), source_key=ingestion.source_key, options=options)

@@ -3,6 +3,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from django.conf import settings
+from django.db import transaction
+
+from retrieval.ingestion import IngestOptions, source_key_for
+from retrieval.parsing import SUPPORTED_EXTENSIONS
+from retrieval.services import ingestion_create, ingestion_enqueue, upload_store
+
 TEXT_EXTENSIONS = {".txt", ".md", ".html", ".htm"}
 
 
@@ -15,3 +22,41 @@ def content_matches_extension(data: bytes, filename: str) -> bool:
     if extension in TEXT_EXTENSIONS:
         return b"\x00" not in data[:8192]
     return False
+
+
+class UploadRejected(Exception):
+    """An upload refused before anything is stored (``status``: 413 too large, 415 wrong type)."""
+
+    def __init__(self, status: int, detail: str):
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+def upload_accept(*, file, options: IngestOptions, requested_by: str):
+    """Check an uploaded file, store it and queue its ingestion (one rule for every upload route).
+
+    ``file`` is a Django ``UploadedFile``; ``options`` the ``IngestOptions`` it is ingested with.
+    Returns the queued ``Ingestion``; raises ``UploadRejected`` with nothing stored.
+    """
+    limit = settings.ACEH_RAG.api.max_upload_bytes
+    if file.size is not None and file.size > limit:
+        raise UploadRejected(413, f"File too large: {file.size} bytes (limit {limit})")
+    name = Path(file.name or "upload").name
+    extension = Path(name).suffix.lower()
+    if extension not in SUPPORTED_EXTENSIONS:
+        raise UploadRejected(415, f"Unsupported file type {extension or '(none)'}; expected one of {', '.join(sorted(SUPPORTED_EXTENSIONS))}")
+    data = file.read(limit + 1)
+    if len(data) > limit:
+        raise UploadRejected(413, f"File too large (limit {limit} bytes)")
+    if not content_matches_extension(data, name):
+        raise UploadRejected(415, f"File content does not match its {extension} extension")
+    stored = upload_store(data=data, filename=name)
+    scope = f"workspace/{options.workspace_id}/" if options.workspace_id else ""
+    with transaction.atomic():
+        ingestion = ingestion_create(
+            source_name=name, source_key=source_key_for(options.collection_id, f"upload/{scope}{name}"),
+            stored_path=stored, options=options, requested_by=requested_by,
+        )
+        ingestion_enqueue(ingestion=ingestion)
+    return ingestion

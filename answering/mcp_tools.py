@@ -1,0 +1,67 @@
+"""MCP sources as evidence: each selected source's search tool is called with the question.
+
+Every call is a real step (tool.started / tool.finished frames, the trace). Each
+text block a tool returns becomes a tool passage with a kind "tool" citation;
+the gate judges it like any passage. Tool text is untrusted: the MCP client
+bounds it, and a model only ever reads it inside an escaped passage block.
+"""
+from __future__ import annotations
+
+import uuid
+from typing import Callable
+
+from answering.types import Passage
+from retrieval.citations import tool_citation
+from workspaces.mcp_client import McpEndpoint, McpResult, McpUnavailable, mcp_tool_call
+
+
+class McpSourcesFailed(Exception):
+    """The answer needed MCP evidence (an MCP-only chat) and no selected source answered."""
+
+
+def tool_name(endpoint: McpEndpoint, tool: str) -> str:
+    """Tools are namespaced by source, so two sources' ``search`` stay apart."""
+    return f"mcp.{endpoint.source_id}.{tool}"
+
+
+def tool_passage(result: McpResult, endpoint: McpEndpoint, call: str, index: int) -> Passage:
+    name = tool_name(endpoint, result.tool)
+    read_id = uuid.uuid5(uuid.NAMESPACE_URL, f"mcp:{endpoint.source_id}:{call}:{index}")
+    citation = tool_citation(tool=name, call=call, document_title=endpoint.name, source_title=endpoint.name,
+                             source_name=endpoint.name, source_id=f"mcp:{endpoint.source_id}",
+                             source_url=result.source_url)
+    citation["read_at"] = result.read_at
+    return Passage(
+        chunk_id=read_id, document_id=read_id, document_title=endpoint.name, legal_reference=None,
+        section_path=(), kind="tool", text=result.text, score=1.0, citation=citation, origin="mcp",
+        tool=name, source_url=result.source_url,
+    )
+
+
+class McpReader:
+    """Reads the selected MCP sources through the pipeline's step runner."""
+
+    def __init__(self, run_tool: Callable):
+        self._run_tool = run_tool
+
+    def passages(self, question: str, endpoints: tuple[McpEndpoint, ...], *, required: bool) -> list[Passage]:
+        passages: list[Passage] = []
+        answered = 0
+        for endpoint in endpoints:
+            arguments = {"query": question}
+            holder: dict = {}
+
+            def work(endpoint=endpoint, arguments=arguments, holder=holder):
+                holder["results"] = mcp_tool_call(endpoint, endpoint.search_tool, arguments)
+                return holder["results"]
+
+            try:
+                call = self._run_tool(tool_name(endpoint, endpoint.search_tool), arguments, work,
+                                      summarise=lambda results: {"results": len(results)}, with_call=True)
+            except McpUnavailable:
+                continue
+            answered += 1
+            passages += [tool_passage(r, endpoint, call, i) for i, r in enumerate(holder["results"])]
+        if required and not answered:
+            raise McpSourcesFailed()
+        return passages
