@@ -19,7 +19,7 @@ from retrieval.schemas import ErrorOut
 logger = logging.getLogger(__name__)
 router = Router(tags=["answering"])
 
-ERRORS = {400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut, 502: ErrorOut, 503: ErrorOut}
+ERRORS = {400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut, 502: ErrorOut, 503: ErrorOut}
 
 
 def answer_request(request: HttpRequest, payload: QueryRequest, route: str, route_family: str = "query") -> AnswerRequest:

@@ -75,7 +75,7 @@ class McpSource(models.Model):
 
     id = models.SlugField(primary_key=True, max_length=100)
     name = models.CharField(max_length=200)
-    url = models.URLField(max_length=1000)
+    url = models.CharField(max_length=1000, help_text="streamable-HTTP endpoint, e.g. https://mcp.example.go.id/mcp")
     # Sent with every request (e.g. Authorization); never shown back.
     headers = models.JSONField(default=dict, blank=True)
     visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC)

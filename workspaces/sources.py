@@ -110,7 +110,8 @@ def answer_sources_resolve(*, principal: Principal, owner: str, conversation_id:
     save = _selection(mcp_source_ids) if (mcp_given and mcp_source_ids is not None and container) else None
 
     saved = _saved_scope(holder, principal) if holder else None
-    boundary = saved is not None or bool(scope.collection_ids or scope.document_ids)
+    # A source boundary is a document/collection scope; an explicitly empty set is none.
+    boundary = (saved is not None and not _is_empty(holder)) or bool(scope.collection_ids or scope.document_ids)
     endpoints = tuple(e for e in mcp_endpoints(principal=principal, source_ids=selected)
                       if not (boundary and e.visibility == "governed"))
     common = {"conversation_owner": conversation_owner, "container": kind, "save_mcp_selection": save}
