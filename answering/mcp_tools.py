@@ -12,6 +12,7 @@ from typing import Callable
 
 from answering.types import Passage
 from retrieval.citations import tool_citation
+from workspaces.inventory import corpus_inventory
 from workspaces.mcp_client import McpEndpoint, McpResult, McpUnavailable, mcp_tool_call
 
 
@@ -24,18 +25,39 @@ def tool_name(endpoint: McpEndpoint, tool: str) -> str:
     return f"mcp.{endpoint.source_id}.{tool}"
 
 
+def tool_read_passage(*, text: str, tool: str, call: str, index: int, title: str, source_id: str,
+                      source_url: str | None = None, read_at: str | None = None) -> Passage:
+    """A tool read as a passage: a kind "tool" citation (tool + call, null document/chunk ids)."""
+    read_id = uuid.uuid5(uuid.NAMESPACE_URL, f"{source_id}:{call}:{index}")
+    citation = tool_citation(tool=tool, call=call, document_title=title, source_title=title, source_name=title,
+                             source_id=source_id, source_url=source_url)
+    if read_at:
+        citation["read_at"] = read_at
+    return Passage(chunk_id=read_id, document_id=read_id, document_title=title, legal_reference=None, section_path=(),
+                   kind="tool", text=text, score=1.0, citation=citation, origin="tool", tool=tool, source_url=source_url)
+
+
 def tool_passage(result: McpResult, endpoint: McpEndpoint, call: str, index: int) -> Passage:
-    name = tool_name(endpoint, result.tool)
-    read_id = uuid.uuid5(uuid.NAMESPACE_URL, f"mcp:{endpoint.source_id}:{call}:{index}")
-    citation = tool_citation(tool=name, call=call, document_title=endpoint.name, source_title=endpoint.name,
-                             source_name=endpoint.name, source_id=f"mcp:{endpoint.source_id}",
-                             source_url=result.source_url)
-    citation["read_at"] = result.read_at
-    return Passage(
-        chunk_id=read_id, document_id=read_id, document_title=endpoint.name, legal_reference=None,
-        section_path=(), kind="tool", text=result.text, score=1.0, citation=citation, origin="mcp",
-        tool=name, source_url=result.source_url,
-    )
+    return tool_read_passage(text=result.text, tool=tool_name(endpoint, result.tool), call=call, index=index,
+                             title=endpoint.name, source_id=f"mcp:{endpoint.source_id}", source_url=result.source_url,
+                             read_at=result.read_at)
+
+
+def inventory_passage(run_tool: Callable, *, principal, scope, workspace_id, language: str) -> Passage:
+    """``corpus_inventory`` as one real step whose text is the passage the answer cites."""
+    holder: dict = {}
+
+    def work():
+        holder["inventory"] = corpus_inventory(principal=principal, scope=scope, workspace_id=workspace_id)
+        return holder["inventory"]
+
+    call = run_tool("corpus_inventory", {"workspace": bool(workspace_id)}, work, with_call=True,
+                    summarise=lambda inv: {"documents": inv.documents_in_scope,
+                                           **({"uploaded": inv.workspace.uploaded, "selected": inv.workspace.selected}
+                                              if inv.workspace else {})})
+    return tool_read_passage(text=holder["inventory"].text(language), tool="corpus_inventory", call=call, index=0,
+                             title="Inventaris sumber" if language != "en" else "Source inventory",
+                             source_id="corpus_inventory")
 
 
 class McpReader:

@@ -30,7 +30,7 @@ from answering.anchors import (
 )
 from answering.faithfulness import content_stems, faithfulness_gate
 from answering.guard import REFUSAL, guard_answer, guard_question
-from answering.mcp_tools import McpReader, McpSourcesFailed
+from answering.mcp_tools import McpReader, McpSourcesFailed, inventory_passage
 from answering.llm.agent import Agent, AgentInput, AgentStopped, QuestionTooLarge
 from answering.llm.answers import parse_prose_answer
 from answering.llm.budget import ModelBudget
@@ -56,6 +56,7 @@ from retrieval.models import Chunk, Document
 from retrieval.selectors import document_facts
 from retrieval.search import SearchOutcome, SearchTimeout, chunk_search
 from workspaces.mcp_client import McpUnavailable
+from workspaces.inventory import asks_for_inventory
 from workspaces.sources import AnswerSources, SourcesRefused, answer_sources_resolve
 
 logger = logging.getLogger(__name__)
@@ -476,6 +477,12 @@ class AnswerPipeline:
         sources = prepared.sources
         if sources and sources.mcp_only:
             return self._mcp.passages(prepared.request.question, sources.mcp, required=True)
+        request = prepared.request
+        if asks_for_inventory(request.question):
+            # Upload-state questions read the live inventory, not the documents' text.
+            return [inventory_passage(self._tool, principal=request.principal, scope=request.scope,
+                                      workspace_id=sources.workspace_id if sources else None,
+                                      language=detect_language(request.question))]
         passages = self._document_passages(prepared)
         if sources and sources.mcp:
             passages += self._mcp.passages(prepared.request.question, sources.mcp, required=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import uuid
 
 from django.contrib.postgres.search import SearchQuery
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Case, Count, IntegerField, Q, QuerySet, Sum, Value, When, Window
 
 from acehrag.auth import Principal
 from retrieval.access import Scope, visible_documents_q
@@ -85,3 +85,23 @@ def workspace_ingestions_pending(*, workspace_id: uuid.UUID, requested_by: str) 
     """The caller's own uploads into a workspace that are not indexed yet (queued, running or failed)."""
     return list(Ingestion.objects.filter(workspace_id=workspace_id, requested_by=requested_by)
                 .exclude(status=Ingestion.Status.SUCCEEDED).order_by("-created_at"))
+
+
+def workspace_upload_page(*, principal: Principal, workspace_id: uuid.UUID, selected: Q | None,
+                          page: int = 200) -> tuple[int, int, list[tuple[str, bool]]]:
+    """(uploaded, selected, up to ``page`` (title, is_selected)) of a workspace's visible indexed uploads.
+
+    One statement, so the counts and the titles come from one snapshot; ``selected=None``
+    means every upload is selected (a whole-corpus set). Ingesting and failed files are not indexed.
+    """
+    chosen = Case(When(selected, then=1), default=0, output_field=IntegerField()) if selected is not None else Value(1)
+    rows = list(Document.objects.filter(visible_documents_q(principal), workspace_id=workspace_id)
+                .annotate(is_selected=chosen).annotate(total=Window(Count("id")), chosen=Window(Sum("is_selected")))
+                .order_by("title", "id").values_list("title", "is_selected", "total", "chosen")[:page])
+    if not rows:
+        return 0, 0, []
+    return rows[0][2], rows[0][3] or 0, [(title, bool(flag)) for title, flag, _, _ in rows]
+
+
+def document_count_in_scope(*, principal: Principal, scope: Scope) -> int:
+    return Document.objects.filter(visible_documents_q(principal, scope)).count()

@@ -46,6 +46,7 @@ class AnswerSources:
     note: dict | None = None                       # fixed note by language, shown with the answer
     conversation_owner: str | None = None          # a workspace chat's owner when a member asks
     container: str | None = None                   # "workspace" | "notebook" | None
+    workspace_id: uuid.UUID | None = None
     save_mcp_selection: tuple[str, ...] | None = None
 
 
@@ -114,7 +115,8 @@ def answer_sources_resolve(*, principal: Principal, owner: str, conversation_id:
     boundary = (saved is not None and not _is_empty(holder)) or bool(scope.collection_ids or scope.document_ids)
     endpoints = tuple(e for e in mcp_endpoints(principal=principal, source_ids=selected)
                       if not (boundary and e.visibility == "governed"))
-    common = {"conversation_owner": conversation_owner, "container": kind, "save_mcp_selection": save}
+    common = {"conversation_owner": conversation_owner, "container": kind, "save_mcp_selection": save,
+              "workspace_id": container.workspace_id if kind == "workspace" else None}
 
     if holder is not None and _is_empty(holder):
         if endpoints:
