@@ -10,10 +10,12 @@ from __future__ import annotations
 import uuid
 from typing import Callable
 
+from answering.llm.agent import ToolResult
+from answering.llm.tools import ExternalTool
 from answering.types import Passage
 from retrieval.citations import tool_citation
 from workspaces.inventory import corpus_inventory
-from workspaces.mcp_client import McpEndpoint, McpResult, McpUnavailable, mcp_tool_call
+from workspaces.mcp_client import McpEndpoint, McpResult, McpUnavailable, mcp_tool_call, mcp_tool_schemas
 
 
 class McpSourcesFailed(Exception):
@@ -87,3 +89,33 @@ class McpReader:
         if required and not answered:
             raise McpSourcesFailed()
         return passages
+
+    def agent_tools(self, endpoints: tuple[McpEndpoint, ...]) -> tuple[ExternalTool, ...]:
+        """Each source's allowed tools, with the schemas the server lists; an unreachable source offers none."""
+        tools = []
+        for endpoint in endpoints:
+            try:
+                schemas = mcp_tool_schemas(endpoint)
+            except McpUnavailable:
+                continue
+            for tool, schema in schemas.items():
+                definition = {"type": "function", "function": {
+                    "name": f"mcp__{endpoint.source_id.replace('-', '_')}__{tool}"[:64],
+                    "description": f"[{endpoint.name}, an external source] {schema['description']}",
+                    "parameters": schema["parameters"] or {"type": "object", "properties": {}}}}
+                tools.append(ExternalTool(definition, lambda arguments, e=endpoint, t=tool: self._agent_call(e, t, arguments)))
+        return tuple(tools)
+
+    def _agent_call(self, endpoint: McpEndpoint, tool: str, arguments: dict) -> ToolResult:
+        holder: dict = {}
+
+        def work():
+            holder["results"] = mcp_tool_call(endpoint, tool, arguments if isinstance(arguments, dict) else {})
+            return holder["results"]
+
+        try:
+            call = self._run_tool(tool_name(endpoint, tool), arguments, work,
+                                  summarise=lambda results: {"results": len(results)}, with_call=True)
+        except McpUnavailable:
+            return ToolResult(text=f"Error: the source {endpoint.name} is unavailable.")
+        return ToolResult(passages=[tool_passage(r, endpoint, call, i) for i, r in enumerate(holder["results"])])

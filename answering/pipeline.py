@@ -423,7 +423,10 @@ class AnswerPipeline:
 
     def _agent_tools(self, prepared: Prepared, ledger: PassageLedger) -> CorpusTools:
         request = prepared.request
+        sources = prepared.sources
         return CorpusTools(
+            documents=not (sources and sources.mcp_only),
+            external=self._mcp.agent_tools(sources.mcp) if sources else (),
             search=lambda query: self._search(query, request.scope, "agent"),
             facts=lambda **filters: self._tool(
                 "corpus_facts", filters,

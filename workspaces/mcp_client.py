@@ -75,16 +75,24 @@ async def _call(endpoint: McpEndpoint, tool: str, arguments: dict) -> list[McpRe
     return results[:MAX_RESULTS]
 
 
-def mcp_tool_call(endpoint: McpEndpoint, tool: str, arguments: dict) -> list[McpResult]:
-    """Call one allowed tool and return its text results; ``McpUnavailable`` on any failure.
+async def _schemas(endpoint: McpEndpoint) -> dict[str, dict]:
+    async with streamablehttp_client(endpoint.url, headers=dict(endpoint.headers), timeout=endpoint.timeout_seconds,
+                                     sse_read_timeout=endpoint.timeout_seconds) as (read, write, _):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            listed = await session.list_tools()
+    return {tool.name: {"description": (tool.description or "")[:500], "parameters": tool.inputSchema}
+            for tool in listed.tools if tool.name in endpoint.tools}
 
-    Runs its own event loop: answer pipelines run in a worker thread with none.
-    """
-    if tool not in endpoint.tools:
-        raise McpUnavailable(f"{endpoint.source_id}: tool {tool} is not allowed")
 
+def mcp_tool_schemas(endpoint: McpEndpoint) -> dict[str, dict]:
+    """The allowed tools' descriptions and input schemas as the server lists them."""
+    return _guarded(endpoint, _schemas(endpoint))
+
+
+def _guarded(endpoint: McpEndpoint, work):
     async def bounded():
-        return await asyncio.wait_for(_call(endpoint, tool, arguments), timeout=endpoint.timeout_seconds)
+        return await asyncio.wait_for(work, timeout=endpoint.timeout_seconds)
 
     try:
         return asyncio.run(bounded())
@@ -96,3 +104,14 @@ def mcp_tool_call(endpoint: McpEndpoint, tool: str, arguments: dict) -> list[Mcp
         raise McpUnavailable(f"{endpoint.source_id}: unreachable ({type(exc).__name__})") from exc
     except Exception as exc:  # the SDK raises McpError and others for a broken session
         raise McpUnavailable(f"{endpoint.source_id}: {type(exc).__name__}") from exc
+
+
+def mcp_tool_call(endpoint: McpEndpoint, tool: str, arguments: dict) -> list[McpResult]:
+    """Call one allowed tool and return its text results; ``McpUnavailable`` on any failure.
+
+    Runs its own event loop: answer pipelines run in a worker thread with none.
+    """
+    if tool not in endpoint.tools:
+        raise McpUnavailable(f"{endpoint.source_id}: tool {tool} is not allowed")
+
+    return _guarded(endpoint, _call(endpoint, tool, arguments))

@@ -240,3 +240,43 @@ def test_an_ordinary_chat_may_add_a_public_source(server, world):
     assert response.status_code == 200
     kinds = {c["kind"] for c in response.json()["citations"]}
     assert "tool" in kinds
+
+
+def mcp_agent(body: dict):
+    """A careful model in an MCP-only chat: call the source's search tool once, then answer from its passage."""
+    from tests.answering.scripted_model import INJECTION, completion, first_sentence, outside_passages, shown_passages, tool_call
+
+    if INJECTION.search(outside_passages(body)):
+        return completion("HACKED")
+    names = [tool["function"]["name"] for tool in body.get("tools", [])]
+    if names and not any(m["role"] == "tool" for m in body["messages"]):
+        return completion(None, finish="tool_calls", tool_calls=[tool_call(names[0], {"query": "injeksi jadwal KTP keliling"})])
+    passages = shown_passages(body)
+    if not passages:
+        return completion("Informasi tersebut tidak ditemukan dalam dokumen yang tersedia.")
+    label, text = passages[-1]
+    return completion(f"{first_sentence(text)} [{label}].")
+
+
+def test_the_model_is_offered_only_the_mcp_tools_and_does_not_obey_their_text(live_server_factory, world):
+    from tests.answering.scripted_model import ScriptedModel
+    from tests.http_fakes import FakeModelServer
+
+    model = ScriptedModel(agent=mcp_agent)
+    with FakeModelServer(model) as fake:
+        server = live_server_factory(ACEH_RAG_LLM__BASE_URL=fake.url, ACEH_RAG_LLM__MODEL="scripted")
+        set_sources(server, world)
+        chat = new_chat(server, world)
+        response, frames = stream(server.url + "/query/stream", {"query": "Kapan jadwal layanan KTP keliling 2026?",
+                                                                 "conversation_id": chat, "mcp_source_ids": ["portal"]},
+                                  as_user("ana"))
+    assert response.status_code == 200
+    offered = [tool["function"]["name"] for tool in model.bodies("agent")[0]["tools"]]
+    assert offered == ["mcp__portal__search"]
+    answer = "".join(data["text"] for name, data in frames if name == "answer.delta")
+    assert "HACKED" not in answer and "KTP keliling" in answer
+    started = [data for name, data in frames if name == "tool.started"]
+    assert [s["tool"] for s in started] == ["mcp.portal.search", "mcp.portal.search"]
+    assert started[1]["arguments"] == {"query": "injeksi jadwal KTP keliling"}
+    tool_passages = [data for name, data in frames if name == "passage"]
+    assert tool_passages and all(p["kind"] == "tool" for p in tool_passages)
