@@ -155,3 +155,20 @@ def test_mcp_sources_list_hides_governed_sources_from_unverified_callers(api_cli
     settings.ACEH_RAG = replace(settings.ACEH_RAG, auth=replace(settings.ACEH_RAG.auth, trust_identity_headers=False))
     unverified = as_user(api_client, "ana").get("/mcp-sources").json()
     assert [s["id"] for s in unverified] == ["portal"]
+
+
+def test_search_shows_a_workspace_upload_to_members_who_may_see_it_only(team):
+    workspace_id = uuid.UUID(team["id"])
+    make_document(chunks=["Laporan realisasi retribusi parkir triwulan ketiga."], title="Nota Parkir", workspace_id=workspace_id)
+    make_document(chunks=["Laporan realisasi retribusi parkir rahasia bidang keuangan."], title="Nota Parkir Rahasia",
+                  org_unit="Keuangan", workspace_id=workspace_id)
+
+    def titles(caller):
+        response = team["client"].post("/search", {"query": "retribusi parkir", "mode": "lexical"},
+                                       content_type="application/json", **caller)
+        assert response.status_code == 200
+        return {r["citation"]["document_title"] for r in response.json()["results"]}
+
+    assert titles({"HTTP_X_USER_SUBJECT": "dedi"}) == set()
+    assert titles({"HTTP_X_USER_SUBJECT": "cut"}) == {"Nota Parkir"}
+    assert titles({"HTTP_X_USER_SUBJECT": "cut", "HTTP_X_USER_UNIT": "Keuangan"}) == {"Nota Parkir", "Nota Parkir Rahasia"}
