@@ -98,9 +98,10 @@ def _build_api() -> AcehNinjaAPI:
     from conversations.api import router as conversations_router
     from memory.api import router as memory_router
     from retrieval.api import router as retrieval_router
+    from workspaces.api import router as workspaces_router
 
     for router in (retrieval_router, answering_router, answering_v2_router, playground_router, conversations_router,
-                   memory_router):
+                   memory_router, workspaces_router):
         api.add_router("", router)
     return api
 

@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "answering",
     "workbench",
     "livedata",
+    "workspaces",
 ]
 
 MIDDLEWARE = [

@@ -21,7 +21,7 @@ from retrieval.schemas import ErrorOut
 logger = logging.getLogger(__name__)
 router = Router(tags=["answering"])
 
-ERRORS = {400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut, 502: ErrorOut, 503: ErrorOut}
+ERRORS = {400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut, 502: ErrorOut, 503: ErrorOut}
 
 
 def answer_request(request: HttpRequest, payload: QueryRequest, route: str, route_family: str = "query") -> AnswerRequest:
@@ -34,6 +34,8 @@ def answer_request(request: HttpRequest, payload: QueryRequest, route: str, rout
         scope=Scope.from_request(payload.collection_ids, payload.document_ids),
         route=route,
         route_family=route_family,
+        mcp_source_ids=tuple(payload.mcp_source_ids) if payload.mcp_source_ids is not None else None,
+        mcp_given="mcp_source_ids" in payload.model_fields_set,
     )
 
 

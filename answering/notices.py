@@ -23,6 +23,12 @@ REFUSAL_NOTICES = {
         "id": "Maaf, jawaban tidak dapat diselesaikan dalam batas waktu. Silakan coba lagi atau persempit pertanyaan.",
         "en": "Sorry, the answer could not be finished in time. Please try again or narrow the question.",
     },
+    "mcp_source_unavailable": {
+        "id": "Maaf, sumber MCP yang dipilih untuk percakapan ini tidak dapat dihubungi, sehingga pertanyaan tidak "
+              "dapat dijawab. Silakan coba lagi nanti.",
+        "en": "Sorry, the MCP source selected for this chat could not be reached, so the question cannot be "
+              "answered. Please try again later.",
+    },
     "unparseable_completion": {
         "id": "Maaf, jawaban tidak dapat disusun dalam format yang dapat diverifikasi, sehingga tidak ditampilkan. "
               "Silakan coba lagi.",

@@ -37,6 +37,7 @@ from answering.followup import FollowupDecision, followup_model, followup_rule
 from answering.guard import REFUSAL, guard_answer, guard_question
 from answering.legal_status import legal_evidence
 from answering.live import LiveReads, claim_citation
+from answering.mcp_tools import McpReader, McpSourcesFailed, inventory_passage
 from answering.llm.agent import Agent, AgentInput, AgentStopped, QuestionTooLarge
 from answering.llm.answers import parse_prose_answer
 from answering.llm.budget import ModelBudget
@@ -55,13 +56,18 @@ from answering.types import AnswerDraft, Claim, GateResult, GuardDecision, Passa
 from conversations.selectors import HistoryWindow, conversation_get_owned, history_window
 from memory.extraction import memory_claim_text, preferred_language
 from memory.services import RecalledMemory, memory_extract_from_turn, memory_recall
-from conversations.services import ConversationNotFound, ConversationRouteConflict, ExchangeRecord, exchange_persist
+from conversations.services import (
+    ConversationNotFound, ConversationRouteConflict, ExchangeRecord, conversation_mcp_selection_save, exchange_persist,
+)
 from retrieval.access import Scope, chunks_visible, visible_documents_q
 from retrieval.citations import citation_for
 from retrieval.embedders import EmbeddingError
 from retrieval.models import Chunk, Document
 from retrieval.selectors import document_facts
 from retrieval.search import SearchOutcome, SearchTimeout, chunk_search
+from workspaces.mcp_client import McpUnavailable
+from workspaces.inventory import asks_for_inventory
+from workspaces.sources import AnswerSources, SourcesRefused, answer_sources_resolve
 
 logger = logging.getLogger(__name__)
 
@@ -92,6 +98,8 @@ class AnswerRequest:
     scope: Scope
     route: str = "/query"
     route_family: str = "query"
+    mcp_source_ids: tuple[str, ...] | None = None
+    mcp_given: bool = False            # the request carried mcp_source_ids (even null)
 
 
 @dataclass
@@ -101,6 +109,12 @@ class Prepared:
     conversation_id: uuid.UUID
     message_id: uuid.UUID
     is_new_conversation: bool
+    sources: AnswerSources | None = None
+
+    @property
+    def conversation_owner(self) -> str:
+        """Who owns the chat: a workspace chat's creator when another member asks."""
+        return (self.sources and self.sources.conversation_owner) or self.request.owner
 
 
 @dataclass
@@ -262,27 +276,38 @@ class AnswerPipeline:
         self._lexical_tiers: list[dict] = []
         self._models: Models | None = None
         self._followup_record: dict | None = None
+        self._mcp = McpReader(self._tool)
 
     # -- setup: failures here are plain HTTP errors ---------------------------------
 
     def prepare(self, request: AnswerRequest) -> Prepared:
         if len(request.question) > MAX_QUESTION_CHARS:
             raise AnswerError(413, f"The question is too long for the answer context ({len(request.question)} > {MAX_QUESTION_CHARS} characters)")
+        try:
+            sources = answer_sources_resolve(
+                principal=request.principal, owner=request.owner, conversation_id=request.conversation_id,
+                scope=request.scope, mcp_source_ids=request.mcp_source_ids, mcp_given=request.mcp_given)
+        except SourcesRefused as exc:
+            raise AnswerError(exc.status, exc.detail) from exc
+        request = replace(request, scope=sources.scope)
         conversation = None
         if request.conversation_id is not None:
-            conversation = conversation_get_owned(owner=request.owner, conversation_id=request.conversation_id)
+            owner = sources.conversation_owner or request.owner
+            conversation = conversation_get_owned(owner=owner, conversation_id=request.conversation_id)
             if conversation is None:
                 raise AnswerError(404, f"Conversation {request.conversation_id} not found")
             if conversation.route_family and conversation.route_family != request.route_family:
                 raise AnswerError(409, f"Conversation {request.conversation_id} belongs to another answer route")
         history = history_window(conversation=conversation)
-        self._require_content(request)
+        if not sources.mcp_only:
+            self._require_content(request)
         return Prepared(
             request=request,
             history=history,
             conversation_id=conversation.id if conversation else uuid.uuid4(),
             message_id=uuid.uuid4(),
             is_new_conversation=conversation is None,
+            sources=sources,
         )
 
     @staticmethod
@@ -323,7 +348,10 @@ class AnswerPipeline:
                 recalled = self._step("memory_recall", lambda: memory_recall(
                     owner=request.owner, question=question, principal=request.principal))
             language = preferred_language([m.text for m in recalled]) or detect_language(question)
-            outcome = self._compose(prepared, language, recalled)
+            try:
+                outcome = self._compose(prepared, language, recalled)
+            except McpSourcesFailed:
+                outcome = self._refusal("mcp_source_unavailable", language)
             guard = self._step("guard_answer", lambda: self._guard_answer(outcome.answer, outcome.fallback_used))
             if guard.blocked:
                 outcome = outcome.blocked(REFUSAL)
@@ -341,6 +369,9 @@ class AnswerPipeline:
         with step_span("persist"):
             self._persist(prepared, result, total_ms=total_ms)
         request = prepared.request
+        if prepared.sources and prepared.sources.save_mcp_selection is not None:
+            conversation_mcp_selection_save(conversation_id=prepared.conversation_id,
+                                            mcp_source_ids=prepared.sources.save_mcp_selection)
         if settings.ACEH_RAG.memory.enabled and not result.blocked:
             try:
                 memory_extract_from_turn(
@@ -355,6 +386,9 @@ class AnswerPipeline:
 
     def _refused_question(self) -> "GatedOutcome":
         return GatedOutcome(GateResult((), (), REFUSAL, True, "policy_blocked", 0, 0, 0), [])
+
+    def _refusal(self, reason: str, language: str) -> "GatedOutcome":
+        return GatedOutcome(refusal_gate(reason, language), [])
 
     def _compose(self, prepared: Prepared, language: str, recalled: list[RecalledMemory]) -> "GatedOutcome":
         """Gather evidence, write the draft (deterministic or agent), gate it."""
@@ -386,13 +420,19 @@ class AnswerPipeline:
 
     def _agent_tools(self, prepared: Prepared, ledger: PassageLedger) -> CorpusTools:
         request = prepared.request
-        return LiveReads.of(self).tools(CorpusTools(
+        sources = prepared.sources
+        mcp_only = bool(sources and sources.mcp_only)
+        tools = CorpusTools(
+            documents=not mcp_only,
+            external=self._mcp.agent_tools(sources.mcp) if sources else (),
             search=lambda query: self._search(query, request.scope, "agent"),
             facts=lambda **filters: self._tool(
                 "corpus_facts", filters,
                 lambda: document_facts(principal=request.principal, scope=request.scope, **filters),
                 summarise=lambda facts: {"documents": facts["documents"]}),
-        ))
+        )
+        # An MCP-only chat offers no document, sheet or portal tool.
+        return tools if mcp_only else LiveReads.of(self).tools(tools)
 
     def _agent_answer(self, prepared: Prepared, language: str, recalled: list[RecalledMemory],
                       initial: list[Passage], *, ledger: PassageLedger, answer_format: str, parse: Callable,
@@ -439,6 +479,21 @@ class AnswerPipeline:
                                  partial_answers=settings.ACEH_RAG.synthesis.partial_answers_enabled)
 
     def _gather_passages(self, prepared: Prepared) -> list[Passage]:
+        sources = prepared.sources
+        if sources and sources.mcp_only:
+            return self._mcp.passages(prepared.request.question, sources.mcp, required=True)
+        request = prepared.request
+        if asks_for_inventory(request.question):
+            # Upload-state questions read the live inventory, not the documents' text.
+            return [inventory_passage(self._tool, principal=request.principal, scope=request.scope,
+                                      workspace_id=sources.workspace_id if sources else None,
+                                      language=detect_language(request.question))]
+        passages = self._document_passages(prepared)
+        if sources and sources.mcp:
+            passages += self._mcp.passages(prepared.request.question, sources.mcp, required=False)
+        return passages
+
+    def _document_passages(self, prepared: Prepared) -> list[Passage]:
         request = prepared.request
         live = LiveReads.of(self).passages()  # figure questions read a configured live source first
         question = request.question
@@ -561,8 +616,12 @@ class AnswerPipeline:
             text=chunk.text, score=float(score), citation=citation_for(chunk, chunk.document), origin=origin,
         )
 
-    def _tool(self, tool: str, arguments: dict, work: Callable, summarise: Callable[[object], dict]):
-        """Run one real step, reporting tool.started / tool.finished around it."""
+    def _tool(self, tool: str, arguments: dict, work: Callable, summarise: Callable[[object], dict],
+              with_call: bool = False):
+        """Run one real step, reporting tool.started / tool.finished around it.
+
+        Returns the step's value, or with ``with_call`` its call id (the value is the caller's to keep).
+        """
         call = ToolCall(call=f"call_{len(self._calls) + 1}", tool=tool, arguments=arguments)
         self._calls.append(call)
         self._emit("tool.started", call.started_frame())
@@ -570,6 +629,9 @@ class AnswerPipeline:
         with tool_span(tool, call.call, arguments) as span:
             try:
                 value = work()
+            except McpUnavailable:
+                self._finish(call, started, False, {"error": "mcp_source_unavailable"}, span)
+                raise
             except EmbeddingError as exc:
                 self._finish(call, started, False, {"error": "dependency_failed"}, span)
                 raise AnswerError(502, f"Retrieval dependency failed: {exc}") from exc
@@ -577,7 +639,7 @@ class AnswerPipeline:
                 self._finish(call, started, False, {"error": "timeout"}, span)
                 raise AnswerError(503, "Retrieval timed out") from exc
             self._finish(call, started, True, summarise(value), span)
-        return value
+        return call.call if with_call else value
 
     def _finish(self, call: ToolCall, started: float, ok: bool, summary: dict, span) -> None:
         call.ok, call.ms, call.summary = ok, (time.perf_counter() - started) * 1000, summary
@@ -617,8 +679,9 @@ class AnswerPipeline:
             for claim in gate.kept
         ]
         published = not gate.fallback_used and not guard.blocked
+        note = prepared.sources.note if prepared.sources and published else None
         return AnswerResult(
-            answer=gate.answer,
+            answer=f"{note.get(detect_language(prepared.request.question), note['id'])}\n\n{gate.answer}" if note else gate.answer,
             conversation_id=prepared.conversation_id,
             message_id=prepared.message_id,
             trace_id=current_trace_id(),
@@ -705,7 +768,7 @@ class AnswerPipeline:
         try:
             with transaction.atomic():
                 exchange_persist(
-                    owner=request.owner,
+                    owner=prepared.conversation_owner,
                     conversation_id=None if prepared.is_new_conversation else prepared.conversation_id,
                     new_conversation_id=prepared.conversation_id,
                     new_title=request.question,

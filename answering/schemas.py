@@ -32,7 +32,9 @@ class QueryRequest(StrictSchema):
     include_grounding: bool | None = Field(None, description=ACCEPTED_IGNORED)
     include_provenance: bool | None = Field(None, description=ACCEPTED_IGNORED)
     offer_artifacts: bool | None = Field(None, description=ACCEPTED_IGNORED + " No files are generated.")
-    mcp_source_ids: list[str] | None = Field(None, description=ACCEPTED_IGNORED)
+    mcp_source_ids: list[str] | None = Field(None, description=(
+        "MCP sources for this chat (GET /mcp-sources); in an existing chat the selection is saved for every "
+        "member's later turns ([] clears it). See README \"Workspaces, notebooks and MCP sources\"."))
 
 
 class ToolCitation(Schema):

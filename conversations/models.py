@@ -15,6 +15,11 @@ class Conversation(models.Model):
     metadata = models.JSONField(default=dict, blank=True)
     # The answer route family that first answered here owns the conversation.
     route_family = models.CharField(max_length=10, choices=RouteFamily.choices, blank=True, null=True)
+    # A chat of a shared workspace or a personal notebook (workspaces app); null = an ordinary chat.
+    workspace_id = models.UUIDField(blank=True, null=True, db_index=True)
+    notebook_id = models.UUIDField(blank=True, null=True, db_index=True)
+    # The chat's saved MCP selection; null = none saved (the request's, if any, applies).
+    mcp_source_ids = models.JSONField(blank=True, null=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -98,3 +98,23 @@ def history_window(*, conversation: Conversation | None, max_messages: int = 10,
     while turns and sum(len(t.question) + len(t.answer) for t in turns) > max_chars:
         turns.pop(0)
     return HistoryWindow(tuple(turns), prior)
+
+
+@dataclass(frozen=True)
+class ConversationContainer:
+    """Where a chat belongs and its saved MCP selection (read without an owner check: callers check membership)."""
+
+    owner: str
+    workspace_id: uuid.UUID | None
+    notebook_id: uuid.UUID | None
+    mcp_source_ids: tuple[str, ...] | None
+
+
+def conversation_container(*, conversation_id: uuid.UUID) -> ConversationContainer | None:
+    row = (Conversation.objects.filter(id=conversation_id)
+           .values("owner", "workspace_id", "notebook_id", "mcp_source_ids").first())
+    if row is None:
+        return None
+    saved = row["mcp_source_ids"]
+    return ConversationContainer(row["owner"], row["workspace_id"], row["notebook_id"],
+                                 tuple(saved) if saved is not None else None)

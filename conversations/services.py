@@ -23,8 +23,10 @@ class ConversationRouteConflict(RuntimeError):
     """The conversation belongs to the other answer route family (409)."""
 
 
-def conversation_create(*, owner: str, title: str | None, metadata: dict | None = None) -> Conversation:
-    return Conversation.objects.create(owner=owner, title=title, metadata=metadata or {"mode": "explicit-create"})
+def conversation_create(*, owner: str, title: str | None, metadata: dict | None = None,
+                        workspace_id: uuid.UUID | None = None, notebook_id: uuid.UUID | None = None) -> Conversation:
+    return Conversation.objects.create(owner=owner, title=title, metadata=metadata or {"mode": "explicit-create"},
+                                       workspace_id=workspace_id, notebook_id=notebook_id)
 
 
 @dataclass(frozen=True)
@@ -104,3 +106,6 @@ def feedback_record(*, owner: str, message: Message | None, message_id, rating: 
     return Feedback.objects.update_or_create(
         message=message, subject=owner, defaults={"rating": rating, "comment": (comment or "").strip()[:FEEDBACK_COMMENT_CHARS]},
     )
+def conversation_mcp_selection_save(*, conversation_id: uuid.UUID, mcp_source_ids: tuple[str, ...]) -> None:
+    """Save (or clear, with ``()``) a chat's MCP selection; it applies to every member's later turns."""
+    Conversation.objects.filter(id=conversation_id).update(mcp_source_ids=list(mcp_source_ids))

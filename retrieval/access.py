@@ -17,6 +17,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
+from django.apps import apps
 from django.db import connection
 from django.db.models import Q
 
@@ -47,11 +48,22 @@ def normalise_collection_ids(values: list[str] | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(value.strip() for value in values or () if value and value.strip()))
 
 
+def workspace_uploads_q(principal: Principal) -> Q:
+    """Uploads into a workspace are visible to its members only (any role)."""
+    if not principal.subject:
+        return Q(workspace_id__isnull=True)
+    # Looked up by name: the workspaces app builds on retrieval, not the reverse.
+    member = apps.get_model("workspaces", "WorkspaceMember")
+    return Q(workspace_id__isnull=True) | Q(
+        workspace_id__in=member.objects.filter(subject=principal.subject).values("workspace_id"))
+
+
 def document_access_q(principal: Principal) -> Q:
     """The access predicate as an ORM condition on ``Document``."""
     visible = Q(status=Document.Status.INDEXED)
     if principal.is_admin:
         return visible
+    visible &= workspace_uploads_q(principal)
     if principal.verified:
         unit_ok = Q(owning_org_unit__isnull=True)
         if principal.unit:

@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import uuid
-from pathlib import Path
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Status, File, Form, Query, Router
 from ninja.errors import HttpError
@@ -18,11 +16,10 @@ from retrieval.embedders import EmbeddingError
 from retrieval.ingestion import IngestOptions
 from retrieval.relations.selectors import legal_status_for, legal_statuses
 from retrieval.relations.serialise import legal_status_fields
-from retrieval.formats import accepted_extensions
-from retrieval.uploads import content_matches_extension
+from retrieval.uploads import UploadRejected, upload_accept
 from retrieval.search import SearchTimeout, chunk_search
 from retrieval.selectors import document_get_visible, document_list_visible, ingestion_get
-from retrieval.services import document_delete, ingestion_request_upload
+from retrieval.services import document_delete
 
 router = Router(tags=["retrieval"])
 
@@ -31,6 +28,11 @@ QUERY_EMPTY = "Query must not be empty"
 MAX_QUERY_CHARS = 8000
 # Paging deeper than this is no browsing; it also keeps OFFSET inside bigint.
 MAX_OFFSET = 1_000_000
+
+
+def upload_requester(request: HttpRequest) -> str:
+    """Who asked for an upload: the trusted subject, else the API key's name."""
+    return request_principal(request).subject or request.auth.key_name
 
 
 def require_query_text(query: str) -> str:
@@ -111,18 +113,6 @@ def document_upload(
     owning_org_unit: str | None = Form(None, max_length=200),
     min_position_level: int | None = Form(None, ge=0, le=1000),
 ):
-    limit = settings.ACEH_RAG.api.max_upload_bytes
-    if file.size is not None and file.size > limit:
-        return Status(413, {"detail": f"File too large: {file.size} bytes (limit {limit})"})
-    name = Path(file.name or "upload").name
-    extension = Path(name).suffix.lower()
-    if extension not in accepted_extensions():
-        return Status(415, {"detail": f"Unsupported file type {extension or '(none)'}; expected one of {', '.join(sorted(accepted_extensions()))}"})
-    data = file.read(limit + 1)
-    if len(data) > limit:
-        return Status(413, {"detail": f"File too large (limit {limit} bytes)"})
-    if not content_matches_extension(data, name):
-        return Status(415, {"detail": f"File content does not match its {extension} extension"})
     collection = collection_id.strip()
     if not collection:
         return JsonResponse({"detail": [{"type": "string_too_short", "loc": ["form", "collection_id"],
@@ -134,9 +124,11 @@ def document_upload(
         owning_org_unit=(owning_org_unit or "").strip() or None,
         min_position_level=min_position_level,
     )
-    principal = request_principal(request)
-    ingestion = ingestion_request_upload(data=data, filename=name, options=options,
-                                         requested_by=principal.subject or request.auth.key_name)
+    try:
+        ingestion = upload_accept(file=file, options=options, requested_by=upload_requester(request))
+    except UploadRejected as exc:
+        return Status(exc.status, {"detail": exc.detail})
+    name = ingestion.source_name
     return Status(202, {"ingestion_id": str(ingestion.id), "status": "queued", "source_name": name})
 
 

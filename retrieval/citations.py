@@ -35,3 +35,14 @@ def restriction_fields(document: Any) -> dict[str, Any]:
     if document.min_position_level is not None:
         fields["min_position_level"] = document.min_position_level
     return fields
+
+
+def tool_citation(*, tool: str, call: str, document_title: str, source_title: str | None = None,
+                  source_name: str | None = None, source_id: str | None = None, period: str | None = None,
+                  source_url: str | None = None) -> dict[str, Any]:
+    """Citation object of a tool read (MCP, workbook, portal): ``tool`` + ``call``, no document/chunk ids."""
+    return {
+        "kind": "tool", "tool": tool, "call": call, "document_id": None, "chunk_id": None,
+        "document_title": document_title, "source_title": source_title, "source_name": source_name,
+        "source_id": source_id, "period": period, "source_url": source_url,
+    }

@@ -39,6 +39,7 @@ class IngestOptions:
     confidential: bool = False
     owning_org_unit: str | None = None
     min_position_level: int | None = None
+    workspace_id: uuid.UUID | None = None      # an upload into a workspace (members only)
 
 
 @dataclass(frozen=True)
@@ -168,6 +169,7 @@ def _access_fields(options: IngestOptions) -> dict:
         "confidential": options.confidential,
         "owning_org_unit": options.owning_org_unit or None,
         "min_position_level": options.min_position_level,
+        "workspace_id": options.workspace_id,
     }
 
 

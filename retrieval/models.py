@@ -57,6 +57,8 @@ class Document(models.Model):
     confidential = models.BooleanField(default=False)
     owning_org_unit = models.CharField(max_length=200, blank=True, null=True)
     min_position_level = models.PositiveIntegerField(blank=True, null=True)
+    # An upload into a workspace is visible to that workspace's members only.
+    workspace_id = models.UUIDField(blank=True, null=True, db_index=True)
 
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.INGESTING)
     error = models.TextField(blank=True)
@@ -158,6 +160,7 @@ class Ingestion(models.Model):
     confidential = models.BooleanField(default=False)
     owning_org_unit = models.CharField(max_length=200, blank=True, null=True)
     min_position_level = models.PositiveIntegerField(blank=True, null=True)
+    workspace_id = models.UUIDField(blank=True, null=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     # ingested | unchanged | replaced | updated | failed, once finished.
     outcome = models.CharField(max_length=10, blank=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import uuid
 
 from django.contrib.postgres.search import SearchQuery
-from django.db.models import Count, QuerySet
+from django.db.models import Case, Count, IntegerField, Q, QuerySet, Sum, Value, When, Window
 
 from acehrag.auth import Principal
 from retrieval.access import Scope, chunk_enabled_q, visible_documents_q
@@ -63,3 +63,45 @@ def chunk_count_with_all_terms(*, document_id: uuid.UUID, query: str) -> int:
     """How many of a document's passages contain every term of ``query`` (indonesian configuration)."""
     terms = SearchQuery(query, config="indonesian", search_type="plain")
     return Chunk.objects.filter(chunk_enabled_q(), document_id=document_id, search_vector=terms).count()
+
+
+def document_ids_in_sources(*, principal: Principal, collection_ids: tuple[str, ...], document_ids: tuple[uuid.UUID, ...],
+                            limit: int = 1000) -> tuple[uuid.UUID, ...]:
+    """Visible documents of a saved source set: those in its collections or named by id (a union)."""
+    if not collection_ids and not document_ids:
+        return ()
+    named = Q(collection_id__in=collection_ids) | Q(id__in=document_ids)
+    return tuple(Document.objects.filter(visible_documents_q(principal), named)
+                 .order_by("id").values_list("id", flat=True)[:limit])
+
+
+def workspace_documents_visible(*, principal: Principal, workspace_id: uuid.UUID) -> list[Document]:
+    """A workspace's indexed uploads the caller may see (the access predicate includes membership)."""
+    return list(Document.objects.filter(visible_documents_q(principal), workspace_id=workspace_id)
+                .defer("text").order_by("title", "id"))
+
+
+def workspace_ingestions_pending(*, workspace_id: uuid.UUID, requested_by: str) -> list[Ingestion]:
+    """The caller's own uploads into a workspace that are not indexed yet (queued, running or failed)."""
+    return list(Ingestion.objects.filter(workspace_id=workspace_id, requested_by=requested_by)
+                .exclude(status=Ingestion.Status.SUCCEEDED).order_by("-created_at"))
+
+
+def workspace_upload_page(*, principal: Principal, workspace_id: uuid.UUID, selected: Q | None,
+                          page: int = 200) -> tuple[int, int, list[tuple[str, bool]]]:
+    """(uploaded, selected, up to ``page`` (title, is_selected)) of a workspace's visible indexed uploads.
+
+    One statement, so the counts and the titles come from one snapshot; ``selected=None``
+    means every upload is selected (a whole-corpus set). Ingesting and failed files are not indexed.
+    """
+    chosen = Case(When(selected, then=1), default=0, output_field=IntegerField()) if selected is not None else Value(1)
+    rows = list(Document.objects.filter(visible_documents_q(principal), workspace_id=workspace_id)
+                .annotate(is_selected=chosen).annotate(total=Window(Count("id")), chosen=Window(Sum("is_selected")))
+                .order_by("title", "id").values_list("title", "is_selected", "total", "chosen")[:page])
+    if not rows:
+        return 0, 0, []
+    return rows[0][2], rows[0][3] or 0, [(title, bool(flag)) for title, flag, _, _ in rows]
+
+
+def document_count_in_scope(*, principal: Principal, scope: Scope) -> int:
+    return Document.objects.filter(visible_documents_q(principal, scope)).count()

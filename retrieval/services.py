@@ -42,8 +42,14 @@ def ingestion_create(
         confidential=options.confidential,
         owning_org_unit=options.owning_org_unit or None,
         min_position_level=options.min_position_level,
+        workspace_id=options.workspace_id,
         requested_by=requested_by[:256],
     )
+
+
+def _upload_scope(options: IngestOptions) -> str:
+    """Uploads into a workspace are their own sources: the same file name elsewhere is another document."""
+    return f"workspace/{options.workspace_id}/" if options.workspace_id else ""
 
 
 def ingestion_request_upload(*, data: bytes, filename: str, options: IngestOptions, requested_by: str) -> Ingestion:
@@ -52,7 +58,8 @@ def ingestion_request_upload(*, data: bytes, filename: str, options: IngestOptio
     stored = upload_store(data=data, filename=name)
     with transaction.atomic():
         ingestion = ingestion_create(
-            source_name=name, source_key=source_key_for(options.collection_id, f"upload/{name}"), stored_path=stored,
+            source_name=name, stored_path=stored,
+            source_key=source_key_for(options.collection_id, f"upload/{_upload_scope(options)}{name}"),
             options=options, requested_by=requested_by,
         )
         ingestion_enqueue(ingestion=ingestion)
@@ -113,6 +120,7 @@ def ingestion_run(*, ingestion_id: str, final_attempt: bool = True) -> str:
         confidential=ingestion.confidential,
         owning_org_unit=ingestion.owning_org_unit,
         min_position_level=ingestion.min_position_level,
+        workspace_id=ingestion.workspace_id,
     )
     try:
         outcome = _ingestion_work(ingestion, options)

@@ -17,6 +17,7 @@ def make_document(
     org_unit: str | None = None,
     min_level: int | None = None,
     filename: str | None = None,
+    workspace_id: uuid.UUID | None = None,
 ) -> Document:
     """Ingest a small text document; ``chunks`` become separate Pasal."""
     if text is None:
@@ -28,7 +29,7 @@ def make_document(
         source_key=f"test:{uuid.uuid4()}",
         options=IngestOptions(
             collection_id=collection, title=title, confidential=confidential,
-            owning_org_unit=org_unit, min_position_level=min_level,
+            owning_org_unit=org_unit, min_position_level=min_level, workspace_id=workspace_id,
         ),
     )
     assert outcome.status == "ingested", outcome

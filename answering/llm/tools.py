@@ -65,17 +65,38 @@ SEARCH_IN_DOCUMENT = {
 }
 
 
+@dataclass(frozen=True)
+class ExternalTool:
+    """A tool of another server (an MCP source) offered to the agent under a namespaced name."""
+
+    definition: dict
+    run: Callable[[dict], ToolResult]
+
+    @property
+    def name(self) -> str:
+        return self.definition["function"]["name"]
+
+
 @dataclass
 class CorpusTools:
     search: Callable[[str], tuple[list[Passage], str | None]]
     facts: Callable[..., dict]
     # /query/v2 only: (document_id, query) -> ToolResult, refusing documents no search returned.
     search_in_document: Callable[[str, str], ToolResult] | None = None
+    # False in an MCP-only chat: no document, sheet or portal tool is offered.
+    documents: bool = True
+    external: tuple[ExternalTool, ...] = ()
 
     def definitions(self) -> list[dict]:
-        return [SEARCH_DOCUMENTS, CORPUS_FACTS] + ([SEARCH_IN_DOCUMENT] if self.search_in_document else [])
+        corpus = [SEARCH_DOCUMENTS, CORPUS_FACTS] + ([SEARCH_IN_DOCUMENT] if self.search_in_document else [])
+        return (corpus if self.documents else []) + [tool.definition for tool in self.external]
 
     def call(self, name: str, arguments: dict) -> ToolResult:
+        external = next((tool for tool in self.external if tool.name == name), None)
+        if external:
+            return external.run(arguments)
+        if not self.documents:
+            return ToolResult(text=f"Error: there is no tool named {name!r}.")
         if name == "search_documents":
             query = arguments.get("query")
             if not isinstance(query, str) or not query.strip():

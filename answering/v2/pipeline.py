@@ -123,6 +123,9 @@ class AnswerPipelineV2(AnswerPipeline):
     def _refused_question(self) -> AnnotatedOutcome:
         return AnnotatedOutcome(REFUSAL, [], fallback_reason="policy_blocked")
 
+    def _refusal(self, reason: str, language: str) -> AnnotatedOutcome:
+        return AnnotatedOutcome(refusal_notice(reason, language), [], fallback_reason=reason)
+
     def _compose(self, prepared: Prepared, language: str, recalled: list[RecalledMemory]) -> AnnotatedOutcome:
         if self._scope_empty:
             return AnnotatedOutcome(SOURCE_SCOPE_EMPTY, [], fallback_reason="source_scope_empty")
