@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from retrieval.citations import tool_citation
+
 
 @dataclass(frozen=True)
 class SourceIdentity:
@@ -53,15 +55,13 @@ class ToolRead:
     def citation(self, call: str) -> dict:
         """The citation object of this read (precondition: ``grounds``)."""
         source = self.source
-        return {
-            "kind": "tool", "tool": self.tool, "call": call,
-            "document_id": None, "chunk_id": None, "document_title": source.label,
-            "source_title": source.title, "source_name": source.name, "source_id": source.source_id,
-            "period": source.period, "source_url": source.url,
-            "read_at": self.read_at.isoformat(timespec="seconds"),
-            **({"sql": self.sql} if self.sql else {}),
-            **source.restrictions,
-        }
+        citation = tool_citation(tool=self.tool, call=call, document_title=source.label, source_title=source.title,
+                                 source_name=source.name, source_id=source.source_id, period=source.period,
+                                 source_url=source.url)
+        citation["read_at"] = self.read_at.isoformat(timespec="seconds")
+        if self.sql:
+            citation["sql"] = self.sql
+        return {**citation, **source.restrictions}
 
 
 def miss(tool: str, arguments: dict, note: str) -> ToolRead:

@@ -40,7 +40,10 @@ def restriction_fields(document: Any) -> dict[str, Any]:
 def tool_citation(*, tool: str, call: str, document_title: str, source_title: str | None = None,
                   source_name: str | None = None, source_id: str | None = None, period: str | None = None,
                   source_url: str | None = None) -> dict[str, Any]:
-    """Citation object of a tool read (MCP, workbook, portal): ``tool`` + ``call``, no document/chunk ids."""
+    """Citation object of a tool read (MCP, workbook, portal, SQL): ``tool`` + ``call``, no document/chunk ids.
+
+    Callers add what their read carries beyond the seed's fields (``read_at``, ``sql``, access restrictions).
+    """
     return {
         "kind": "tool", "tool": tool, "call": call, "document_id": None, "chunk_id": None,
         "document_title": document_title, "source_title": source_title, "source_name": source_name,
