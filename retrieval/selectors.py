@@ -105,3 +105,22 @@ def workspace_upload_page(*, principal: Principal, workspace_id: uuid.UUID, sele
 
 def document_count_in_scope(*, principal: Principal, scope: Scope) -> int:
     return Document.objects.filter(visible_documents_q(principal, scope)).count()
+
+
+def document_list_staff(*, collection_id: str | None = None) -> QuerySet[Document]:
+    """Every stored document (staff tools: management commands), newest version first per title."""
+    documents = Document.objects.defer("text").order_by("collection_id", "title", "-version")
+    return documents.filter(collection_id=collection_id) if collection_id else documents
+
+
+def document_get_staff(*, document_id: uuid.UUID) -> Document | None:
+    return Document.objects.defer("text").filter(id=document_id).first()
+
+
+def document_section_counts(*, document_id: uuid.UUID) -> list[tuple[str, int]]:
+    """(top-level section, chunk count) in document order; unsectioned chunks as "(no section)"."""
+    counts: dict[str, int] = {}
+    for path in Chunk.objects.filter(document_id=document_id).order_by("ordinal").values_list("section_path", flat=True):
+        top = path[0] if path else "(no section)"
+        counts[top] = counts.get(top, 0) + 1
+    return list(counts.items())

@@ -171,9 +171,14 @@ def purge_committed_corpus() -> None:
 
     Call inside ``django_db_blocker.unblock()``: committed rows outlive the test transactions.
     """
+    from answering.models import AnswerTrace
     from conversations.models import Conversation
+    from memory.models import Memory
     from retrieval.models import Collection, Document
 
+    # Traces name their conversation by id only (no foreign key), so they go explicitly.
+    AnswerTrace.objects.all().delete()
+    Memory.objects.all().delete()
     Conversation.objects.all().delete()
     Document.objects.all().delete()
     Collection.objects.all().delete()

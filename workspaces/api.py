@@ -5,9 +5,10 @@ import uuid
 
 from django.http import HttpRequest, HttpResponse
 from ninja import File, Form, Router, Status
+from ninja.errors import HttpError
 from ninja.files import UploadedFile
 
-from acehrag.auth import PRINCIPAL_REQUIRED, PrincipalError, request_principal
+from acehrag.auth import request_principal
 from conversations.api import summary as conversation_summary
 from conversations.schemas import ConversationSummary
 from retrieval.api import upload_requester
@@ -19,15 +20,18 @@ from workspaces import schemas, selectors, services
 from workspaces.models import WorkspaceMember
 
 router = Router(tags=["workspaces"])
-ERRORS = {401: ErrorOut, 403: ErrorOut, 404: ErrorOut}
+ERRORS = {403: ErrorOut, 404: ErrorOut}
 EDITORS = (WorkspaceMember.Role.OWNER, WorkspaceMember.Role.PARTNER)
 
 
+# The key is valid but no person is named: workspaces and notebooks belong to people.
+SUBJECT_REQUIRED = "Workspaces and notebooks need a trusted user subject (X-User-Subject or a partner JWT)"
+
+
 def _subject(request: HttpRequest) -> str:
-    """Workspaces belong to people: a trusted subject is required."""
     subject = request_principal(request).subject
     if not subject:
-        raise PrincipalError(PRINCIPAL_REQUIRED)
+        raise HttpError(403, SUBJECT_REQUIRED)
     return subject
 
 

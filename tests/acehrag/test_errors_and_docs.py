@@ -80,3 +80,21 @@ def test_docs_are_404_when_disabled(live_server_factory, transactional_db):
         response = httpx.get(server.url + path)
         assert response.status_code == 404, path
         assert response.headers["content-type"].startswith("application/json")
+
+
+def test_landing_page_links_the_docs_admin_and_widget_and_names_the_runtime(client):
+    response = client.get("/")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
+    page = response.content.decode()
+    for href in ('href="/docs"', 'href="/redoc"', 'href="/admin/"', 'href="/widget"'):
+        assert href in page
+    assert "deterministic extractive synthesiser" in page and "hashing embedder" in page
+    refused = client.post("/")
+    assert refused.status_code == 405 and refused["Content-Type"].startswith("application/json")
+
+
+def test_admin_names_the_product_and_view_site_is_the_landing_page():
+    from django.contrib import admin
+
+    assert (admin.site.site_header, admin.site.site_title, admin.site.site_url) == (
+        "Aceh RAG — Administrasi", "Aceh RAG", "/")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser import OUTPUT, browser  # noqa: F401 (the fixture)
+from tests.conftest import TEST_API_KEY
 
 pytestmark = pytest.mark.django_db
 ADMIN_USER, ADMIN_PASSWORD = "first-contact-admin", "kata-sandi-uji-123"
@@ -144,9 +145,20 @@ def test_docs_and_redoc_load_their_assets_and_render_every_operation(server, bro
     assert "Answerer" in info and "Embedder" in info
     assert page.locator(".swagger-ui .auth-wrapper .authorize").is_visible()
     page.screenshot(path=str(OUTPUT / "docs.png"))
-    page.locator(".opblock-summary-path[data-path='/query']").first.click()
-    page.locator(".opblock.is-open .body-param__example, .opblock.is-open .highlight-code").first.wait_for(
-        timeout=TIMEOUT_MS)
+    # A partner authorises with the key and runs the default /query body: an answer, not a 404.
+    page.locator(".auth-wrapper .authorize").click()
+    page.locator(".modal-ux input[type=text], .modal-ux input[type=password]").first.fill(TEST_API_KEY)
+    page.locator(".modal-ux .auth-btn-wrapper .authorize").first.click()
+    page.locator(".modal-ux .btn-done, .modal-ux button.close-modal").first.click()
+    query = page.locator("#operations-answering-answering_api_query")
+    query.locator(".opblock-summary").click()
+    query.locator(".try-out__btn").click()
+    query.locator(".execute").click()
+    status = query.locator(".live-responses-table tr.response .response-col_status").first
+    status.wait_for(timeout=TIMEOUT_MS)
+    assert status.inner_text().strip() == "200"
+    assert '"grounding_rate"' in query.locator(".live-responses-table .highlight-code").first.inner_text()
+    query.scroll_into_view_if_needed()
     page.screenshot(path=str(OUTPUT / "docs-query.png"), full_page=False)
 
     page.goto(server.url + "/redoc")

@@ -41,7 +41,7 @@ def test_the_corpus_ingests_refuses_the_hard_pdfs_and_is_then_unchanged(corpus_d
     assert code == 1
     counts = summary(output)
     assert counts["ingested"] == readable and counts["failed"] == len(HARD), output[-2000:]
-    failed = {line.split(":")[1].rsplit("/", 1)[-1] for line in output.splitlines() if line.startswith("FAILED")}
+    failed = {line.split(":")[0].rsplit("/", 1)[-1] for line in output.splitlines() if line.startswith("FAILED")}
     assert failed == HARD
     assert all(("text layer" in line or "garbage" in line) for line in output.splitlines() if line.startswith("FAILED"))
     # Every chunk keeps the offset invariant against its stored document text.

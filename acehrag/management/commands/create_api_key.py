@@ -8,7 +8,7 @@ class Command(BaseCommand):
     help = "Create a named partner API key and print it once (only its digest is stored)."
 
     def add_arguments(self, parser):
-        parser.add_argument("name")
+        parser.add_argument("name", help="A unique name for the partner or integration, e.g. bappeda-portal.")
 
     def handle(self, *args, name, **options):
         if ApiKey.objects.filter(name=name).exists():

@@ -11,7 +11,8 @@ class Command(BaseCommand):
     help = "Show the status of, or stop, the embedded PostgreSQL under ACEH_RAG_DATA_DIR."
 
     def add_arguments(self, parser):
-        parser.add_argument("action", choices=["status", "stop"])
+        parser.add_argument("action", choices=["status", "stop"],
+                            help="status: whether the data directory's PostgreSQL runs (and where); stop: stop it.")
 
     def handle(self, *args, action, **options):
         if settings.ACEH_RAG.database_url:

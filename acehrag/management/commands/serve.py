@@ -22,7 +22,7 @@ class Command(BaseCommand):
         call_command("collectstatic", interactive=False, verbosity=0)
         if not no_bootstrap:
             call_command("bootstrap")
-        self.stdout.write(f"Serving Aceh RAG on http://{host}:{port} (docs: /docs)")
+        self.stdout.write(f"Serving Aceh RAG on http://{host}:{port} (start page: /, API docs: /docs, admin: /admin/)")
         self.stdout.flush()
         from daphne.cli import CommandLineInterface
 

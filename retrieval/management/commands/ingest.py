@@ -11,8 +11,11 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from acehrag.management.progress import CommandProgress
 from retrieval.ingestion import OUTCOMES, IngestOptions, IngestOutcome, IngestProgress, source_key_for
+from retrieval.management.report import document_line, section_lines
 from retrieval.models import Ingestion
+from retrieval.selectors import document_get_staff
 from retrieval.services import chunk_statistics_refresh, discover_files, ingestion_create, ingestion_enqueue
 from retrieval.tasks import ingest_file
 
@@ -20,11 +23,13 @@ from retrieval.tasks import ingest_file
 class Command(BaseCommand):
     help = (
         "Ingest PDF, text/Markdown, HTML and DOCX files (folders recursively) into a collection. "
-        "Unreadable files are reported with a reason; the exit status is non-zero when any failed."
+        "Prints each file's parsed identity (type, number/year, title), collection and chunk count "
+        "(-v 2: its sections too); failures are named by path with a reason and make the exit status 1."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("paths", nargs="+", type=Path)
+        parser.add_argument("paths", nargs="+", type=Path, metavar="PATH",
+                            help="Files or folders (searched recursively) of .pdf, .txt, .md, .html, .docx.")
         parser.add_argument("--collection", required=True, help="Collection id, e.g. JDIH or PPID.")
         parser.add_argument("--title", help="Title override (only with a single file).")
         parser.add_argument("--confidential", action="store_true", help="Visible only to verified identities.")
@@ -50,17 +55,34 @@ class Command(BaseCommand):
             collection_id=collection, title=title, confidential=confidential,
             owning_org_unit=org_unit, min_position_level=min_level,
         )
-        progress = IngestProgress(on_change=self._progress_printer(len(files)))
-        outcomes = self._run(files, ingest_options, progress, wait_timeout, run_async)
-        self._finish_progress_line()
+        verbosity = options.get("verbosity", 1)
+        with CommandProgress(len(files), stdout=self.stdout) as bar:
+            progress = IngestProgress(on_change=lambda p: bar.update(
+                done=p.files_done, note=f"{p.chunks_embedded} chunks · {p.chunks_embedded / bar.elapsed:.1f} chunks/s"))
+            outcomes = self._run(files, ingest_options, progress, wait_timeout, run_async, bar)
+            for (path, _), outcome in zip(files, outcomes):
+                self._report(bar, path, outcome, verbosity)
         if any(outcome.status in ("ingested", "replaced") for outcome in outcomes):
             chunk_statistics_refresh()
         self._summary(outcomes, progress)
         if any(outcome.status == "failed" for outcome in outcomes):
             sys.exit(1)
 
+    def _report(self, bar: CommandProgress, path: Path, outcome: IngestOutcome, verbosity: int) -> None:
+        """One line per file: its parsed identity, collection and chunks (-v 2: its sections); failures by path."""
+        if outcome.status == "failed":
+            bar.line(f"FAILED     {path}: {outcome.reason}")
+            return
+        document = document_get_staff(document_id=outcome.document_id) if outcome.document_id else None
+        if verbosity < 1 or document is None:
+            return
+        bar.line(f"{outcome.status:<10} {path}  {document_line(document)}")
+        if verbosity >= 2:
+            for line in section_lines(document):
+                bar.line(line)
+
     def _run(self, files, options: IngestOptions, progress: IngestProgress, wait_timeout: float,
-             run_async: bool) -> list[IngestOutcome]:
+             run_async: bool, bar: CommandProgress) -> list[IngestOutcome]:
         """Every file becomes an Ingestion row run by the Celery task: queued with --async
         (inline without a broker), otherwise run here, one file after another."""
         requested_by = f"manage.py ingest ({getpass.getuser()})"
@@ -84,7 +106,7 @@ class Command(BaseCommand):
         deadline = time.monotonic() + wait_timeout
         while len(self._follow(ids, finished, progress)) < len(ids):
             if time.monotonic() > deadline:
-                self._finish_progress_line()
+                bar.__exit__(None, None, None)
                 self.stderr.write(f"stopped following after {wait_timeout:.0f}s: {len(ids) - len(finished)} file(s) still queued or running "
                                   "(see the Ingestion list in the admin)")
                 sys.exit(2)
@@ -105,34 +127,7 @@ class Command(BaseCommand):
             progress.file_finished()
         return finished
 
-    def _progress_printer(self, total: int):
-        tty = sys.stderr.isatty()
-        state = {"last": 0.0, "files": 0}
-
-        def show(progress: IngestProgress) -> None:
-            now = time.monotonic()
-            if tty:
-                if now - state["last"] < 0.2 and progress.files_done < total:
-                    return
-            elif progress.files_done == state["files"] or not (progress.files_done == total or progress.files_done % 10 == 0):
-                return  # without a terminal: one line every ten files
-            state["last"], state["files"] = now, progress.files_done
-            elapsed = max(now - progress.started, 1e-6)
-            line = (f"[{progress.files_done}/{total} files] {progress.chunks_embedded} chunks embedded · "
-                    f"{progress.chunks_embedded / elapsed:.1f} chunks/s · {progress.files_done / elapsed:.2f} files/s")
-            sys.stderr.write("\r" + line.ljust(100) if tty else line + "\n")
-            sys.stderr.flush()
-
-        return show
-
-    def _finish_progress_line(self) -> None:
-        if sys.stderr.isatty():
-            sys.stderr.write("\n")
-
     def _summary(self, outcomes: list[IngestOutcome], progress: IngestProgress) -> None:
-        for outcome in outcomes:
-            if outcome.status == "failed":
-                self.stdout.write(f"FAILED  {outcome.source_key}: {outcome.reason}")
         counts = Counter(outcome.status for outcome in outcomes)
         elapsed = time.monotonic() - progress.started
         self.stdout.write("")
