@@ -133,5 +133,6 @@ def status_framing(notes: Sequence[ClauseNote], key_of: dict[str, str], language
     if not cited:
         return ()
     segments = [Segment(FRAMING.get(language, FRAMING["id"]), "framing", (), "paragraph")]
-    segments += [Segment(note.clause, "fact", (key,), "continue") for note, key in cited]
+    segments += [Segment(note.clause if note.clause[-1] in ".;:" else f"{note.clause}.", "fact", (key,), "continue")
+                 for note, key in cited]
     return tuple(segments)

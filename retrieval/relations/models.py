@@ -43,7 +43,7 @@ class LegalRelation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.source_document_id} {self.relation} {self.target_citation}"
+        return f"{self.get_relation_display()} {self.target_citation}"
 
     @property
     def target_citation(self) -> str:
