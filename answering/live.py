@@ -166,7 +166,11 @@ class LiveReads:
         lines = [f"workbook_id spreadsheet:{b.document_id}: {b.document.title}"
                  + (f" ({b.period})" if b.period else "") + f"; sheets: {', '.join(s.name for s in b.sheets.all())}"
                  for b in books[:20]]
-        return miss("workbook_describe", {"query": query}, "\n".join(lines) or "no catalogued workbook is visible")
+        if not lines:
+            return miss("workbook_describe", {"query": query}, "no catalogued workbook is visible")
+        # A listing, not a source: it answers the model but grounds no claim (no citation).
+        return ToolRead(tool="workbook_describe", arguments={"query": query}, ok=True, text="\n".join(lines),
+                        rows=len(lines))
 
 
 def search_terms(question: str) -> str:
