@@ -98,6 +98,18 @@ def test_retrieval_test_page_shows_what_each_caller_would_get(live_server_factor
     page.locator("#hits tr.rt-hit").first.locator("td").nth(5).locator("a").first.click()
     assert page.locator("#chunk-toggle").inner_text().strip() == "Disable this chunk"
     assert page.locator("input[name=_save]").count() == 0
+    page.screenshot(path=str(OUTPUT / "admin-chunk.png"), full_page=True)
+    # The corpus screens: the document page (identity once, access explained, downloads) and its chunk list.
+    page.locator("a", has_text="All chunks of this document").click()
+    page.locator("#result_list").wait_for(timeout=TIMEOUT_MS)
+    assert page.locator("#result_list td.field-preview").count() >= 1
+    assert PPID in page.locator("#result_list").inner_text()
+    page.screenshot(path=str(OUTPUT / "admin-chunk-list.png"), full_page=True)
+    page.locator("h1 a").click()
+    page.locator("fieldset", has_text="Identity card").wait_for(timeout=TIMEOUT_MS)
+    assert "verified" in page.locator("fieldset", has_text="Access").inner_text()
+    assert page.locator("a", has_text="Extracted text (.txt)").count() == 1
+    page.screenshot(path=str(OUTPUT / "admin-document.png"), full_page=True)
 
 
 def test_inspector_highlights_an_unsupported_v2_claim(live_server_factory, scripted, budget_document, browser):  # noqa: F811
