@@ -13,7 +13,7 @@ from django.views.decorators.csrf import csrf_exempt
 from answering.public.config import public_chat_settings
 from answering.public.schemas import PublicFeedbackIn, ValidationError, first_error
 from answering.public.services import PublicChatError, origin_allowed, visitor_identify
-from answering.public.views import MAX_BODY_BYTES, _browser_origin, _error_response, _own_origin, _preflight, _with_cors
+from answering.public.views import MAX_BODY_BYTES, _browser_origin, _error_response, _own_origin, _with_cors, post_gate
 from conversations.selectors import message_get_by_turn
 from conversations.services import FeedbackTargetNotFound, feedback_record
 
@@ -36,14 +36,8 @@ def _parse(request: HttpRequest, config) -> PublicFeedbackIn:
 @csrf_exempt
 def public_feedback(request: HttpRequest) -> HttpResponse:
     config = public_chat_settings()
-    if not config.enabled:
-        return _error_response(PublicChatError("NOT_FOUND", "Not Found", 404))
-    if request.method == "OPTIONS":
-        return _with_cors(request, _preflight(request, config, "POST, OPTIONS"), config)
-    if request.method != "POST":
-        response = _error_response(PublicChatError("METHOD_NOT_ALLOWED", "Use POST", 405))
-        response["Allow"] = "POST, OPTIONS"
-        return _with_cors(request, response, config)
+    if (early := post_gate(request, config)) is not None:
+        return early
     try:
         body = _parse(request, config)
         owner = visitor_identify(visitor_id=body.visitor_id, session_id=None).owner

@@ -182,10 +182,8 @@ async def _json_response(run: PublicChatRun, config: PublicChatSettings) -> Json
     return response
 
 
-@csrf_exempt
-async def public_chat(request: HttpRequest) -> HttpResponse:
-    """POST /api/public/rag/chat: ``stream: true`` → SSE events, otherwise the ``done`` payload as JSON."""
-    config = public_chat_settings()
+def post_gate(request: HttpRequest, config: PublicChatSettings) -> HttpResponse | None:
+    """What a public POST route answers before any work (disabled, preflight, wrong method); None to go on."""
     if not config.enabled:
         return _error_response(PublicChatError("NOT_FOUND", "Not Found", 404))
     if request.method == "OPTIONS":
@@ -194,6 +192,15 @@ async def public_chat(request: HttpRequest) -> HttpResponse:
         response = _error_response(PublicChatError("METHOD_NOT_ALLOWED", "Use POST", 405))
         response["Allow"] = "POST, OPTIONS"
         return _with_cors(request, response, config)
+    return None
+
+
+@csrf_exempt
+async def public_chat(request: HttpRequest) -> HttpResponse:
+    """POST /api/public/rag/chat: ``stream: true`` → SSE events, otherwise the ``done`` payload as JSON."""
+    config = public_chat_settings()
+    if (early := post_gate(request, config)) is not None:
+        return early
     try:
         turn, stream = await _parse_turn(request, config)
         run = PublicChatRun(turn)

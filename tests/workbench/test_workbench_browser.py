@@ -6,7 +6,6 @@ running in this thread, where Django refuses database calls). Screenshots land i
 """
 from __future__ import annotations
 
-import json
 import mimetypes
 from pathlib import Path
 
@@ -14,10 +13,11 @@ import django.contrib.admin
 import httpx
 import pytest
 
-from tests.answering.scripted_model import ScriptedModel, completion, shown_passages, tool_call
+from tests.answering.test_query_v2_contract import (  # noqa: F401 (the scripted model fixture)
+    SEED_EXAMPLE, judge_by, no_framing_checkable, scripted, searching_then,
+)
 from tests.conftest import TEST_API_KEY
 from tests.factories import make_document
-from tests.http_fakes import FakeModelServer
 from tests.public.conftest import PUBLIC_ENV
 from tests.public.test_widget_browser import OUTPUT, TIMEOUT_MS, ask, browser, widget  # noqa: F401 (fixture)
 
@@ -98,38 +98,29 @@ def test_retrieval_test_page_shows_what_each_caller_would_get(live_server_factor
     page.locator("#hits tr.rt-hit").first.locator("td").nth(5).locator("a").first.click()
     assert page.locator("#chunk-toggle").inner_text().strip() == "Disable this chunk"
     assert page.locator("input[name=_save]").count() == 0
-
-
-@pytest.fixture(scope="module")
-def scripted():
-    model = ScriptedModel()
-    with FakeModelServer(model) as fake:
-        model.url = fake.url
-        yield model
+    page.screenshot(path=str(OUTPUT / "admin-chunk.png"), full_page=True)
+    # The corpus screens: the document page (identity once, access explained, downloads) and its chunk list.
+    page.locator("a", has_text="All chunks of this document").click()
+    page.locator("#result_list").wait_for(timeout=TIMEOUT_MS)
+    assert page.locator("#result_list td.field-preview").count() >= 1
+    assert PPID in page.locator("#result_list").inner_text()
+    page.screenshot(path=str(OUTPUT / "admin-chunk-list.png"), full_page=True)
+    page.locator("h1 a").click()
+    page.locator("fieldset", has_text="Identity card").wait_for(timeout=TIMEOUT_MS)
+    assert "verified" in page.locator("fieldset", has_text="Access").inner_text()
+    assert page.locator("a", has_text="Extracted text (.txt)").count() == 1
+    page.screenshot(path=str(OUTPUT / "admin-document.png"), full_page=True)
 
 
 def test_inspector_highlights_an_unsupported_v2_claim(live_server_factory, scripted, budget_document, browser):  # noqa: F811
     server = live_server_factory(ACEH_RAG_LLM__BASE_URL=scripted.url, ACEH_RAG_LLM__MODEL="scripted",
                                  ACEH_RAG_LLM__MAX_RETRIES="0")
 
-    def agent(body):
-        if "tools" in body and not any(m["role"] == "tool" for m in body["messages"]):
-            return completion(None, finish="tool_calls", tool_calls=[tool_call("search_documents", {"query": "anggaran pendidikan"})])
-        label = shown_passages(body)[0][0]
-        return completion(json.dumps({"segments": [
-            {"text": "Berikut datanya.", "kind": "framing", "cites": [], "layout": "paragraph"},
-            {"text": "Anggaran pendidikan 2023 adalah Rp 5 miliar.", "kind": "fact", "cites": [label], "layout": "continue"},
-            {"text": "Naik 9 persen dari 2022.", "kind": "fact", "cites": [label], "layout": "continue"},
-        ]}))
+    def segments(labels):
+        return [{**s, "cites": [labels[0]] if s["cites"] else []} for s in SEED_EXAMPLE]
 
-    def judge(body):
-        import re
-
-        items = re.findall(r"^Item (\d+)\nStatement: (.*)$", body["messages"][-1]["content"], re.M)
-        return completion(json.dumps({"verdicts": [
-            {"item": int(n), "verdict": "unsupported" if "Naik" in statement else "supported"} for n, statement in items]}))
-
-    scripted.scripts.update(agent=agent, judge=judge, framing=lambda body: completion(json.dumps({"checkable": []})), guard=None)
+    scripted.scripts.update(agent=searching_then(segments), framing=no_framing_checkable, guard=None,
+                            judge=judge_by(lambda statement, n: "unsupported" if "Naik" in statement else "supported"))
     answer = httpx.post(server.url + "/query/v2", json={"query": "Berapa anggaran pendidikan Aceh tahun 2023?"},
                         headers=KEY, timeout=60).json()
     assert [c["verdict"] for c in answer["claims"]] == ["supported", "unsupported"]
