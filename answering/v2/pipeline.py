@@ -140,7 +140,8 @@ class AnswerPipelineV2(AnswerPipeline):
             shown = ledger.show(passages)
             key_of = {p.label: k.key for p, k in zip(passages, shown)}
             draft = self._step("synthesis", lambda: with_memory_claims(
-                synthesise(prepared.request.question, passages, language=language), recalled, prepared.request.question))
+                synthesise(prepared.request.question, passages, language=language, absent_words=self._absent_words),
+                recalled, prepared.request.question))
             segments = deterministic_segments(draft, key_of)
         rendered = render_segments(segments) if segments else None
         annotation = self._step("faithfulness", lambda: self._annotate(prepared, segments, ledger))
