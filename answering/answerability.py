@@ -48,7 +48,7 @@ GENERIC = (
     "mulai sampai hingga sejak paling kurang lebih besar besarnya jumlah nilai untuk bagi kepada oleh dari pada di ke per "
     "harus wajib punya mempunyai memiliki ditetapkan disahkan diundangkan ditandatangani menandatangani menetapkan "
     "mengesahkan penandatangan pertama kali cara enak baru terbaru periode tadi berikutnya selanjutnya sebelumnya "
-    "lanjutannya barusan kalau lalu terus juga atas "
+    "lanjutannya barusan kalau lalu terus juga atas saya aku kami kita anda bapak ibu "
     "what which who whom when where how much many does do is are the of in on for by to a an according law regulation "
     "year date signed enacted"
 )
@@ -155,7 +155,10 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     if check_focus and not focus.satisfied_by(claims_text):
         unmet.append(f"focus {focus.kind}")
 
-    wanted = distinctive_stems(YEAR.sub(" ", rest))
+    # What the user says about themselves before asking ("Saya bekerja di Bappeda. Ke mana …?") is context:
+    # the terms of the asking sentence are the ones the evidence must carry.
+    asked = _asking_sentence(rest)
+    wanted = distinctive_stems(YEAR.sub(" ", asked))
     if focus.kind == "signatory":
         wanted -= SIGNING_OFFICES      # "siapa presiden yang mengesahkan …": the signature block names the person
     for place in _places(rest):
@@ -165,13 +168,19 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     if coverage < TERM_COVERAGE:
         unmet.append("terms " + " ".join(sorted(wanted - have)))
     elif coverage <= OFF_TOPIC_COVERAGE and absent_words:
-        missing = [w for w in re.findall(r"[^\W\d_]+", rest) if content_stems(w) & (wanted - have)]
+        missing = [w for w in re.findall(r"[^\W\d_]+", asked) if content_stems(w) & (wanted - have)]
         if gone := absent_words(list(dict.fromkeys(missing))):
             unmet.append("absent " + " ".join(gone))
     pointer = None
     if unmet and topical and len(topical) == len(unmet) and coverage >= TERM_COVERAGE:
         pointer = _pointer(cited[0], topical)
     return Answerability(not unmet, tuple(unmet), round(coverage, 4), pointer)
+
+
+def _asking_sentence(question: str) -> str:
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", question.strip()) if s.strip()]
+    asking = [s for s in sentences if s.rstrip().endswith("?")]
+    return asking[-1] if asking else question
 
 
 def _office_phrase(question: str, office: re.Match) -> str:
