@@ -141,7 +141,7 @@ def definition_chunks(document_ids: list[uuid.UUID], term: str) -> list[Chunk]:
     # The term heads a definition item ("21. Qanun Aceh adalah", "\nZakat adalah") or is its short name
     # ("…, yang selanjutnya disebut Amdal, adalah"); "Pengelolaan zakat adalah" does not define zakat.
     name = re.escape(term)
-    wording = Q(text__iregex=rf"(^|\n|\d+\.\s*){name}(\s*,)?\s+(yang\s+selanjutnya|adalah|ialah)\y") | Q(
+    wording = Q(text__iregex=rf"(^|\n|\d+\.\s*|\(\d+\)\s*){name}(\s*,)?\s+((yang\s+)?selanjutnya|adalah|ialah)\y") | Q(
         text__iregex=rf"(disebut|disingkat)\s+{name}\s*,?\s+(adalah|ialah)\y")
     for document_id in document_ids[:DEFINITION_LOOKUP_DOCUMENTS]:
         found = list(

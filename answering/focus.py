@@ -71,7 +71,7 @@ def defines(text: str, term: frozenset[str]) -> bool:
     if not match or not term:
         return False
     head = re.sub(r"^\(?\d+[.)]\s*", "", text[:match.start()]).strip(" ,")
-    names = re.split(r",?\s+yang\s+selanjutnya\s+(?:disebut|disingkat)(?:\s+dengan)?\s+", head, flags=re.I)
+    names = re.split(r",?\s+(?:yang\s+)?selanjutnya\s+(?:disebut|disingkat)(?:\s+dengan)?\s+", head, flags=re.I)
     return any(term == frozenset(content_stems(name)) or (
         len(term) > 3 and len(term & content_stems(name)) / len(term) >= 0.75) for name in names if name)
 
