@@ -60,7 +60,11 @@ def definition_chunks(document_ids: list[uuid.UUID], term: str) -> list[Chunk]:
     if len(term) < 3:
         return []
     # PostgreSQL's regular expressions: \y is a word boundary (\b would be a backspace).
-    wording = Q(text__iregex=rf"(^|[\s.]){re.escape(term)}(\s*,)?\s+(yang\s+selanjutnya|adalah|ialah)\y")
+    # The term heads a definition item ("21. Qanun Aceh adalah", "\nZakat adalah") or is its short name
+    # ("…, yang selanjutnya disebut Amdal, adalah"); "Pengelolaan zakat adalah" does not define zakat.
+    name = re.escape(term)
+    wording = Q(text__iregex=rf"(^|\n|\d+\.\s*|\(\d+\)\s*){name}(\s*,)?\s+((yang\s+)?selanjutnya|adalah|ialah)\y") | Q(
+        text__iregex=rf"(disebut|disingkat)\s+{name}\s*,?\s+(adalah|ialah)\y")
     for document_id in document_ids[:DEFINITION_LOOKUP_DOCUMENTS]:
         found = list(
             Chunk.objects.filter(chunk_enabled_q(), wording, document_id=document_id).exclude(kind="penjelasan")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from answering.anchors import find_article, find_named_regulation
 from answering.faithfulness import content_stems, normalise
@@ -33,6 +33,9 @@ from retrieval.references import covered_articles
 # Chosen from bench/answers_*.jsonl (eval_answers prints each question's coverage): answerable questions' cited
 # passages carry >= 0.5 of their distinctive terms (median 1.0), off-topic ones < 0.5.
 TERM_COVERAGE = 0.5
+# At exactly that share the sets overlap (3 answerable, 2 off-topic): there a question word that no visible
+# passage contains at all ("bitcoin", "piala") decides; the answerable ones' missing words occur elsewhere.
+OFF_TOPIC_COVERAGE = 0.5
 YEAR = re.compile(r"\b(19[4-9]\d|20\d\d)\b")
 NUMBER = re.compile(r"(?<![\w.,/])(\d+(?:[.,]\d+)*)(?![\w/])")
 # Words that ask, point or are everywhere in this corpus: they constrain nothing.
@@ -45,7 +48,7 @@ GENERIC = (
     "mulai sampai hingga sejak paling kurang lebih besar besarnya jumlah nilai untuk bagi kepada oleh dari pada di ke per "
     "harus wajib punya mempunyai memiliki ditetapkan disahkan diundangkan ditandatangani menandatangani menetapkan "
     "mengesahkan penandatangan pertama kali cara enak baru terbaru periode tadi berikutnya selanjutnya sebelumnya "
-    "lanjutannya barusan kalau lalu terus juga atas "
+    "lanjutannya barusan kalau lalu terus juga atas saya aku kami kita anda bapak ibu "
     "what which who whom when where how much many does do is are the of in on for by to a an according law regulation "
     "year date signed enacted"
 )
@@ -63,7 +66,8 @@ PROVINCES = (
     "Kalimantan Timur", "Kalimantan Utara", "Sulawesi Utara", "Sulawesi Tengah", "Sulawesi Selatan", "Sulawesi Tenggara",
     "Sulawesi Barat", "Gorontalo", "Maluku Utara", "Maluku", "Papua Barat", "Papua", "Medan", "Padang", "Bogor",
 )
-NAMED_PLACE = re.compile(r"\b(?:kabupaten|kota|kecamatan|gampong|desa|provinsi|kab\.)\s+(?P<name>[A-Z][\w']+(?:\s+[A-Z][\w']+){0,2})")
+NAMED_PLACE = re.compile(r"\b(?:kabupaten|kota|kecamatan|gampong|desa|provinsi|kab\.|wilayah\s+sungai|sungai|krueng|pulau)"
+                         r"\s+(?P<name>(?-i:[A-Z][\w']+(?:\s+[A-Z][\w']+){0,2}))", re.I)
 
 
 @dataclass(frozen=True)
@@ -100,7 +104,8 @@ def _numbers(text: str) -> set[str]:
 
 
 def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], *,
-           focus: Focus | None = None, check_focus: bool = True) -> Answerability:
+           focus: Focus | None = None, check_focus: bool = True,
+           absent_words: Callable[[list[str]], list[str]] | None = None) -> Answerability:
     """Whether the passages the claims cite answer the question (see the module docstring).
 
     ``check_focus=False`` (the model path) leaves the focus to the model's answerability judge: a
@@ -113,7 +118,6 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
         return Answerability(False, ("no cited passage",), 0.0)
     focus = focus or question_focus(question)
     evidence = _evidence_text(cited)
-    evidence_norm = normalise(evidence)
     unmet: list[str] = []
     topical: list[str] = []               # unmet constraints that a pointer can explain
 
@@ -127,8 +131,13 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
         rest = rest.replace(locator.pasal, " ")
     elif locator:
         rest = re.sub(rf"\bpasal\s+{re.escape(locator.pasal)}\b", " ", rest, flags=re.I)
+    claims_text = " ".join(c.text for c in claims)
+    # A year or a place is met by what the answer quotes or the cited document's identity, not by a mention
+    # anywhere in a long passage ("… Kabupaten Aceh Selatan …" does not state Banda Aceh's area).
+    stated_where = normalise(claims_text + "\n" + "\n".join(
+        f"{p.identity} {p.citation.get('legal_reference') or ''}" for p in cited))
     for year in dict.fromkeys(YEAR.findall(rest)):
-        if not re.search(rf"\b{year}\b", evidence):
+        if not re.search(rf"\b{year}\b", stated_where):
             unmet.append(f"year {year}")
             topical.append(f"tahun {year}")
     stated = _numbers(evidence)
@@ -136,16 +145,20 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
         if number not in stated:
             unmet.append(f"number {number}")
     for place in _places(rest):
-        if place.lower() not in evidence_norm:
+        if place.lower() not in stated_where:
             unmet.append(f"place {place}")
             topical.append(place)
-    claims_text = " ".join(c.text for c in claims)
-    if check_focus and focus.kind == "who" and OFFICE.search(question) and not PERSON.search(claims_text):
+    office = OFFICE.search(question)
+    if check_focus and focus.kind == "who" and office and not (
+            PERSON.search(claims_text) and _office_phrase(question, office) in normalise(claims_text)):
         unmet.append("person holding the office")
     if check_focus and not focus.satisfied_by(claims_text):
         unmet.append(f"focus {focus.kind}")
 
-    wanted = distinctive_stems(YEAR.sub(" ", rest))
+    # What the user says about themselves before asking ("Saya bekerja di Bappeda. Ke mana …?") is context:
+    # the terms of the asking sentence are the ones the evidence must carry.
+    asked = _asking_sentence(rest)
+    wanted = distinctive_stems(YEAR.sub(" ", asked))
     if focus.kind == "signatory":
         wanted -= SIGNING_OFFICES      # "siapa presiden yang mengesahkan …": the signature block names the person
     for place in _places(rest):
@@ -154,10 +167,27 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     coverage = len(wanted & have) / len(wanted) if wanted else 1.0
     if coverage < TERM_COVERAGE:
         unmet.append("terms " + " ".join(sorted(wanted - have)))
+    elif coverage <= OFF_TOPIC_COVERAGE and absent_words:
+        missing = [w for w in re.findall(r"[^\W\d_]+", asked) if content_stems(w) & (wanted - have)]
+        if gone := absent_words(list(dict.fromkeys(missing))):
+            unmet.append("absent " + " ".join(gone))
     pointer = None
     if unmet and topical and len(topical) == len(unmet) and coverage >= TERM_COVERAGE:
         pointer = _pointer(cited[0], topical)
     return Answerability(not unmet, tuple(unmet), round(coverage, 4), pointer)
+
+
+def _asking_sentence(question: str) -> str:
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", question.strip()) if s.strip()]
+    asking = [s for s in sentences if s.rstrip().endswith("?")]
+    return asking[-1] if asking else question
+
+
+def _office_phrase(question: str, office: re.Match) -> str:
+    """The office asked about as written, up to three words ("kepala dinas pendidikan")."""
+    words = [w for w in re.findall(r"[^\W\d_]+", normalise(question[office.start():]))
+             if w not in ("aceh", "sekarang", "saat", "ini", "yang", "siapa")]
+    return " ".join(words[:3])
 
 
 def _is_instrument(passage: Passage, named) -> bool:

@@ -62,13 +62,18 @@ class Focus:
 
 
 def defines(text: str, term: frozenset[str]) -> bool:
-    """The unit is a definition whose head (before "adalah") names the term."""
-    match = re.search(r"\b(adalah|ialah|merupakan|yang\s+selanjutnya|is|means)\b", text, re.I)
+    """The unit is a definition whose defined name is the term.
+
+    The name is what stands before "adalah" (or "yang selanjutnya …"), or the short name it is given
+    ("… yang selanjutnya disebut Amdal, adalah"): "Pengelolaan zakat adalah …" does not define "zakat".
+    """
+    match = re.search(r"\b(adalah|ialah|merupakan|is|means)\b", text, re.I)
     if not match or not term:
         return False
-    head = content_stems(text[:match.start()])
-    # "Qanun kabupaten/kota adalah …" does not define "Qanun Aceh": short terms match whole.
-    return len(term & head) / len(term) >= (1.0 if len(term) <= 3 else 0.75)
+    head = re.sub(r"^\(?\d+[.)]\s*", "", text[:match.start()]).strip(" ,")
+    names = re.split(r",?\s+(?:yang\s+)?selanjutnya\s+(?:disebut|disingkat)(?:\s+dengan)?\s+", head, flags=re.I)
+    return any(term == frozenset(content_stems(name)) or (
+        len(term) > 3 and len(term & content_stems(name)) / len(term) >= 0.75) for name in names if name)
 
 
 def question_focus(question: str) -> Focus:

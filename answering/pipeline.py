@@ -48,6 +48,7 @@ from answering.llm.prompts import prompt
 from answering.llm.tools import CorpusTools
 from answering.notices import QUESTION_TOO_LARGE, refusal_notice
 from answering.publication import model_gate
+from answering.selectors import words_absent_from_corpus
 from answering.models import AnswerTrace
 from answering.telemetry import answer_finished, answer_span, step_span, tool_finished, tool_span
 from acehrag.telemetry.tracing import current_trace_id
@@ -402,7 +403,7 @@ class AnswerPipeline:
             passages, draft = drafted.passages, drafted.draft
         else:
             draft = self._step("synthesis", lambda: with_memory_claims(
-                synthesise(question, passages, language=language), recalled, question))
+                synthesise(question, passages, language=language, absent_words=self._absent_words), recalled, question))
         return GatedOutcome(self._step("faithfulness", lambda: self._gate(draft, passages)), passages)
 
     def _model_draft(self, prepared: Prepared, language: str, recalled: list[RecalledMemory],
@@ -563,6 +564,11 @@ class AnswerPipeline:
         request = prepared.request
         return legal_evidence(passages, question=request.question, principal=request.principal, scope=request.scope,
                               surface=False, make_passage=self._passage).passages
+
+    def _absent_words(self, words: list[str]) -> list[str]:
+        request = self._prepared.request
+        return self._step("corpus_terms", lambda: words_absent_from_corpus(
+            words, principal=request.principal, scope=request.scope))
 
     def _focus_hits(self, question: str, anchor_document, ranked: list[Passage]) -> list[Passage]:
         """The passage the question's focus needs when ranking missed it: a definition, an enactment block."""

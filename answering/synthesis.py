@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from answering.answerability import assess
 from answering.faithfulness import content_stems
@@ -91,8 +91,13 @@ def _units(passage: Passage, legal_basis: bool) -> list[str]:
     return [unit.text for unit in units]
 
 
-def synthesise(question: str, passages: Sequence[Passage], *, language: str | None = None) -> AnswerDraft:
-    """Pick the units that answer the question, in reading order; refuse when they do not answer it."""
+def synthesise(question: str, passages: Sequence[Passage], *, language: str | None = None,
+               absent_words: Callable[[list[str]], list[str]] | None = None) -> AnswerDraft:
+    """Pick the units that answer the question, in reading order; refuse when they do not answer it.
+
+    ``absent_words`` (words -> those no visible passage contains) is asked only in the narrow case the
+    answerability gate needs it; without it that check is skipped.
+    """
     lang = detect_language(question, language)
     question_stems = content_stems(question)
     focus = question_focus(question)
@@ -119,7 +124,7 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
         total += len(candidate.text)
     chosen.sort(key=lambda c: (c.passage_rank, c.position))
     claims = tuple(Claim(text=c.text, citation_keys=(c.passage.label,)) for c in chosen)
-    verdict = assess(question, claims, passages, focus=focus)
+    verdict = assess(question, claims, passages, focus=focus, absent_words=absent_words)
     if not verdict.answerable:
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang, pointer=verdict.pointer,
                            unmet=verdict.unmet, term_coverage=verdict.coverage)

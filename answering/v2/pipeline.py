@@ -104,12 +104,20 @@ def model_segments(content: str, memory_ids: dict[str, int]) -> tuple[Segment, .
                  for s in segments)
 
 
+class NothingCheckable:
+    """A framing check for system copy: no segment states a fact to verify."""
+
+    def check(self, question: str, framing: list[tuple[int, str]]) -> set[int]:
+        return set()
+
+
 class AnswerPipelineV2(AnswerPipeline):
     def __init__(self, *args, editorial: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self._editorial = editorial
         self._scope_empty = False
         self._legal_notes: list = []          # deciding clauses added to searches (legal_status.py)
+        self._system_notice = False
 
     def _require_content(self, request: AnswerRequest) -> None:
         if request.scope.document_ids and not self._has_content(request):
@@ -146,9 +154,11 @@ class AnswerPipelineV2(AnswerPipeline):
             shown = ledger.show(passages)
             key_of = {p.label: k.key for p, k in zip(passages, shown)}
             draft = self._step("synthesis", lambda: with_memory_claims(
-                synthesise(prepared.request.question, passages, language=language), recalled, prepared.request.question))
+                synthesise(prepared.request.question, passages, language=language, absent_words=self._absent_words),
+                recalled, prepared.request.question))
             segments = (status_framing(self._legal_notes, key_of, language, [c.text for c in draft.claims])
                         + deterministic_segments(draft, key_of))
+            self._system_notice = draft.no_answer
         rendered = render_segments(segments) if segments else None
         annotation = self._step("faithfulness", lambda: self._annotate(prepared, segments, ledger))
         answer = rendered.answer if rendered else ""
@@ -161,6 +171,10 @@ class AnswerPipelineV2(AnswerPipeline):
             shown = {p.key: p.evidence for p in ledger.passages()}
         else:
             judge, checker = DeterministicJudge(), DeterministicFramingChecker()
+            if self._system_notice:
+                # The fixed no-answer text (and its pointer to other years or places) is system copy that
+                # answers nothing: it stays framing, so the rate stays "—" (null), never 0%.
+                checker = NothingCheckable()
             shown = {p.key: p.text for p in ledger.passages()}
         return annotate(segments, shown=shown, question=prepared.request.question, judge=judge,
                         framing_checker=checker, batch_size=settings.ACEH_RAG.llm.judge_batch_size)

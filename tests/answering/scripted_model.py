@@ -49,6 +49,8 @@ def purpose(body: dict) -> str:
         return "unlabelled_check"
     if system.startswith("You decide whether an answer's cited passages answer"):
         return "answerability"
+    if system.startswith("You decide whether the user's new question is a follow-up"):
+        return "followup"
     return "agent"
 
 
@@ -115,9 +117,11 @@ class ScriptedModel:
     """``handler(path, body)`` for FakeModelServer, dispatching on the request's purpose."""
 
     def __init__(self, *, agent=careful_agent, judge=supporting_judge, framing=None, guard=allowing_guard,
-                 answerability=answering_judge, unlabelled_check=factual_check, delay: float = 0.0):
+                 answerability=answering_judge, unlabelled_check=factual_check, followup=None, delay: float = 0.0):
         self.scripts = {"agent": agent, "judge": judge, "framing": framing, "guard": guard,
-                        "answerability": answerability, "unlabelled_check": unlabelled_check}
+                        "answerability": answerability, "unlabelled_check": unlabelled_check,
+                        # No follow-up script: the judge call fails and the rule decides, as when it is down.
+                        "followup": followup}
         self.delay = delay
         self.calls: list[tuple[str, dict]] = []
 

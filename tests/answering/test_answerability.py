@@ -64,3 +64,11 @@ def test_asking_for_the_holder_of_an_office_needs_a_name(api_client):
     assert_declined(ask(api_client, "Siapa kepala dinas pendidikan Aceh sekarang?"))
     assert_published(ask(api_client, "Siapa yang melaksanakan pemeriksaan kesehatan gratis di sekolah dan dayah?"),
                      "Kepala Dinas Pendidikan Aceh")
+
+
+def test_on_v2_the_pointer_stays_unverified_framing_and_the_rate_stays_null(api_client):
+    response = api_client.post("/query/v2", data={"query": "Berapa UMP Aceh tahun 2024?"}, content_type="application/json")
+    body = response.json()
+    assert response.status_code == 200 and "Dokumen yang tersedia memuat" in body["answer"]
+    assert (body["claims"], body["citations"], body["grounding_rate"]) == ([], [], None)
+    assert [f["text"] for f in body["framing"]] == [body["answer"]]

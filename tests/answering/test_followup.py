@@ -8,7 +8,7 @@ import pytest
 
 from answering.models import AnswerTrace
 from conversations.models import Message
-from tests.answering.scripted_model import ScriptedModel, completion
+from tests.answering.scripted_model import ScriptedModel, careful_agent, completion
 from tests.answering.test_model_agent import model_settings
 from tests.http_fakes import FakeModelServer
 from tests.factories import make_document
@@ -80,12 +80,8 @@ def test_the_first_turn_records_no_carry(api_client, documents):
 def test_model_path_followup_judge_decides_and_a_slow_judge_falls_back_to_the_rule(api_client, documents):
     def followup_judge(verdict, delay=0.0):
         def script(body):
-            system = body["messages"][0]["content"]
-            if system.startswith("You decide whether the user's new question is a follow-up"):
-                time.sleep(delay)
-                return completion(json.dumps(verdict))
-            from tests.answering.scripted_model import careful_agent
-            return careful_agent(body, query="pajak kendaraan")
+            time.sleep(delay)
+            return completion(json.dumps(verdict))
         return script
 
     first = start(api_client)
@@ -93,7 +89,8 @@ def test_model_path_followup_judge_decides_and_a_slow_judge_falls_back_to_the_ru
         ({"followup": False, "exchanges": []}, 0.0, "not_carried", "model"),
         ({"followup": True, "exchanges": [1]}, 6.0, "carried", "rule (follow-up judge unavailable)"),
     ]:
-        model = ScriptedModel(agent=followup_judge(verdict, delay))
+        model = ScriptedModel(agent=lambda body: careful_agent(body, query="pajak kendaraan"),
+                              followup=followup_judge(verdict, delay))
         with FakeModelServer(model) as fake, model_settings(fake.url, answer_budget_seconds=60.0):
             started = time.monotonic()
             response = api_client.post("/query", data={"query": "yang tadi berlaku sampai kapan?",
@@ -102,5 +99,6 @@ def test_model_path_followup_judge_decides_and_a_slow_judge_falls_back_to_the_ru
             elapsed = time.monotonic() - started
         record = followup_of(response.json())
         assert (record["decision"], record["mechanism"]) == (decision, mechanism)
+        assert len(model.bodies("followup")) == 1
         if delay:
             assert elapsed < delay + 4   # the 5 s ceiling, not the judge's 6 s, bounded the wait
