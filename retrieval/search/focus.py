@@ -29,6 +29,7 @@ from retrieval.search.glossary import Rewrite
 from retrieval.search.lexical import _lexemes, chunk_search_lexical, idf, lexeme_shares, query_terms
 from retrieval.search.naming import article_chunks, find_article, find_named_regulations, resolve_regulation
 from retrieval.search.semantic import vector_literal
+from retrieval.search.titles import titled_documents
 
 DOCUMENT_CANDIDATES = 20
 DEFINITION_DOCUMENTS = 10
@@ -68,12 +69,14 @@ def _fused(lists: Sequence[Sequence[uuid.UUID]]) -> list[uuid.UUID]:
 
 
 def named_documents(query: str, rewrite: Rewrite, *, principal: Principal, scope: Scope | None) -> list[uuid.UUID]:
-    """Visible documents the question names (type+number+year or nickname), in order of mention."""
+    """Visible documents the question names (type+number+year, nickname, else type+subject), in order of mention."""
     found: list[uuid.UUID] = []
     for named in [*find_named_regulations(query), *rewrite.nicknames]:
         document = resolve_regulation(named, principal=principal, scope=scope)
         if document is not None and document.id not in found:
             found.append(document.id)
+    if not found:
+        found = titled_documents(query, principal=principal, scope=scope)
     return found
 
 
