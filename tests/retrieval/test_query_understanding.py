@@ -254,3 +254,24 @@ def test_a_regulation_named_by_type_and_subject_resolves_only_when_one_title_car
     base.confidential = True
     base.save()
     assert titled_documents("pergub perjalanan dinas", principal=PUBLIC, scope=None) == []
+
+
+@pytest.mark.django_db
+def test_a_reranker_orders_only_what_follows_the_named_article(api_client):
+    from tests.http_fakes import FakeModelServer
+
+    make_document(text=UU_PEMDA)
+
+    def rerank(path, body):
+        # The reranker prefers Pasal 13's wording whatever the question names.
+        return 200, [{"index": i, "score": 1.0 if "akuntabilitas" in text else 0.1} for i, text in enumerate(body["texts"])]
+
+    with FakeModelServer(rerank) as fake:
+        config = replace(settings.ACEH_RAG, retrieval=replace(settings.ACEH_RAG.retrieval, rerank_base_url=fake.url))
+        with override_settings(ACEH_RAG=config):
+            response = api_client.post("/search", data={"query": "Pasal 12 UU 23/2014 isinya apa?", "top_k": 3},
+                                       content_type="application/json")
+    results = response.json()["results"]
+    assert results[0]["citation"]["section_path"] == ["Pasal 12"]
+    assert "akuntabilitas" in results[1]["text"]            # the reranker's choice comes next
+    assert [r["score"] for r in results] == sorted((r["score"] for r in results), reverse=True)
