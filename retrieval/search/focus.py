@@ -45,9 +45,9 @@ LIMIT %s
 """
 # "+ 0" keeps the planner off the HNSW index: one document's chunks are few, an exact scan is cheap.
 _DOCUMENT_LEXICAL_SQL = """
-SELECT id, {rank} AS rank FROM retrieval_chunk
+SELECT id, {rank} AS rank, search_vector @@ %s::tsquery AS every_term FROM retrieval_chunk
 WHERE document_id = %s AND search_vector @@ %s::tsquery
-ORDER BY rank DESC, id
+ORDER BY every_term DESC, rank DESC, id
 LIMIT %s
 """
 _EXPLANATIONS_SQL = "SELECT id FROM retrieval_chunk WHERE id = ANY(%s) AND kind = 'penjelasan'"
@@ -86,7 +86,8 @@ def named_documents(query: str, rewrite: Rewrite, *, principal: Principal, scope
 
 
 def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite) -> list[uuid.UUID]:
-    """The document's chunks holding any query term, by the lexical leg's IDF-weighted rank.
+    """The document's chunks holding any query term: those holding every term first (the lexical
+    leg's first tier), then by its IDF-weighted rank.
 
     One document's chunks are few: ranking them through the document index is
     cheaper than the corpus-wide tiers, whose common-term matches span everything.
@@ -99,7 +100,7 @@ def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite) -> list[uuid.UUI
     with connection.cursor() as cursor:
         cursor.execute(
             _DOCUMENT_LEXICAL_SQL.format(rank=rank_sql),
-            [*rank_params, document_id, _tsquery(lexemes, "|"), DOCUMENT_CANDIDATES],
+            [*rank_params, _tsquery(lexemes, "&"), document_id, _tsquery(lexemes, "|"), DOCUMENT_CANDIDATES],
         )
         return [row[0] for row in cursor.fetchall()]
 
