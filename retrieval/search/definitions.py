@@ -64,7 +64,7 @@ def defining_pattern(term: str) -> str:
     """A PostgreSQL regex for the term at the start of its definition."""
     words = r"\s+".join(_pg_word(word) for word in term.split())
     return (
-        rf"(^|[0-9]\.\s*|[;:]\s*)\m{words}\M(\s*,|\s*\(|\s+yang\s+selanjutnya|\s+adalah|\s+ialah|\s+merupakan|\s+yaitu)"
+        rf"(^|[0-9]\.\s*|[;:]\s*)\m{words}\M(\s*,|\s*\(|\s+yang\s+selanjutnya|\s+atau\s+yang\s+disebut|\s+adalah|\s+ialah|\s+merupakan|\s+yaitu)"
         rf"|(disebut|disingkat)\s+(dengan\s+)?\m{words}\M\s*(,|adalah|ialah|yaitu)"
     )
 

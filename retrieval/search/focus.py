@@ -20,15 +20,15 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from django.db import connection
-from django.db.models import Q
 
 from acehrag.auth import Principal
 from retrieval.access import Scope
 from retrieval.search.definitions import definition_term, defining_chunks
 from retrieval.search.glossary import Rewrite
-from retrieval.search.lexical import _lexemes, chunk_search_lexical, idf, lexeme_shares, query_terms
+from retrieval.search.lexical import _lexemes, _rank_sql, _tsquery, idf, lexeme_shares, query_terms
 from retrieval.search.naming import article_chunks, find_article, find_named_regulations, resolve_regulation
 from retrieval.search.semantic import vector_literal
+from retrieval.search.titles import titled_documents
 
 DOCUMENT_CANDIDATES = 20
 DEFINITION_DOCUMENTS = 10
@@ -44,6 +44,12 @@ ORDER BY (c.embedding <=> %s::vector) + 0, c.id
 LIMIT %s
 """
 # "+ 0" keeps the planner off the HNSW index: one document's chunks are few, an exact scan is cheap.
+_DOCUMENT_LEXICAL_SQL = """
+SELECT id, {rank} AS rank, search_vector @@ %s::tsquery AS every_term FROM retrieval_chunk
+WHERE document_id = %s AND search_vector @@ %s::tsquery
+ORDER BY every_term DESC, rank DESC, id
+LIMIT %s
+"""
 _EXPLANATIONS_SQL = "SELECT id FROM retrieval_chunk WHERE id = ANY(%s) AND kind = 'penjelasan'"
 _DOCUMENT_OF_SQL = "SELECT id, document_id FROM retrieval_chunk WHERE id = ANY(%s)"
 _OVERLAP_SQL = (
@@ -68,26 +74,45 @@ def _fused(lists: Sequence[Sequence[uuid.UUID]]) -> list[uuid.UUID]:
 
 
 def named_documents(query: str, rewrite: Rewrite, *, principal: Principal, scope: Scope | None) -> list[uuid.UUID]:
-    """Visible documents the question names (type+number+year or nickname), in order of mention."""
+    """Visible documents the question names (type+number+year, nickname, else type+subject), in order of mention."""
     found: list[uuid.UUID] = []
     for named in [*find_named_regulations(query), *rewrite.nicknames]:
         document = resolve_regulation(named, principal=principal, scope=scope)
         if document is not None and document.id not in found:
             found.append(document.id)
+    if not found:
+        found = titled_documents(query, principal=principal, scope=scope)
     return found
 
 
-def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_name: str, condition, config) -> list[uuid.UUID]:
-    lexical = chunk_search_lexical(
-        rewrite.lexical, document_condition=condition & Q(id=document_id),
-        limit=DOCUMENT_CANDIDATES, common_term_share=config.common_term_share,
-    )
+def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite) -> list[uuid.UUID]:
+    """The document's chunks holding any query term: those holding every term first (the lexical
+    leg's first tier), then by its IDF-weighted rank.
+
+    One document's chunks are few: ranking them through the document index is
+    cheaper than the corpus-wide tiers, whose common-term matches span everything.
+    """
+    lexemes = _lexemes(query_terms(rewrite.lexical))
+    if not lexemes:
+        return []
+    shares, rows = lexeme_shares(lexemes)
+    rank_sql, rank_params = _rank_sql({lexeme: idf(shares[lexeme], rows) for lexeme in lexemes})
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _DOCUMENT_LEXICAL_SQL.format(rank=rank_sql),
+            [*rank_params, _tsquery(lexemes, "&"), document_id, _tsquery(lexemes, "|"), DOCUMENT_CANDIDATES],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_name: str) -> list[uuid.UUID]:
+    lexical = _document_lexical(document_id, rewrite)
     semantic: list[uuid.UUID] = []
     if vector is not None:
         with connection.cursor() as cursor:
             cursor.execute(_DOCUMENT_SEMANTIC_SQL, [document_id, model_name, vector_literal(vector), DOCUMENT_CANDIDATES])
             semantic = [row[0] for row in cursor.fetchall()]
-    fused = _fused([semantic, list(lexical.chunk_ids)])
+    fused = _fused([semantic, lexical])
     # The body answers; its Penjelasan follows it.
     with connection.cursor() as cursor:
         cursor.execute(_EXPLANATIONS_SQL, [fused])
@@ -153,7 +178,7 @@ def focus_ranking(
             front += defining
             stages.append("definition")
     if documents:
-        rankings = [_document_ranking(document_id, rewrite, vector, model_name, condition, config) for document_id in documents]
+        rankings = [_document_ranking(document_id, rewrite, vector, model_name) for document_id in documents]
         front += _fused(rankings)
         stages.append("named-document")
     front = list(dict.fromkeys(front))

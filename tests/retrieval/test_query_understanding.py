@@ -235,3 +235,43 @@ def test_a_named_angka_ranks_its_definition_chunk_first():
     assert len(pasal_one) > 1, "Pasal 1 is split along its angka"
     outcome = chunk_search("UU 6/2014 pasal 1 angka 9", mode="hybrid", top_k=3, principal=ADMIN)
     assert "9. Istilah9 adalah" in outcome.hits[0].chunk.text
+
+
+@pytest.mark.django_db
+def test_a_regulation_named_by_type_and_subject_resolves_only_when_one_title_carries_it():
+    from retrieval.search.titles import titled_documents
+
+    base = make_document(text="PERATURAN GUBERNUR ACEH\nNOMOR 3 TAHUN 2025\nTENTANG\nPERJALANAN DINAS\n\nPasal 1\nPerjalanan dinas dibiayai APBA.\n")
+    make_document(text="PERATURAN GUBERNUR ACEH\nNOMOR 18 TAHUN 2025\nTENTANG\nPERUBAHAN ATAS PERATURAN GUBERNUR ACEH NOMOR 3 TAHUN 2025 TENTANG PERJALANAN DINAS\n\nPasal I\nDiubah.\n")
+    make_document(text="PERATURAN GUBERNUR ACEH\nNOMOR 25 TAHUN 2025\nTENTANG\nPEMBEBASAN PAJAK KENDARAAN\n\nPasal 1\nPajak dibebaskan.\n")
+    make_document(text="PERATURAN GUBERNUR ACEH\nNOMOR 32 TAHUN 2025\nTENTANG\nDASAR PENGENAAN PAJAK KENDARAAN\n\nPasal 1\nPajak dihitung.\n")
+    assert titled_documents("pergub perjalanan dinas 2025 berlaku buat siapa?", principal=ADMIN, scope=None) == [base.id]
+    # Two titles carry "pajak kendaraan": ambiguous, nothing is named.
+    assert titled_documents("pergub pajak kendaraan isinya apa?", principal=ADMIN, scope=None) == []
+    # The year must match; a caller who cannot see the document gets nothing.
+    assert titled_documents("pergub perjalanan dinas 2019", principal=ADMIN, scope=None) == []
+    assert titled_documents("pergub perjalanan dinas", principal=PUBLIC, scope=None) == [base.id]
+    base.confidential = True
+    base.save()
+    assert titled_documents("pergub perjalanan dinas", principal=PUBLIC, scope=None) == []
+
+
+@pytest.mark.django_db
+def test_a_reranker_orders_only_what_follows_the_named_article(api_client):
+    from tests.http_fakes import FakeModelServer
+
+    make_document(text=UU_PEMDA)
+
+    def rerank(path, body):
+        # The reranker prefers Pasal 13's wording whatever the question names.
+        return 200, [{"index": i, "score": 1.0 if "akuntabilitas" in text else 0.1} for i, text in enumerate(body["texts"])]
+
+    with FakeModelServer(rerank) as fake:
+        config = replace(settings.ACEH_RAG, retrieval=replace(settings.ACEH_RAG.retrieval, rerank_base_url=fake.url))
+        with override_settings(ACEH_RAG=config):
+            response = api_client.post("/search", data={"query": "Pasal 12 UU 23/2014 isinya apa?", "top_k": 3},
+                                       content_type="application/json")
+    results = response.json()["results"]
+    assert results[0]["citation"]["section_path"] == ["Pasal 12"]
+    assert "akuntabilitas" in results[1]["text"]            # the reranker's choice comes next
+    assert [r["score"] for r in results] == sorted((r["score"] for r in results), reverse=True)

@@ -1,0 +1,77 @@
+"""Regulations named by type and subject: "qanun transparansi anggaran", "pergub perjalanan dinas 2025".
+
+After a type word with no number, the next few content words are the
+subject. The longest leading run of them whose every word exactly one
+visible indexed document of that type carries in its title (a year, when written, must
+match) names that document. Amendments ("Perubahan atas ...") only match
+when the question speaks of a change. Anything ambiguous names nothing.
+"""
+from __future__ import annotations
+
+import re
+import uuid
+
+from django.db.models import Q
+
+from acehrag.auth import Principal
+from retrieval.access import Scope, visible_documents_q
+from retrieval.models import Document
+from retrieval.search.naming import _TYPE, RESOLVE_BROWSE_LIMIT, type_prefixes
+
+_TITLED = re.compile(rf"\b(?P<type>{_TYPE})\b(?!\s*(?:nomor|nomer|no\.?|nr\.?|number)?\s*\d)(?P<rest>[^?.,;:!]*)", re.IGNORECASE)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+# Words that end a subject: question words, locators, the rest of the sentence.
+_STOP = frozenset(
+    """pasal ayat angka huruf tentang soal mengenai apa apakah berapa brp siapa kapan bagaimana gimana
+    mengatur ngatur atur isinya isi bilang menurut dalam berlaku yang yg itu ini ya sih dan atau untuk buat
+    nya bagi di ke dari pada tahun th thn""".split()
+)
+MIN_WORDS = 1
+MAX_WORDS = 5
+MIN_SINGLE_WORD = 6       # a lone subject word must be this long ("zakat" is too generic, "ketenagakerjaan" is not)
+
+
+def _subject(rest: str) -> list[str]:
+    words = []
+    for word in re.findall(r"[\w'/-]+", rest.lower()):
+        if word in _STOP or word.isdigit() or word == "aceh" and not words:
+            if words:
+                break
+            continue
+        words.append(word)
+        if len(words) == MAX_WORDS:
+            break
+    return words
+
+
+def titled_documents(question: str, *, principal: Principal, scope: Scope | None) -> list[uuid.UUID]:
+    found: list[uuid.UUID] = []
+    year = _YEAR.search(question)
+    amendment = re.search(r"\bperubahan|\bdiubah|\bamend", question, re.IGNORECASE)
+    for match in _TITLED.finditer(question):
+        prefixes = type_prefixes(match.group("type"))
+        words = _subject(match.group("rest"))
+        if not prefixes or not words:
+            continue
+        type_match = Q()
+        for prefix in prefixes:
+            type_match |= Q(instrument_type__istartswith=prefix)
+        documents = Document.objects.filter(visible_documents_q(principal, scope)).filter(type_match)
+        if year:
+            documents = documents.filter(year=int(year.group(0)))
+        if not amendment:
+            documents = documents.exclude(title__icontains="perubahan atas")
+        for size in range(len(words), MIN_WORDS - 1, -1):
+            if size == 1 and len(words[0]) < MIN_SINGLE_WORD:
+                break
+            carrying = documents
+            for word in words[:size]:
+                carrying = carrying.filter(title__iregex=rf"\m{re.escape(word)}")
+            candidates = list(carrying.values_list("id", flat=True)[:RESOLVE_BROWSE_LIMIT])
+            if len(candidates) == 1:
+                if candidates[0] not in found:
+                    found.append(candidates[0])
+                break
+            if candidates:
+                break     # several documents carry the longest phrase: ambiguous
+    return found
