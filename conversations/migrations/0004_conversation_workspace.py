@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('conversations', '0004_route_family_labels'),
+        ('conversations', '0003_message_answer_figures'),
     ]
 
     operations = [
