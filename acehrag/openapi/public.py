@@ -122,6 +122,41 @@ def _plain(summary: str, tag: str, media: str, example: object, schema: dict, de
                                                                                    "example": example}}}}}}
 
 
+def _feedback_operation() -> dict:
+    body = {"type": "object", "required": ["visitorId", "conversationId", "turn", "rating"], "properties": {
+        "visitorId": {"type": "string", "description": "The visitor id the chat's done payload returned."},
+        "conversationId": {"type": "string", "format": "uuid", "description": "conversationId of that answer."},
+        "turn": {"type": "integer", "minimum": 0, "description": "Zero-based answer of that conversation."},
+        "rating": {"type": "string", "enum": ["up", "down"], "description": "Thumbs up or down."},
+        "comment": {"type": "string", "maxLength": 2000, "description": "Optional comment (thumbs down)."}}}
+    example = {"visitorId": "v-1b2c", "conversationId": CITATION["document_id"], "turn": 0, "rating": "down",
+               "comment": "Jawabannya kurang lengkap."}
+    saved = {"description": "Stored (201) or replaced (200).", "content": {"application/json": {
+        "schema": {"type": "object", "properties": {"ok": {"type": "boolean"}, "rating": {"type": "string"},
+                                                    "comment": {"type": "string"}}},
+        "example": {"ok": True, "rating": "down", "comment": "Jawabannya kurang lengkap."}}}}
+    return {
+        "tags": ["public chat"], "operationId": "public_feedback", "security": [],
+        "summary": "The widget's thumbs up/down on one answer (visitor-signed)",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": body, "example": example}}},
+        "responses": {"201": saved, "200": saved,
+                      "400": _public_error("Malformed body.", "BAD_REQUEST", "rating: Input should be 'up' or 'down'"),
+                      "404": _public_error("Not this visitor's answer.", "NOT_FOUND", "Answer not found")},
+    }
+
+
+def _metrics_operation() -> dict:
+    return {"get": {
+        "tags": ["operations"], "operationId": "metrics", "security": [],   # its own bearer token, not the API key
+        "summary": "Prometheus metrics of every process of the deployment",
+        "description": "Needs Authorization: Bearer <ACEH_RAG_METRICS__TOKEN>; 404 while that token is unset.",
+        "responses": {"200": {"description": "Prometheus text format.", "content": {"text/plain": {
+                          "schema": {"type": "string"}, "example": "# TYPE acehrag_answers_total counter\n"}}},
+                      "401": {"description": "Missing or wrong bearer token."},
+                      "404": {"description": "Metrics are off (no token configured)."}},
+    }}
+
+
 def add_public_routes(schema: dict) -> None:
     from answering.public.schemas import PublicChatIn
 
@@ -134,6 +169,8 @@ def add_public_routes(schema: dict) -> None:
     schema["paths"].update({
         "/api/public/rag/chat": {"post": _chat_operation(request_schema)},
         "/api/public/rag/sources/{chunk_id}": {"get": _source_operation()},
+        "/api/public/rag/feedback": {"post": _feedback_operation()},
+        "/metrics": _metrics_operation(),
         "/healthz": _plain("Liveness", "operations", "application/json", {"status": "ok"},
                            {"type": "object", "properties": {"status": {"type": "string"}}}),
         "/readyz": _plain("Readiness", "operations", "application/json",

@@ -12,7 +12,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path, help="JSONL question set (bench/answers_*.jsonl)")
-        parser.add_argument("--route", choices=("query", "v2"), default="query")
+        parser.add_argument("--route", choices=("query", "v2"), default="query",
+                            help="Answer pipeline to run: /query (default) or /query/v2.")
         parser.add_argument("--collection", default=None, help="Restrict to one collection id.")
         parser.add_argument("--json", action="store_true", help="One JSON record per question instead of the summary.")
 
