@@ -163,9 +163,11 @@ def purge_committed_corpus() -> None:
 
     Call inside ``django_db_blocker.unblock()``: committed rows outlive the test transactions.
     """
+    from answering.models import AnswerTrace
     from conversations.models import Conversation
     from retrieval.models import Collection, Document
 
+    AnswerTrace.objects.all().delete()  # the servers' answer traces (no foreign key to the conversation)
     Conversation.objects.all().delete()
     Document.objects.all().delete()
     Collection.objects.all().delete()
