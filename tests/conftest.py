@@ -174,11 +174,12 @@ def purge_committed_corpus() -> None:
     from answering.models import AnswerTrace
     from conversations.models import Conversation
     from memory.models import Memory
-    from retrieval.models import Collection, Document
+    from retrieval.models import Collection, Document, Ingestion
 
     # Traces name their conversation by id only (no foreign key), so they go explicitly.
     AnswerTrace.objects.all().delete()
     Memory.objects.all().delete()
     Conversation.objects.all().delete()
+    Ingestion.objects.all().delete()   # an ingestion protects its collection
     Document.objects.all().delete()
     Collection.objects.all().delete()

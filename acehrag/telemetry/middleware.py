@@ -20,7 +20,7 @@ from opentelemetry.trace import Status, StatusCode
 from acehrag.auth import request_principal
 from acehrag.telemetry import metrics
 from acehrag.telemetry.logs import subject_hash
-from acehrag.telemetry.tracing import extract_parent, start_server_span
+from acehrag.telemetry.tracing import extract_parent, span_ids, start_server_span
 
 access_log = logging.getLogger("acehrag.access")
 
@@ -100,14 +100,13 @@ class _Exchange:
             metrics.stream_closed(self.route, disconnected=not stream_completed)
             self.span.set_attribute("sse.completed", stream_completed)
         metrics.record_request(self.route, self.request.method, self.status, seconds)
-        context = self.span.get_span_context()
+        trace_id, span_id = span_ids(self.span)
         principal = request_principal(self.request)
         access_log.info("request", extra={
             "route": self.route, "method": self.request.method, "status": self.status,
             "duration_ms": round(seconds * 1000, 2),
             "subject_hash": subject_hash(principal.subject, settings.SECRET_KEY),
-            **({"trace_id": trace.format_trace_id(context.trace_id), "span_id": trace.format_span_id(context.span_id)}
-               if self.span.is_recording() else {}),
+            **({"trace_id": trace_id, "span_id": span_id} if trace_id else {}),
             **({"stream_completed": stream_completed} if stream_completed is not None else {}),
         })
         self.span.end()

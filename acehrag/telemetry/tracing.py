@@ -22,13 +22,30 @@ from contextlib import contextmanager
 from typing import Iterator, Mapping
 
 from opentelemetry import propagate, trace
+from opentelemetry.sdk.trace.sampling import Decision, Sampler, SamplingResult
 from opentelemetry.trace import Span, SpanKind
 
 TRACER_NAME = "aceh-rag"
 DEFAULT_SERVICE_NAME = "aceh-rag"
 _tracer = trace.get_tracer(TRACER_NAME)   # a proxy: follows the provider set later
 _lock = threading.Lock()
-_state = {"configured": False, "enabled": False, "capture": False}
+_state = {"configured": False, "enabled": False, "capture": False, "local_only": False}
+
+
+class LocalIdsOnly(Sampler):
+    """Without an exporter nobody reads span objects: keep the W3C ids, build no spans.
+
+    Every span is dropped (a non-recording span with real trace and span ids),
+    so the answer's trace id, the log lines' ids and the local ``AnswerTrace``
+    row cost no span bookkeeping.
+    """
+
+    def should_sample(self, parent_context, trace_id, name, kind=None, attributes=None, links=None, trace_state=None):
+        parent = trace.get_current_span(parent_context).get_span_context()
+        return SamplingResult(Decision.DROP, trace_state=parent.trace_state if parent.is_valid else None)
+
+    def get_description(self) -> str:
+        return "LocalIdsOnly"
 
 
 def otlp_endpoint_configured(environ: Mapping[str, str] = os.environ) -> bool:
@@ -47,8 +64,12 @@ def configure_tracing(config) -> None:
         from opentelemetry.sdk.trace import TracerProvider
 
         service = os.environ.get("OTEL_SERVICE_NAME") or DEFAULT_SERVICE_NAME
-        provider = TracerProvider(resource=Resource.create({SERVICE_NAME: service}))
-        if otlp_endpoint_configured():
+        exporting = otlp_endpoint_configured()
+        _state["local_only"] = not exporting
+        # Exporting: the standard OTEL_TRACES_SAMPLER applies (default parentbased_always_on).
+        provider = TracerProvider(resource=Resource.create({SERVICE_NAME: service}),
+                                  **({} if exporting else {"sampler": LocalIdsOnly()}))
+        if exporting:
             from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
             from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
@@ -79,19 +100,27 @@ def set_content(target: Span, **texts: str | None) -> None:
         target.set_attributes(_clean(texts))
 
 
-def current_trace_id() -> str | None:
-    """The current trace's id as 32 hex characters, or None when nothing is recorded."""
-    current = trace.get_current_span()
-    if not current.is_recording():
+def trace_id_of(target: Span) -> str | None:
+    """A span's trace id as 32 hex characters; None with tracing off or when the trace is not sampled."""
+    context = target.get_span_context()
+    if not (_state["enabled"] and context.is_valid and (_state["local_only"] or target.is_recording())):
         return None
-    return trace.format_trace_id(current.get_span_context().trace_id)
+    return trace.format_trace_id(context.trace_id)
+
+
+def current_trace_id() -> str | None:
+    return trace_id_of(trace.get_current_span())
+
+
+def span_ids(target: Span) -> tuple[str | None, str | None]:
+    trace_id = trace_id_of(target)
+    if trace_id is None:
+        return None, None
+    return trace_id, trace.format_span_id(target.get_span_context().span_id)
 
 
 def current_span_ids() -> tuple[str | None, str | None]:
-    context = trace.get_current_span().get_span_context()
-    if not context.is_valid:
-        return None, None
-    return trace.format_trace_id(context.trace_id), trace.format_span_id(context.span_id)
+    return span_ids(trace.get_current_span())
 
 
 def extract_parent(headers: Mapping[str, str]):
