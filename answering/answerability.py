@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from answering.anchors import find_article, find_named_regulation
+from answering.legal_status import ORIGIN as LEGAL_CLAUSE_ORIGIN
 from answering.faithfulness import content_stems, normalise
 from answering.focus import OFFICE, PERSON, Focus, question_focus
 from answering.types import Claim, Passage
@@ -192,6 +193,9 @@ def _office_phrase(question: str, office: re.Match) -> str:
 
 def _is_instrument(passage: Passage, named) -> bool:
     identity = f"{passage.document_title} {passage.citation.get('legal_reference') or ''}"
+    if passage.origin == LEGAL_CLAUSE_ORIGIN:
+        # A revoking/amending clause of another regulation speaks about the named one by its number and year.
+        identity += f" {passage.text}"
     number = re.search(rf"(?:nomor|no\.?)\s*0*{re.escape(named.number)}\b", identity, re.I)
     return bool(number) and str(named.year) in identity
 

@@ -29,6 +29,9 @@ _DEFINITIONS_LEAD = re.compile(r"(yang\s+dimaksud\s+dengan|the\s+following\s+def
 _LEGAL_BASIS_LINE = re.compile(
     r"^(Menimbang|Menimbing|Mengingat|Memperhatikan|Menetapkan\s*:|MEMUTUSKAN|bahwa\b)|"
     r"(Lembaran Negara|Tambahan Lembaran|Lembaran Aceh|Lembaran Daerah|Berita Daerah)", re.I)
+# A closing provision that revokes or amends another regulation cites its gazette too; it is not legal basis.
+# ("sebagaimana telah diubah dengan …" in a Mengingat item is still legal basis.)
+_ACTING_CLAUSE = re.compile(r"\b(dicabut|dinyatakan\s+tidak\s+berlaku|diubah\s+sebagai\s+berikut)\b", re.I)
 LEGAL_BASIS_QUESTION = re.compile(
     r"\b(dasar\s+hukum|landasan\s+hukum|mengingat|menimbang|pertimbangan|latar\s+belakang|konsiderans|"
     r"legal\s+basis|dasar\s+(pembentukan|penetapan))\b", re.I)
@@ -103,7 +106,7 @@ def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = Fals
             close()
             units.append(Unit(piece, "row", len(units)))
             continue
-        if not legal_basis and (preamble or _LEGAL_BASIS_LINE.search(piece)):
+        if not legal_basis and (preamble or (_LEGAL_BASIS_LINE.search(piece) and not _ACTING_CLAUSE.search(piece))):
             close()
             continue
         if _ITEM.match(piece):
