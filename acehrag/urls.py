@@ -8,9 +8,9 @@ from acehrag.errors import not_found_view
 from acehrag.telemetry.views import metrics_view
 
 # The admin names the product; "View site" opens the landing page (links to /docs, /admin/, /widget).
-admin.site.site_header = "Aceh RAG — Administrasi"
+admin.site.site_header = "Aceh RAG administration"
 admin.site.site_title = "Aceh RAG"
-admin.site.index_title = "Korpus, percakapan dan akses mitra"
+admin.site.index_title = "Corpus, conversations and partner access"
 admin.site.site_url = "/"
 
 urlpatterns = [

@@ -97,4 +97,4 @@ def test_admin_names_the_product_and_view_site_is_the_landing_page():
     from django.contrib import admin
 
     assert (admin.site.site_header, admin.site.site_title, admin.site.site_url) == (
-        "Aceh RAG — Administrasi", "Aceh RAG", "/")
+        "Aceh RAG administration", "Aceh RAG", "/")
