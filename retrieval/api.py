@@ -21,7 +21,9 @@ from retrieval.parsing import SUPPORTED_EXTENSIONS
 from retrieval.uploads import content_matches_extension
 from retrieval.search import SearchTimeout, chunk_search
 from retrieval.selectors import document_get_visible, document_list_visible, ingestion_get
-from retrieval.services import document_delete, ingestion_create, ingestion_enqueue, upload_store
+from retrieval.services import (
+    IngestionQueueUnavailable, document_delete, ingestion_create, ingestion_enqueue, upload_store,
+)
 
 router = Router(tags=["retrieval"])
 
@@ -96,7 +98,7 @@ def _document_out(document) -> dict:
 
 @router.post(
     "/documents",
-    response={202: schemas.IngestionAccepted, 413: schemas.ErrorOut, 415: schemas.ErrorOut},
+    response={202: schemas.IngestionAccepted, 413: schemas.ErrorOut, 415: schemas.ErrorOut, 503: schemas.ErrorOut},
     summary="Upload a file for ingestion",
 )
 def document_upload(
@@ -133,12 +135,15 @@ def document_upload(
     )
     stored = upload_store(data=data, filename=name)
     principal = request_principal(request)
-    with transaction.atomic():
-        ingestion = ingestion_create(
-            source_name=name, source_key=source_key_for(collection, f"upload/{name}"), stored_path=stored,
-            options=options, requested_by=principal.subject or request.auth.key_name,
-        )
-        ingestion_enqueue(ingestion=ingestion)
+    try:
+        with transaction.atomic():
+            ingestion = ingestion_create(
+                source_name=name, source_key=source_key_for(collection, f"upload/{name}"), stored_path=stored,
+                options=options, requested_by=principal.subject or request.auth.key_name,
+            )
+            ingestion_enqueue(ingestion=ingestion)
+    except IngestionQueueUnavailable as exc:
+        return Status(503, {"detail": str(exc)})
     return Status(202, {"ingestion_id": str(ingestion.id), "status": "queued", "source_name": name})
 
 
