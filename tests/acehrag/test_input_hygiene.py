@@ -201,3 +201,9 @@ def test_ten_thousand_deep_json_gets_the_422_shape(api_client, path):
 def test_api_key_header_is_still_required_first(client):
     response = client.post("/search", {"query": "a\u0000b"}, content_type="application/json")
     assert response.status_code == 401 and TEST_API_KEY not in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_multipart_body_without_boundary_is_a_4xx(api_client):
+    response = api_client.generic("POST", "/documents", b"--x\r\n", content_type="multipart/form-data")
+    assert 400 <= response.status_code < 500
