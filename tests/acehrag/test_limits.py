@@ -37,6 +37,12 @@ def sample_corpus(django_db_setup, django_db_blocker):
         assert all(o.status == "ingested" for o in sample_corpus_ingest())
     yield
     with django_db_blocker.unblock():
+        from answering.models import AnswerTrace
+        from memory.models import Memory
+
+        # The servers' answers committed traces and memories too.
+        AnswerTrace.objects.all().delete()
+        Memory.objects.all().delete()
         purge_committed_corpus()
 
 
