@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test setup browser-deps worker bench clean-data docker-config
+.PHONY: run test setup browser-deps worker bench fuzz clean-data docker-config
 
 $(VENV)/.installed: requirements/base.txt requirements/dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ worker: setup
 
 bench: setup
 	$(PY) bench/ingest.py && $(PY) bench/search.py
+
+# Schemathesis over /openapi.json against a server it starts (var/fuzz): fails on any 5xx.
+fuzz: setup
+	$(PY) scripts/fuzz.py
 
 docker-config:
 	@command -v docker-compose >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq docker-compose; }

@@ -1,4 +1,8 @@
-"""ASGI wrapper at the edge: request body limits before parsing, and a send timeout.
+"""ASGI wrapper at the edge: liveness, request body limits before parsing, a send timeout.
+
+Liveness. ``GET /healthz`` is answered here, on the event loop, so a process
+busy with answers still says it is alive at once (the Django view serves the
+same body to in-process callers).
 
 Body limit. Django's ASGI handler spools the whole body before any view or
 middleware runs, so the limit is enforced here, before that read: a declared
@@ -26,6 +30,8 @@ logger = logging.getLogger("acehrag.edge")
 UPLOAD_PATH = "/documents"
 MULTIPART_ALLOWANCE = 1024 * 1024
 PUBLIC_PREFIX = "/api/public/"
+LIVENESS_PATH = "/healthz"
+HEALTHY = {"status": "ok"}
 
 
 def body_limit(method: str, path: str) -> int:
@@ -81,6 +87,9 @@ class EdgeMiddleware:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        if scope["path"] == LIVENESS_PATH and scope["method"] in ("GET", "HEAD"):
+            # Liveness never waits for a thread, a connection or an answer slot.
+            return await _send_json(send, 200, json.dumps(HEALTHY).encode())
         limit = body_limit(scope["method"], scope["path"])
         declared = _declared_length(scope)
         if declared is not None and declared > limit:

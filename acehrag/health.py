@@ -10,6 +10,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
 from acehrag.connections import logged_once
+from acehrag.edge import HEALTHY
 
 logger = logging.getLogger(__name__)
 
@@ -17,7 +18,8 @@ logger = logging.getLogger(__name__)
 @csrf_exempt
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"status": "ok"})
+    """Under ASGI the edge (acehrag/edge.py) answers first, with the same body."""
+    return JsonResponse(HEALTHY)
 
 
 def _check_database() -> str | None:

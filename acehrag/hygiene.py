@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from pydantic import BaseModel, field_validator
 from pydantic_core import PydanticCustomError
 
@@ -65,7 +66,10 @@ class ControlCharacterMiddleware:
         if not request.path.startswith(EXEMPT_PREFIXES):
             errors = control_character_errors("query", request.GET)
             if request.method == "POST" and request.content_type in FORM_TYPES:
-                errors += control_character_errors("form", request.POST)
+                try:
+                    errors += control_character_errors("form", request.POST)
+                except MultiPartParserError:
+                    pass  # a malformed envelope is the route's own 4xx to give
             if errors:
                 return JsonResponse({"detail": errors}, status=422)
         return self.get_response(request)

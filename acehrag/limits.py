@@ -7,22 +7,21 @@ request beyond waits up to ``ANSWER_QUEUE_SECONDS`` for a slot (at most
 ``MAX_QUEUED_ANSWERS`` wait), otherwise it is refused with ``Overloaded``
 (503 + ``Retry-After``). Probes and other routes never take a slot.
 
-One counter serves the sync JSON routes (a thread blocks on the condition)
-and the async stream routes (the event loop polls, so no executor thread is
-parked while a stream waits).
+One first-come, first-served queue serves the sync JSON routes (a thread
+waits on an event) and the async stream routes (a future on the event loop,
+so no executor thread is parked while a stream waits).
 """
 from __future__ import annotations
 
 import asyncio
 import math
 import threading
-import time
-from contextlib import asynccontextmanager, contextmanager
+from collections import deque
+from contextlib import contextmanager
 
 from django.conf import settings
 
 BUSY = "The service is busy; please retry shortly"
-ASYNC_POLL_SECONDS = 0.02
 
 
 class Overloaded(RuntimeError):
@@ -34,83 +33,102 @@ class Overloaded(RuntimeError):
         self.retry_after = retry_after
 
 
+class _Waiter:
+    """One queued request; ``grant`` hands it a slot (from any thread)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop | None = None):
+        self.granted = False
+        self._loop = loop
+        self._event = threading.Event() if loop is None else None
+        self._future = loop.create_future() if loop is not None else None
+
+    def grant(self) -> None:
+        self.granted = True
+        if self._event is not None:
+            self._event.set()
+        else:
+            self._loop.call_soon_threadsafe(lambda: self._future.done() or self._future.set_result(None))
+
+    def wait(self, timeout: float) -> None:
+        self._event.wait(timeout)
+
+    async def wait_async(self, timeout: float) -> None:
+        try:
+            await asyncio.wait_for(asyncio.shield(self._future), timeout)
+        except asyncio.TimeoutError:
+            pass
+
+
 class AnswerSlots:
+    """A counter with a first-come, first-served queue: a freed slot goes to the oldest waiter."""
+
     def __init__(self, capacity: int, queue_seconds: float, max_waiting: int):
         self.capacity = capacity
         self.queue_seconds = queue_seconds
         self.max_waiting = max_waiting
         self._running = 0
-        self._waiting = 0
-        self._condition = threading.Condition()
+        self._waiters: deque[_Waiter] = deque()
+        self._lock = threading.Lock()
 
     @property
     def retry_after(self) -> int:
         return max(1, math.ceil(self.queue_seconds / 4))
 
-    def _try_take(self) -> bool:
-        """Caller holds the condition."""
-        if self._running < self.capacity:
-            self._running += 1
-            return True
-        return False
+    def _enter(self, loop: asyncio.AbstractEventLoop | None) -> _Waiter | None:
+        """A slot now (None), or a place in the queue; ``Overloaded`` when the queue is full."""
+        with self._lock:
+            if self._running < self.capacity and not self._waiters:
+                self._running += 1
+                return None
+            if len(self._waiters) >= self.max_waiting:
+                raise Overloaded(self.retry_after)
+            waiter = _Waiter(loop)
+            self._waiters.append(waiter)
+            return waiter
 
-    def _join_queue(self) -> None:
-        """Caller holds the condition; refuses at once when the queue is full."""
-        if self._waiting >= self.max_waiting:
-            raise Overloaded(self.retry_after)
-        self._waiting += 1
+    def _leave_queue(self, waiter: _Waiter) -> None:
+        """After the wait: keep a slot granted meanwhile, otherwise give up the place."""
+        with self._lock:
+            if waiter.granted:
+                return
+            self._waiters.remove(waiter)
+        raise Overloaded(self.retry_after)
 
     def acquire(self) -> None:
         """Block until a slot is free (bounded); raises ``Overloaded``."""
-        with self._condition:
-            if self._try_take():
-                return
-            self._join_queue()
-            try:
-                deadline = time.monotonic() + self.queue_seconds
-                while not self._try_take():
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        raise Overloaded(self.retry_after)
-                    self._condition.wait(left)
-            finally:
-                self._waiting -= 1
+        waiter = self._enter(None)
+        if waiter is not None:
+            waiter.wait(self.queue_seconds)
+            self._leave_queue(waiter)
 
     async def acquire_async(self) -> None:
         """As ``acquire``, without parking a thread while it waits."""
-        with self._condition:
-            if self._try_take():
-                return
-            self._join_queue()
+        waiter = self._enter(asyncio.get_running_loop())
+        if waiter is None:
+            return
         try:
-            deadline = time.monotonic() + self.queue_seconds
-            while True:
-                await asyncio.sleep(ASYNC_POLL_SECONDS)
-                with self._condition:
-                    if self._try_take():
-                        return
-                if time.monotonic() >= deadline:
-                    raise Overloaded(self.retry_after)
-        finally:
-            with self._condition:
-                self._waiting -= 1
+            await waiter.wait_async(self.queue_seconds)
+        except BaseException:
+            # Cancelled while queued (the client left): give back a slot granted meanwhile.
+            with self._lock:
+                granted = waiter.granted
+                if not granted:
+                    self._waiters.remove(waiter)
+            if granted:
+                self.release()
+            raise
+        self._leave_queue(waiter)
 
     def release(self) -> None:
-        with self._condition:
-            self._running -= 1
-            self._condition.notify()
+        with self._lock:
+            if self._waiters:
+                self._waiters.popleft().grant()  # the slot passes on; the running count stays
+            else:
+                self._running -= 1
 
     @contextmanager
     def held(self):
         self.acquire()
-        try:
-            yield
-        finally:
-            self.release()
-
-    @asynccontextmanager
-    async def held_async(self):
-        await self.acquire_async()
         try:
             yield
         finally:

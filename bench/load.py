@@ -108,9 +108,11 @@ async def stream_once(client: httpx.AsyncClient, question: str, outcomes: Counte
     try:
         async with client.stream("POST", "/query/stream", json={"query": question}) as response:
             if response.status_code != 200:
-                retry = "+Retry-After" if response.headers.get("Retry-After") else ""
-                outcomes[f"http {response.status_code}{retry}"] += 1
+                retry = response.headers.get("Retry-After")
+                outcomes[f"http {response.status_code}{'+Retry-After' if retry else ''}"] += 1
                 await response.aread()
+                if retry and retry.isdigit():
+                    await asyncio.sleep(int(retry))  # a well-behaved client honours Retry-After
                 return
             async for line in response.aiter_lines():
                 if line == "event: done":

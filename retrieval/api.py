@@ -19,7 +19,7 @@ from retrieval.relations.serialise import legal_status_fields
 from retrieval.uploads import UploadRejected, upload_accept
 from retrieval.search import SearchTimeout, chunk_search
 from retrieval.selectors import document_get_visible, document_list_visible, ingestion_get
-from retrieval.services import document_delete
+from retrieval.services import IngestionQueueUnavailable, document_delete
 
 router = Router(tags=["retrieval"])
 
@@ -101,7 +101,7 @@ def _document_out(document, legal=None) -> dict:
 
 @router.post(
     "/documents",
-    response={202: schemas.IngestionAccepted, 413: schemas.ErrorOut, 415: schemas.ErrorOut},
+    response={202: schemas.IngestionAccepted, 413: schemas.ErrorOut, 415: schemas.ErrorOut, 503: schemas.ErrorOut},
     summary="Upload a file for ingestion",
 )
 def document_upload(
@@ -128,6 +128,8 @@ def document_upload(
         ingestion = upload_accept(file=file, options=options, requested_by=upload_requester(request))
     except UploadRejected as exc:
         return Status(exc.status, {"detail": exc.detail})
+    except IngestionQueueUnavailable as exc:
+        return Status(503, {"detail": str(exc)})
     name = ingestion.source_name
     return Status(202, {"ingestion_id": str(ingestion.id), "status": "queued", "source_name": name})
 

@@ -77,13 +77,34 @@ def ingestion_request_reindex(*, document: Document, requested_by: str) -> Inges
         )
         ingestion_enqueue(ingestion=ingestion)
     return ingestion
+class IngestionQueueUnavailable(RuntimeError):
+    """The task broker refused the ingestion; it was withdrawn (HTTP 503)."""
 
 
 def ingestion_enqueue(*, ingestion: Ingestion) -> None:
-    """Queue the ingestion once the surrounding transaction commits."""
+    """Queue the ingestion once the surrounding transaction commits.
+
+    A broker that cannot take the task withdraws the ingestion (row and uploaded
+    bytes) and raises ``IngestionQueueUnavailable``: an upload is queued or gone,
+    never stored and forgotten.
+    """
+    transaction.on_commit(lambda: _ingestion_publish(ingestion))
+
+
+def _ingestion_publish(ingestion: Ingestion) -> None:
+    from kombu.exceptions import OperationalError as BrokerUnavailable
+
     from retrieval.tasks import ingest_file
 
-    transaction.on_commit(lambda: ingest_file.delay(str(ingestion.id)))
+    try:
+        ingest_file.delay(str(ingestion.id))
+    except BrokerUnavailable as exc:
+        logger.warning("task broker unavailable, ingestion %s withdrawn: %s", ingestion.id, exc)
+        Ingestion.objects.filter(pk=ingestion.pk).delete()
+        stored = Path(ingestion.stored_path)
+        if stored.parent.parent == upload_dir():  # only our own copy of an upload, never a command's source file
+            shutil.rmtree(stored.parent, ignore_errors=True)
+        raise IngestionQueueUnavailable("The ingestion queue is unavailable; the upload was not kept") from exc
 
 
 def upload_dir() -> Path:
@@ -236,6 +257,7 @@ __all__ = [
     "document_ingest_bytes",
     "document_reindex",
     "ingestion_create",
+    "IngestionQueueUnavailable",
     "ingestion_enqueue",
     "ingestion_request_reindex",
     "ingestion_request_upload",

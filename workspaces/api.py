@@ -15,6 +15,7 @@ from retrieval.api import upload_requester
 from retrieval.ingestion import IngestOptions
 from retrieval.schemas import ErrorOut, IngestionAccepted
 from retrieval.selectors import workspace_documents_visible, workspace_ingestions_pending
+from retrieval.services import IngestionQueueUnavailable
 from retrieval.uploads import UploadRejected, upload_accept
 from workspaces import schemas, selectors, services
 from workspaces.models import WorkspaceMember
@@ -112,7 +113,7 @@ def workspace_documents(request: HttpRequest, workspace_id: uuid.UUID):
     return pending + indexed
 
 
-@router.post("/workspaces/{workspace_id}/documents", response={202: IngestionAccepted, 413: ErrorOut, 415: ErrorOut, **ERRORS},
+@router.post("/workspaces/{workspace_id}/documents", response={202: IngestionAccepted, 413: ErrorOut, 415: ErrorOut, 503: ErrorOut, **ERRORS},
              summary="Upload a file into the workspace (same rules as POST /documents)")
 def workspace_upload(request: HttpRequest, workspace_id: uuid.UUID, file: UploadedFile = File(...),
                      title: str | None = Form(None, max_length=500), confidential: bool = Form(False),
@@ -130,6 +131,8 @@ def workspace_upload(request: HttpRequest, workspace_id: uuid.UUID, file: Upload
         ingestion = upload_accept(file=file, options=options, requested_by=upload_requester(request))
     except UploadRejected as exc:
         return Status(exc.status, {"detail": exc.detail})
+    except IngestionQueueUnavailable as exc:
+        return Status(503, {"detail": str(exc)})
     return Status(202, {"ingestion_id": str(ingestion.id), "status": "queued", "source_name": ingestion.source_name})
 
 

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import connection
 
 from acehrag.auth import Principal
+from acehrag.connections import release_connection
 from retrieval.access import Scope, visible_documents_q
 from retrieval.citations import citation_for
 from retrieval.embedders import get_embedder
@@ -152,6 +153,8 @@ def chunk_search(
         timings["semantic"] = (time.perf_counter() - started) * 1000
 
     if pending is not None:
+        # Wait without holding a connection: the worker needs one from the same bounded pool.
+        release_connection()
         lexical, timings["lexical"] = pending.result()
     elif mode in ("hybrid", "lexical"):
         lexical, timings["lexical"] = _lexical_leg(rewrite.lexical, condition, lexical_limit, config)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -15,7 +16,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.answering.scripted_model import completion
 from tests.conftest import ROOT, TEST_API_KEY, LiveServer, server_env
+from tests.http_fakes import FakeModelServer
+from tests.sse_client import stream
 
 UNAVAILABLE = {"detail": "Service temporarily unavailable"}
 HEADERS = {"X-API-Key": TEST_API_KEY, "X-User-Subject": "outage-user"}
@@ -37,6 +41,7 @@ ROUTES = [
     ("DELETE", "/memories/1", None),
 ]
 STREAMS = ["/query/stream", "/query/v2/stream"]
+SAMPLE = next((ROOT / "retrieval" / "sample_corpus").glob("*.txt"))
 
 
 class OwnCluster:
@@ -78,9 +83,12 @@ def outage_server():
                       "ACEH_RAG_DB__POOL_TIMEOUT_SECONDS": "2"})
     subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"], cwd=ROOT, env=env,
                    check=True, timeout=300)
+    # One indexed document, so that an answer gets past its setup.
+    subprocess.run([sys.executable, "manage.py", "ingest", str(SAMPLE), "--collection", "outage"], cwd=ROOT, env=env,
+                   check=True, timeout=300, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     server = LiveServer(env)
     try:
-        yield server, cluster
+        yield server, cluster, env
     finally:
         server.stop()
         cluster.stop()
@@ -92,7 +100,7 @@ def call(server, method, path, body):
 
 
 def test_every_route_answers_json_503_then_recovers(outage_server):
-    server, cluster = outage_server
+    server, cluster, _ = outage_server
     # Given a working server with one conversation
     assert call(server, "POST", "/conversations", {}).status_code == 201
 
@@ -128,7 +136,7 @@ def test_every_route_answers_json_503_then_recovers(outage_server):
         if response.status_code == 200:
             break
         time.sleep(0.5)
-    assert response.json() == {"mode": "hybrid", "results": []}
+    assert response.json()["mode"] == "hybrid"
     assert time.monotonic() - restarted < 15, "recovery took longer than the pool's reconnect bound allows"
     response = call(server, "GET", "/conversations", None)
     assert response.status_code == 200 and len(response.json()) == 1
@@ -141,3 +149,40 @@ def test_every_route_answers_json_503_then_recovers(outage_server):
     assert log.count("database unavailable on") >= len(ROUTES)
     assert "ERROR django.request: Service Unavailable" not in log
 
+
+
+def test_a_stream_that_started_ends_with_an_error_frame_when_the_database_goes(outage_server):
+    """The database stops while a model call is under way: the stream's last frame is the error frame."""
+    _, cluster, env = outage_server
+    model_called, database_stopped = threading.Event(), threading.Event()
+
+    def model(path, body):
+        model_called.set()
+        database_stopped.wait(30)
+        return completion("Retribusi pasar dipungut oleh pemerintah daerah.")
+
+    with FakeModelServer(model) as fake:
+        server = LiveServer({**env, "ACEH_RAG_LLM__BASE_URL": fake.url, "ACEH_RAG_LLM__MODEL": "scripted",
+                             "ACEH_RAG_LLM__MAX_RETRIES": "0"})
+        outcome = {}
+
+        def ask():
+            outcome["response"], outcome["frames"] = stream(
+                server.url + "/query/stream", {"query": "Siapa memungut retribusi pasar?"}, HEADERS)
+
+        asker = threading.Thread(target=ask)
+        asker.start()
+        try:
+            assert model_called.wait(60), "the answer never reached the model"
+            cluster.stop()
+        finally:
+            database_stopped.set()
+            asker.join(60)
+            cluster.start()
+            server.stop()
+    assert outcome["response"].status_code == 200
+    events = [event for event, _ in outcome["frames"]]
+    assert events[-1] == "error" and "done" not in events, events
+    assert outcome["frames"][-1][1] == {"code": "service_unavailable", "message": UNAVAILABLE["detail"]}
+    log = server.log_text()
+    assert "Traceback" not in log and "database unavailable on /query/stream (stream)" in log

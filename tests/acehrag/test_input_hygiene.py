@@ -212,3 +212,6 @@ def test_control_characters_in_the_public_chat_are_its_bad_request(client, field
     response = client.post("/api/public/rag/chat", json.dumps(body), content_type="application/json")
     assert response.status_code == 400, response.content
     assert response.json()["ok"] is False and response.json()["code"] == "BAD_REQUEST"
+def test_a_multipart_body_without_boundary_is_a_4xx(api_client):
+    response = api_client.generic("POST", "/documents", b"--x\r\n", content_type="multipart/form-data")
+    assert 400 <= response.status_code < 500

@@ -37,6 +37,12 @@ def sample_corpus(django_db_setup, django_db_blocker):
         assert all(o.status == "ingested" for o in sample_corpus_ingest())
     yield
     with django_db_blocker.unblock():
+        from answering.models import AnswerTrace
+        from memory.models import Memory
+
+        # The servers' answers committed traces and memories too.
+        AnswerTrace.objects.all().delete()
+        Memory.objects.all().delete()
         purge_committed_corpus()
 
 
@@ -48,6 +54,21 @@ def server(live_server_factory, sample_corpus):
 @pytest.fixture(scope="module")
 def tight_server(live_server_factory, sample_corpus):
     return live_server_factory(**TIGHT)
+
+
+def test_concurrent_searches_never_deadlock_on_a_small_pool(live_server_factory, sample_corpus):
+    """Hybrid search needs a second connection for its lexical leg: a caller must not hold one while it waits."""
+    small = live_server_factory(ACEH_RAG_DB__POOL_MAX="2", ACEH_RAG_DB__POOL_TIMEOUT_SECONDS="3")
+
+    def search(_):
+        started = time.monotonic()
+        response = httpx.post(small.url + "/search", json={"query": QUESTION}, headers=HEADERS, timeout=60)
+        return response.status_code, time.monotonic() - started
+
+    with ThreadPoolExecutor(12) as pool:
+        results = list(pool.map(search, range(36)))
+    assert [status for status, _ in results] == [200] * 36
+    assert max(seconds for _, seconds in results) < 3  # none waited out a pool timeout
 
 
 def test_a_10_mb_body_is_413_json_at_once(server):
