@@ -124,8 +124,10 @@ class _TimedExchange:
         if self._gone.is_set():
             return
         try:
-            await asyncio.wait_for(self._send(message), self._timeout)
-        except asyncio.TimeoutError:
+            # In the caller's task (not wait_for's new one), so a cancel on client disconnect reaches the stream.
+            async with asyncio.timeout(self._timeout):
+                await self._send(message)
+        except TimeoutError:
             logger.warning("client on %s read nothing for %.0f s: disconnected", self._path, self._timeout)
             self._gone.set()
 
