@@ -209,10 +209,11 @@ def test_a_model_that_never_stops_searching_spends_the_call_budget(api_client, c
 
 
 def test_evidence_that_cannot_fit_is_context_budget_exhausted(api_client):
-    make_document(chunks=["Zakat profesi dihitung dari penghasilan bersih pegawai. " * 60])
+    document = make_document(chunks=["Zakat profesi dihitung dari penghasilan bersih pegawai. " * 60])
     model = ScriptedModel()
-    response, _ = run(api_client, model, "Bagaimana zakat profesi dihitung?", context_window_tokens=1700,
-                      round_max_tokens=200)
+    # Focused on its document: the evidence is that document's whole text, whatever else a suite left indexed.
+    with FakeModelServer(model) as fake, model_settings(fake.url, context_window_tokens=1700, round_max_tokens=200):
+        response = ask(api_client, "Bagaimana zakat profesi dihitung?", document_ids=[str(document.id)])
     body = response.json()
     assert response.status_code == 200
     assert (body["fallback_reason"], body["faithfulness_checked"], body["citations"]) == ("context_budget_exhausted", False, [])
