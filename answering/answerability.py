@@ -26,6 +26,7 @@ from typing import Callable, Iterable, Sequence
 
 from answering.anchors import find_article, find_named_regulation
 from answering.legal_status import ORIGIN as LEGAL_CLAUSE_ORIGIN
+from retrieval.search.glossary import glossary_view
 from answering.faithfulness import content_stems, normalise
 from answering.focus import OFFICE, PERSON, Focus, question_focus
 from answering.types import Claim, Passage
@@ -159,7 +160,8 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     # What the user says about themselves before asking ("Saya bekerja di Bappeda. Ke mana …?") is context:
     # the terms of the asking sentence are the ones the evidence must carry.
     asked = _asking_sentence(rest)
-    wanted = distinctive_stems(YEAR.sub(" ", asked))
+    # Nicknames, abbreviations and colloquial forms count as what they stand for (the retrieval glossary).
+    wanted = distinctive_stems(YEAR.sub(" ", glossary_view(asked)))
     if focus.kind == "signatory":
         wanted -= SIGNING_OFFICES      # "siapa presiden yang mengesahkan …": the signature block names the person
     for place in _places(rest):

@@ -206,6 +206,7 @@ class GlossaryEntry(models.Model):
 
     class Meta:
         ordering = ["kind", "phrase"]
+        verbose_name_plural = "glossary entries"
         constraints = [
             models.CheckConstraint(
                 condition=~Q(kind="nickname") | (~Q(instrument_type="") & ~Q(number="") & Q(year__isnull=False)),

@@ -183,3 +183,17 @@ def purge_committed_corpus() -> None:
     Ingestion.objects.all().delete()   # an ingestion protects its collection
     Document.objects.all().delete()
     Collection.objects.all().delete()
+
+
+@pytest.fixture(scope="module")
+def corpus(django_db_setup, django_db_blocker):
+    """The sample corpus, committed so server processes see it (ids by file name); removed afterwards."""
+    from retrieval.services import sample_corpus_ingest
+
+    with django_db_blocker.unblock():
+        outcomes = sample_corpus_ingest()
+        assert all(o.status == "ingested" for o in outcomes), outcomes
+        ids = {o.source_name: str(o.document_id) for o in outcomes}
+    yield ids
+    with django_db_blocker.unblock():
+        purge_committed_corpus()

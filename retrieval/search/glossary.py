@@ -115,3 +115,21 @@ def rewrite_query(text: str) -> Rewrite:
     if english:
         lexical = " ".join(word for word in _WORD.findall(lexical) if word.lower() not in ENGLISH_FUNCTION_WORDS)
     return Rewrite(lexical=" ".join(lexical.split()), nicknames=tuple(nicknames), english=english)
+
+
+def glossary_view(text: str) -> str:
+    """``text`` with every glossary phrase read as what it stands for (nickname, abbreviation and colloquial
+    forms replaced by their expansions; English words only in an English question).
+
+    What the answer's evidence must carry: a passage about "Dana Bagi Hasil" answers "DBH".
+    """
+    table = _load()
+    english = looks_english(text)
+
+    def replace(match: re.Match) -> str:
+        entry = table.entries[_phrase_key(match.group(0))]
+        if entry.kind == GlossaryEntry.Kind.ENGLISH and not english:
+            return match.group(0)
+        return f" {entry.expansion or match.group(0)} "
+
+    return " ".join((table.pattern.sub(replace, text) if table.pattern else text).split())

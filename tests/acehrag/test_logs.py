@@ -10,23 +10,13 @@ import httpx
 import pytest
 
 from acehrag.telemetry.logs import formatter, resolved_format
-from tests.conftest import TEST_API_KEY, purge_committed_corpus
+from tests.conftest import TEST_API_KEY
 
 pytestmark = pytest.mark.django_db
 
 QUESTION = "Apa asas transparansi pengelolaan anggaran menurut Qanun Aceh Nomor 91 Tahun 2024?"
 SUBJECT = "pegawai.rahasia@aceh.example"
 
-
-@pytest.fixture(scope="module")
-def corpus(django_db_setup, django_db_blocker):
-    from retrieval.services import sample_corpus_ingest
-
-    with django_db_blocker.unblock():
-        assert all(o.status == "ingested" for o in sample_corpus_ingest())
-    yield
-    with django_db_blocker.unblock():
-        purge_committed_corpus()
 
 
 def json_lines(text: str) -> list[dict]:

@@ -17,7 +17,7 @@ import pytest
 from answering.models import AnswerTrace
 from retrieval.models import Document
 from tests.answering.scripted_model import ScriptedModel, careful_agent
-from tests.conftest import ROOT, TEST_API_KEY, purge_committed_corpus, server_env
+from tests.conftest import ROOT, TEST_API_KEY, server_env
 from tests.http_fakes import FakeModelServer, OtlpReceiver
 from tests.sse_client import stream
 
@@ -28,17 +28,6 @@ QUESTION = "Apa asas transparansi pengelolaan anggaran menurut Qanun Aceh Nomor 
 SERVER_SPAN = 2  # SPAN_KIND_SERVER in the OTLP protobuf
 EXPORT_FAST = {"OTEL_BSP_SCHEDULE_DELAY": "50"}
 
-
-@pytest.fixture(scope="module")
-def corpus(django_db_setup, django_db_blocker):
-    from retrieval.services import sample_corpus_ingest
-
-    with django_db_blocker.unblock():
-        outcomes = sample_corpus_ingest()
-        assert all(o.status == "ingested" for o in outcomes), outcomes
-    yield
-    with django_db_blocker.unblock():
-        purge_committed_corpus()
 
 
 @pytest.fixture(scope="module")

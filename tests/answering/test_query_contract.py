@@ -9,7 +9,7 @@ import uuid
 import httpx
 import pytest
 
-from tests.conftest import TEST_API_KEY, purge_committed_corpus
+from tests.conftest import TEST_API_KEY
 from tests.http_fakes import FakeModelServer
 from tests.sse_client import stream
 
@@ -24,19 +24,6 @@ RESPONSE_FIELDS = {"answer", "conversation_id", "message_id", "trace_id", "histo
                    "citations", "claim_map", "provenance_complete", "fallback_used", "fallback_reason",
                    "dropped_claims_count", "claims_supported", "claims_total", "grounding_rate"}
 
-
-@pytest.fixture(scope="module")
-def corpus(django_db_setup, django_db_blocker):
-    """The sample corpus, committed so server processes see it; removed afterwards."""
-    from retrieval.services import sample_corpus_ingest
-
-    with django_db_blocker.unblock():
-        outcomes = sample_corpus_ingest()
-        assert all(o.status == "ingested" for o in outcomes), outcomes
-        ids = {o.source_name: str(o.document_id) for o in outcomes}
-    yield ids
-    with django_db_blocker.unblock():
-        purge_committed_corpus()
 
 
 @pytest.fixture(scope="module")
