@@ -26,7 +26,6 @@ from typing import Callable, Iterable, Sequence
 
 from answering.anchors import find_article, find_named_regulation
 from answering.legal_status import ORIGIN as LEGAL_CLAUSE_ORIGIN
-from retrieval.search.glossary import glossary_view
 from answering.faithfulness import content_stems, normalise
 from answering.focus import OFFICE, PERSON, Focus, question_focus
 from answering.types import Claim, Passage
@@ -107,7 +106,8 @@ def _numbers(text: str) -> set[str]:
 
 def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], *,
            focus: Focus | None = None, check_focus: bool = True,
-           absent_words: Callable[[list[str]], list[str]] | None = None) -> Answerability:
+           absent_words: Callable[[list[str]], list[str]] | None = None,
+           expansions: Callable[[str], dict[str, str]] | None = None) -> Answerability:
     """Whether the passages the claims cite answer the question (see the module docstring).
 
     ``check_focus=False`` (the model path) leaves the focus to the model's answerability judge: a
@@ -160,13 +160,16 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     # What the user says about themselves before asking ("Saya bekerja di Bappeda. Ke mana …?") is context:
     # the terms of the asking sentence are the ones the evidence must carry.
     asked = _asking_sentence(rest)
-    # Nicknames, abbreviations and colloquial forms count as what they stand for (the retrieval glossary).
-    wanted = distinctive_stems(YEAR.sub(" ", glossary_view(asked)))
+    wanted = distinctive_stems(YEAR.sub(" ", asked))
     if focus.kind == "signatory":
         wanted -= SIGNING_OFFICES      # "siapa presiden yang mengesahkan …": the signature block names the person
     for place in _places(rest):
         wanted -= content_stems(place)
     have = content_stems(evidence)
+    for phrase, expansion in (expansions(asked) if expansions else {}).items():
+        # A nickname, abbreviation or colloquial form is met by the words it stands for ("DBH": Dana Bagi Hasil).
+        if distinctive_stems(expansion) <= have:
+            have |= content_stems(phrase)
     coverage = len(wanted & have) / len(wanted) if wanted else 1.0
     if coverage < TERM_COVERAGE:
         unmet.append("terms " + " ".join(sorted(wanted - have)))

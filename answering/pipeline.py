@@ -52,6 +52,7 @@ from answering.selectors import words_absent_from_corpus
 from answering.models import AnswerTrace
 from answering.telemetry import answer_finished, answer_span, step_span, tool_finished, tool_span
 from acehrag.telemetry.tracing import current_trace_id
+from retrieval.search.glossary import glossary_expansions
 from answering.synthesis import detect_language, no_answer_text, synthesise
 from answering.types import AnswerDraft, Claim, GateResult, GuardDecision, Passage, ToolCall
 from conversations.selectors import HistoryWindow, conversation_get_owned, history_window
@@ -403,7 +404,8 @@ class AnswerPipeline:
             passages, draft = drafted.passages, drafted.draft
         else:
             draft = self._step("synthesis", lambda: with_memory_claims(
-                synthesise(question, passages, language=language, absent_words=self._absent_words), recalled, question))
+                synthesise(question, passages, language=language, absent_words=self._absent_words,
+                           expansions=glossary_expansions), recalled, question))
         return GatedOutcome(self._step("faithfulness", lambda: self._gate(draft, passages)), passages)
 
     def _model_draft(self, prepared: Prepared, language: str, recalled: list[RecalledMemory],

@@ -92,11 +92,13 @@ def _units(passage: Passage, legal_basis: bool) -> list[str]:
 
 
 def synthesise(question: str, passages: Sequence[Passage], *, language: str | None = None,
-               absent_words: Callable[[list[str]], list[str]] | None = None) -> AnswerDraft:
+               absent_words: Callable[[list[str]], list[str]] | None = None,
+               expansions: Callable[[str], dict[str, str]] | None = None) -> AnswerDraft:
     """Pick the units that answer the question, in reading order; refuse when they do not answer it.
 
     ``absent_words`` (words -> those no visible passage contains) is asked only in the narrow case the
-    answerability gate needs it; without it that check is skipped.
+    answerability gate needs it; without it that check is skipped. ``expansions`` (text -> its glossary
+    phrases and what they stand for) lets "DBH" be met by "Dana Bagi Hasil"; without it words count as written.
     """
     lang = detect_language(question, language)
     question_stems = content_stems(question)
@@ -124,7 +126,7 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
         total += len(candidate.text)
     chosen.sort(key=lambda c: (c.passage_rank, c.position))
     claims = tuple(Claim(text=c.text, citation_keys=(c.passage.label,)) for c in chosen)
-    verdict = assess(question, claims, passages, focus=focus, absent_words=absent_words)
+    verdict = assess(question, claims, passages, focus=focus, absent_words=absent_words, expansions=expansions)
     if not verdict.answerable:
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang, pointer=verdict.pointer,
                            unmet=verdict.unmet, term_coverage=verdict.coverage)

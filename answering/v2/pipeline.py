@@ -26,6 +26,7 @@ from answering.notices import refusal_notice
 from answering.pipeline import (
     AnswerError, AnswerPipeline, AnswerRequest, AnswerResult, Prepared, memory_labels, with_memory_claims,
 )
+from retrieval.search.glossary import glossary_expansions
 from answering.synthesis import no_answer_text, synthesise
 from answering.types import AnswerDraft, GuardDecision, Passage
 from answering.v2.annotate import (
@@ -154,7 +155,8 @@ class AnswerPipelineV2(AnswerPipeline):
             shown = ledger.show(passages)
             key_of = {p.label: k.key for p, k in zip(passages, shown)}
             draft = self._step("synthesis", lambda: with_memory_claims(
-                synthesise(prepared.request.question, passages, language=language, absent_words=self._absent_words),
+                synthesise(prepared.request.question, passages, language=language, absent_words=self._absent_words,
+                           expansions=glossary_expansions),
                 recalled, prepared.request.question))
             segments = (status_framing(self._legal_notes, key_of, language, [c.text for c in draft.claims])
                         + deterministic_segments(draft, key_of))

@@ -117,19 +117,18 @@ def rewrite_query(text: str) -> Rewrite:
     return Rewrite(lexical=" ".join(lexical.split()), nicknames=tuple(nicknames), english=english)
 
 
-def glossary_view(text: str) -> str:
-    """``text`` with every glossary phrase read as what it stands for (nickname, abbreviation and colloquial
-    forms replaced by their expansions; English words only in an English question).
+def glossary_expansions(text: str) -> dict[str, str]:
+    """The glossary phrases ``text`` uses and what each stands for (English ones only in an English question).
 
-    What the answer's evidence must carry: a passage about "Dana Bagi Hasil" answers "DBH".
+    For an answer check: a passage about "Dana Bagi Hasil" answers "DBH", one saying "SKPA" does too.
     """
     table = _load()
+    if not table.pattern:
+        return {}
     english = looks_english(text)
-
-    def replace(match: re.Match) -> str:
+    found = {}
+    for match in table.pattern.finditer(text):
         entry = table.entries[_phrase_key(match.group(0))]
-        if entry.kind == GlossaryEntry.Kind.ENGLISH and not english:
-            return match.group(0)
-        return f" {entry.expansion or match.group(0)} "
-
-    return " ".join((table.pattern.sub(replace, text) if table.pattern else text).split())
+        if entry.expansion and (entry.kind != GlossaryEntry.Kind.ENGLISH or english):
+            found[match.group(0)] = entry.expansion
+    return found
