@@ -15,6 +15,7 @@ from acehrag.auth import ApiKeyAuth, PrincipalError
 from acehrag.connections import UNAVAILABLE, log_database_unavailable, logged_once
 from acehrag.limits import Overloaded
 from acehrag.errors import fastapi_error_item, json_invalid_item
+from kernel.errors import DomainError
 
 logger = logging.getLogger("acehrag.api")
 
@@ -74,6 +75,14 @@ def _build_api() -> AcehNinjaAPI:
             # ninja answers an unparseable body with 400; the seeds (FastAPI) say 422.
             return api.create_response(request, {"detail": [json_invalid_item(cause)]}, status=422)
         return api.create_response(request, {"detail": str(exc)}, status=exc.status_code)
+
+    @api.exception_handler(DomainError)
+    def domain_error(request: HttpRequest, exc: DomainError):
+        """The one place a domain error becomes an HTTP response."""
+        response = api.create_response(request, {"detail": exc.message}, status=exc.http_status)
+        for name, value in exc.headers.items():
+            response[name] = value
+        return response
 
     @api.exception_handler(OperationalError)
     @api.exception_handler(InterfaceError)
