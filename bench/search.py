@@ -101,7 +101,7 @@ def load_chunks(count: int, start: int, sentences: list[str], model: str, rng: n
         with connection.cursor() as cursor:
             # Rows go in whole, tsvector included, as ingestion writes them: an
             # UPDATE afterwards would leave every row's old version behind.
-            cursor.execute("CREATE TEMP TABLE bench_chunk (LIKE retrieval_chunk) ON COMMIT DROP")
+            cursor.execute("CREATE TEMP TABLE bench_chunk (LIKE retrieval_chunk INCLUDING DEFAULTS) ON COMMIT DROP")
             raw = cursor.connection
             with raw.cursor().copy(
                 "COPY bench_chunk (id, document_id, ordinal, kind, text, section_path, embedding, embedding_model) FROM STDIN"
