@@ -11,3 +11,12 @@ class LiveDataConfig(AppConfig):
         from livedata.services import register_workbook_format
 
         register_workbook_format()
+        # A workbook row goes by every path (the API, the admin, a collection's
+        # cascade), so its Parquet files follow the row itself, after commit:
+        # a rolled-back delete keeps them.
+        from django.db.models.signals import post_delete
+
+        from livedata.models import Workbook
+        from livedata.services import workbook_files_forget
+
+        post_delete.connect(workbook_files_forget, sender=Workbook, dispatch_uid="workbook-files-forget")

@@ -26,6 +26,12 @@ from retrieval.ingestion import IngestOptions, IngestOutcome, IngestProgress
 from retrieval.models import Collection, Document
 
 
+def workbook_files_forget(sender, instance: Workbook, **kwargs) -> None:
+    """``post_delete`` receiver: remove the deleted workbook's Parquet files once the delete commits."""
+    document_id = instance.document_id
+    transaction.on_commit(lambda: storage.workbook_remove(document_id))
+
+
 def register_workbook_format() -> None:
     for extension in WORKBOOK_EXTENSIONS:
         format_register((extension,), FormatHandler(

@@ -107,6 +107,11 @@ def move_into_place(folder: Path, document_id: uuid.UUID) -> Path:
     return final
 
 
+def workbook_remove(document_id) -> None:
+    """Delete a workbook's Parquet folder; a folder already gone is fine."""
+    shutil.rmtree(workbook_root() / str(document_id), ignore_errors=True)
+
+
 def relative(path: Path) -> str:
     return str(path.relative_to(Path(settings.ACEH_RAG.data_dir)))
 

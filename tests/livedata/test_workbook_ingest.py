@@ -98,3 +98,28 @@ def test_the_upload_api_accepts_a_workbook_and_refuses_a_fake(api_client, django
     assert status["status"] == "succeeded" and Workbook.objects.filter(document_id=status["stored_document_id"]).exists()
     fake = SimpleUploadedFile("belanja.xlsx", b"just text")
     assert api_client.post("/documents", {"file": fake, "collection_id": "SatuData"}).status_code == 415
+
+
+def test_deleting_a_workbook_removes_its_parquet_files_after_commit(django_capture_on_commit_callbacks):
+    from retrieval.services import document_delete
+
+    outcome = ingest(csv_bytes(POPULATION), "hapus.csv")
+    folder = storage.workbook_root() / str(outcome.document_id)
+    assert any(folder.glob("*.parquet"))
+    with django_capture_on_commit_callbacks(execute=True):
+        document_delete(document=Document.objects.get(pk=outcome.document_id))
+    assert not Workbook.objects.filter(document_id=outcome.document_id).exists()
+    assert not folder.exists()
+
+
+def test_a_rolled_back_delete_keeps_the_parquet_files():
+    from django.db import transaction
+
+    outcome = ingest(csv_bytes(POPULATION), "tetap.csv")
+    folder = storage.workbook_root() / str(outcome.document_id)
+    with pytest.raises(RuntimeError):
+        with transaction.atomic():
+            Document.objects.filter(pk=outcome.document_id).delete()
+            raise RuntimeError("rolled back")
+    assert Workbook.objects.filter(document_id=outcome.document_id).exists()
+    assert any(folder.glob("*.parquet"))
