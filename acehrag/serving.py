@@ -1,0 +1,38 @@
+"""The ASGI server, defined once: uvicorn with httptools.
+
+``manage.py serve``, the image, the benches and the tests' live servers all
+serve ``acehrag.asgi:application`` with these options. uvicorn applies flow
+control: once a connection's write buffer is over its high-water mark,
+``send`` waits for the client to drain it, so the edge's send timeout
+(``ACEH_RAG_LIMITS__SSE_SEND_TIMEOUT_SECONDS``) sees a client that stopped
+reading (daphne buffered every frame without ever blocking ``send``).
+"""
+from __future__ import annotations
+
+import sys
+
+APPLICATION = "acehrag.asgi:application"
+GRACEFUL_SHUTDOWN_SECONDS = 5
+
+# Django serves HTTP only: no websockets, no lifespan; the structured acehrag.access line replaces uvicorn's.
+OPTIONS = {
+    "http": "httptools",
+    "ws": "none",
+    "lifespan": "off",
+    "access_log": False,
+    "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
+}
+
+
+def server_argv(host: str, port: int, python: str = sys.executable) -> list[str]:
+    """The command line serving the project in a process of its own."""
+    return [python, "-m", "uvicorn", "--host", host, "--port", str(port), "--http", OPTIONS["http"],
+            "--ws", OPTIONS["ws"], "--lifespan", OPTIONS["lifespan"], "--no-access-log",
+            "--timeout-graceful-shutdown", str(OPTIONS["timeout_graceful_shutdown"]), APPLICATION]
+
+
+def serve(host: str, port: int) -> None:
+    """Serve in this process (after ``serve``'s migrations), keeping Django's logging configuration."""
+    import uvicorn
+
+    uvicorn.run(APPLICATION, host=host, port=port, log_config=None, **OPTIONS)
