@@ -13,6 +13,10 @@ import sys
 
 APPLICATION = "acehrag.asgi:application"
 GRACEFUL_SHUTDOWN_SECONDS = 5
+# An idle keep-alive connection is closed after this long. uvicorn's 5 s default equals the Retry-After
+# of a 503 beyond the answer bound, so a client that honoured it raced the close on its pooled
+# connection (a connection error in bench/load.py's 200-client burst); 75 s outlasts it and common proxies' 60 s.
+KEEP_ALIVE_SECONDS = 75
 
 # Django serves HTTP only: no websockets, no lifespan; the structured acehrag.access line replaces uvicorn's.
 OPTIONS = {
@@ -21,6 +25,7 @@ OPTIONS = {
     "lifespan": "off",
     "access_log": False,
     "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
+    "timeout_keep_alive": KEEP_ALIVE_SECONDS,
 }
 
 
@@ -28,7 +33,8 @@ def server_argv(host: str, port: int, python: str = sys.executable) -> list[str]
     """The command line serving the project in a process of its own."""
     return [python, "-m", "uvicorn", "--host", host, "--port", str(port), "--http", OPTIONS["http"],
             "--ws", OPTIONS["ws"], "--lifespan", OPTIONS["lifespan"], "--no-access-log",
-            "--timeout-graceful-shutdown", str(OPTIONS["timeout_graceful_shutdown"]), APPLICATION]
+            "--timeout-graceful-shutdown", str(OPTIONS["timeout_graceful_shutdown"]),
+            "--timeout-keep-alive", str(OPTIONS["timeout_keep_alive"]), APPLICATION]
 
 
 def serve(host: str, port: int) -> None:
