@@ -85,7 +85,7 @@ class Server:
 
 PROBE = """
 import sys, time, httpx
-url, worst, failed = sys.argv[1], 0.0, 0
+url, worst, failed, late = sys.argv[1], 0.0, 0, 0.0
 with httpx.Client(timeout=10) as client:
     while True:
         started = time.perf_counter()
@@ -94,8 +94,11 @@ with httpx.Client(timeout=10) as client:
         except httpx.HTTPError:
             failed += 1
         worst = max(worst, (time.perf_counter() - started) * 1000)
-        print(f"{worst:.1f} {failed}", flush=True)
+        print(f"{worst:.1f} {failed} {late:.1f}", flush=True)
+        asleep = time.perf_counter()
         time.sleep(0.25)
+        # How late this process itself woke: the machine's other work delaying the probe, not the server.
+        late = max(late, (time.perf_counter() - asleep - 0.25) * 1000)
 """
 
 
@@ -105,10 +108,11 @@ class OutsideProbe:
     def __init__(self, url: str):
         self.process = subprocess.Popen([sys.executable, "-c", PROBE, url], stdout=subprocess.PIPE, text=True)
 
-    def stop(self) -> tuple[float, int]:
+    def stop(self) -> tuple[float, int, float]:
+        """Max /healthz latency (ms), failures, and the probe's own max wake-up delay (ms)."""
         self.process.terminate()
         lines = self.process.communicate()[0].split()
-        return (float(lines[-2]), int(lines[-1])) if len(lines) >= 2 else (float("nan"), -1)
+        return (float(lines[-3]), int(lines[-2]), float(lines[-1])) if len(lines) >= 3 else (float("nan"), -1, float("nan"))
 
 
 class Probe:
@@ -119,6 +123,7 @@ class Probe:
         self.health_max_ms = 0.0       # from the probe's own process
         self.health_failures = 0
         self.in_loop_max_ms = 0.0      # from inside the load generator's event loop
+        self.probe_late_max_ms = 0.0   # how late the probe process itself woke (machine contention)
         self.connections_max = 0
 
     def _connections(self) -> int:
@@ -215,10 +220,15 @@ async def with_probe(url: str, conninfo: dict, work):
         result = await work
     finally:
         task.cancel()
-        worst, failed = outside.stop()
+        worst, failed, probe.probe_late_max_ms = outside.stop()
         probe.health_max_ms = worst
         probe.health_failures += max(failed, 0)
     return result, probe
+
+
+def load() -> str:
+    """The 1-minute load average: other work on the machine skews every latency here."""
+    return f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
 
 
 def describe(outcomes: Counter) -> str:
@@ -226,7 +236,7 @@ def describe(outcomes: Counter) -> str:
 
 
 def measure(label: str, server: Server, conninfo: dict, args, questions: list[str]) -> dict:
-    print(f"\n== {label}: {server.url}", flush=True)
+    print(f"\n== {label}: {server.url} (machine load {load()})", flush=True)
     figures = {}
     (outcomes, done_ms), probe = asyncio.run(with_probe(server.url, conninfo, stream_phase(
         server.url, args.streams, args.stream_seconds, questions)))
@@ -234,8 +244,9 @@ def measure(label: str, server: Server, conninfo: dict, args, questions: list[st
     print(f"{args.streams} /query/stream clients, {args.stream_seconds:.0f} s: {describe(outcomes)}")
     print(f"  errors {errors}; time to done p50 {percentile(done_ms, 0.5):.0f} ms, p95 {percentile(done_ms, 0.95):.0f} ms; "
           f"/healthz max {probe.health_max_ms:.0f} ms ({probe.health_failures} failed; "
-          f"{probe.in_loop_max_ms:.0f} ms seen from the load generator's loop); "
-          f"db connections max {probe.connections_max}", flush=True)
+          f"{probe.in_loop_max_ms:.0f} ms seen from the load generator's loop; the probe itself woke up to "
+          f"{probe.probe_late_max_ms:.0f} ms late); "
+          f"db connections max {probe.connections_max}; machine load {load()}", flush=True)
     figures["streams"] = {"outcomes": dict(outcomes), "errors": errors, "p50": percentile(done_ms, 0.5),
                           "p95": percentile(done_ms, 0.95), "healthz_max_ms": probe.health_max_ms,
                           "healthz_in_loop_max_ms": probe.in_loop_max_ms,
@@ -246,7 +257,8 @@ def measure(label: str, server: Server, conninfo: dict, args, questions: list[st
     rate = outcomes["200"] / elapsed
     print(f"{args.searches} /search clients, {args.search_seconds:.0f} s: {describe(outcomes)}")
     print(f"  errors {errors}; {rate:.1f} req/s, p50 {percentile(latencies, 0.5):.0f} ms, p95 {percentile(latencies, 0.95):.0f} ms; "
-          f"/healthz max {probe.health_max_ms:.0f} ms; db connections max {probe.connections_max}", flush=True)
+          f"/healthz max {probe.health_max_ms:.0f} ms; db connections max {probe.connections_max}; machine load {load()}",
+          flush=True)
     time.sleep(10)
     after = Probe(server.url, conninfo)._connections()
     print(f"  db connections 10 s after the load: {after}")
@@ -265,7 +277,8 @@ def measure(label: str, server: Server, conninfo: dict, args, questions: list[st
         other = sum(count for name, count in outcomes.items() if name not in ("done", "http 503+Retry-After"))
         print(f"{args.burst} /query/stream clients, {args.burst_seconds:.0f} s: {describe(outcomes)}")
         print(f"  outcomes other than done or 503+Retry-After: {other}; time to done p95 {percentile(done_ms, 0.95):.0f} ms; "
-              f"/healthz max {probe.health_max_ms:.0f} ms; db connections max {probe.connections_max}", flush=True)
+              f"/healthz max {probe.health_max_ms:.0f} ms; db connections max {probe.connections_max}; "
+              f"machine load {load()}", flush=True)
         figures["burst"] = {"outcomes": dict(outcomes), "other": other, "healthz_max_ms": probe.health_max_ms}
     return figures
 
