@@ -9,6 +9,9 @@ reading (daphne buffered every frame without ever blocking ``send``).
 """
 from __future__ import annotations
 
+import argparse
+import os
+import signal
 import sys
 
 APPLICATION = "acehrag.asgi:application"
@@ -30,15 +33,31 @@ OPTIONS = {
 
 
 def server_argv(host: str, port: int, python: str = sys.executable) -> list[str]:
-    """The command line serving the project in a process of its own."""
-    return [python, "-m", "uvicorn", "--host", host, "--port", str(port), "--http", OPTIONS["http"],
-            "--ws", OPTIONS["ws"], "--lifespan", OPTIONS["lifespan"], "--no-access-log",
-            "--timeout-graceful-shutdown", str(OPTIONS["timeout_graceful_shutdown"]),
-            "--timeout-keep-alive", str(OPTIONS["timeout_keep_alive"]), APPLICATION]
+    """The command line serving the project in a process of its own (the tests' and benches' servers)."""
+    return [python, "-m", "acehrag.serving", "--host", host, "--port", str(port)]
 
 
 def serve(host: str, port: int) -> None:
-    """Serve in this process (after ``serve``'s migrations), keeping Django's logging configuration."""
+    """Serve in this process, keeping Django's logging configuration; returns on SIGINT or SIGTERM.
+
+    uvicorn re-raises the signal that stopped it once it has shut down; SIGTERM's default action
+    would then end the process without its exit handlers, leaving the embedded PostgreSQL this
+    process started running. Here SIGTERM exits normally instead.
+    """
     import uvicorn
 
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     uvicorn.run(APPLICATION, host=host, port=port, log_config=None, **OPTIONS)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Serve acehrag.asgi:application with uvicorn (no migrations).")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "acehrag.settings")
+    serve(args.host, args.port)
+
+
+if __name__ == "__main__":
+    main()
