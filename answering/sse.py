@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from answering.guard import REFUSAL
 from answering.pipeline import AnswerResult
@@ -13,6 +13,31 @@ SSE_HEADERS = {
     "X-Accel-Buffering": "no",
     "Connection": "keep-alive",
 }
+
+
+# A finished answer's frames leave in writes of up to this many bytes (a larger frame goes alone).
+COALESCE_BYTES = 64 * 1024
+
+
+def coalesced(frames: Iterable[bytes], limit: int = COALESCE_BYTES) -> Iterator[bytes]:
+    """The same bytes in fewer, larger writes.
+
+    Each write is a ``send`` on the event loop, a system call that hands the
+    GIL to the answer threads and waits to get it back; an answer's dozen
+    frames sent one by one under load made every other exchange, ``/healthz``
+    included, queue behind those hand-offs. Batches stay bounded so flow
+    control (and the send timeout) still applies to a large answer.
+    """
+    batch: list[bytes] = []
+    size = 0
+    for frame in frames:
+        if batch and size + len(frame) > limit:
+            yield b"".join(batch)
+            batch, size = [], 0
+        batch.append(frame)
+        size += len(frame)
+    if batch:
+        yield b"".join(batch)
 
 
 def sse_frame(event: str, data: dict) -> bytes:

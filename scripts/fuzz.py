@@ -1,6 +1,6 @@
 """Schemathesis over /openapi.json against a real server: no request may produce a 5xx.
 
-Starts ``manage.py serve`` (migrate, sample corpus, daphne) on its own data
+Starts ``manage.py serve`` (migrate, sample corpus, uvicorn) on its own data
 dir (``var/fuzz``) with the deterministic embedder, then runs Schemathesis's
 examples, coverage and fuzzing phases with positive and negative data on every
 route but the rate-limited ``/playground``. Exit status: Schemathesis's.

@@ -1,4 +1,4 @@
-"""Shared fixtures: API clients, and real daphne servers on loopback."""
+"""Shared fixtures: API clients, and real servers (uvicorn, as `serve`) on loopback."""
 from __future__ import annotations
 
 import os
@@ -11,6 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 from django.conf import settings
+
+from acehrag.serving import server_argv
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_API_KEY = "test-env-key"
@@ -31,17 +33,17 @@ def _free_port() -> int:
 
 
 class LiveServer:
-    """A daphne process serving the project against the test database."""
+    """A server process (``acehrag/serving.py``: uvicorn, as ``serve``) against the test database."""
 
     def __init__(self, env: dict[str, str]):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         log_dir = ROOT / "var" / "test-logs"
         log_dir.mkdir(parents=True, exist_ok=True)
-        self.log_path = log_dir / f"daphne-{self.port}.log"
+        self.log_path = log_dir / f"server-{self.port}.log"
         self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "acehrag.asgi:application"],
+            server_argv("127.0.0.1", self.port),
             cwd=ROOT,
             env=env,
             stdout=self._log,
@@ -53,13 +55,13 @@ class LiveServer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited early; log: {self.log_path.read_text()[-2000:]}")
+                raise RuntimeError(f"the server exited early; log: {self.log_path.read_text()[-2000:]}")
             try:
                 if httpx.get(self.url + "/healthz", timeout=1.0).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError(f"daphne did not start in {timeout}s; log: {self.log_path.read_text()[-2000:]}")
+        raise RuntimeError(f"the server did not start in {timeout}s; log: {self.log_path.read_text()[-2000:]}")
 
     def log_text(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -102,7 +104,7 @@ def collect_static(env: dict[str, str]) -> None:
 
 @pytest.fixture(scope="session")
 def live_server_factory(django_db_setup, django_db_blocker):
-    """Start (once per distinct environment) a daphne server; stopped at session end."""
+    """Start (once per distinct environment) a live server; stopped at session end."""
     servers: dict[tuple, LiveServer] = {}
 
     def start(**overrides: str) -> LiveServer:

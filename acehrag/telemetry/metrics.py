@@ -1,4 +1,4 @@
-"""Prometheus metrics, safe across several daphne and Celery worker processes.
+"""Prometheus metrics, safe across several web server (uvicorn) and Celery worker processes.
 
 Collection is off until ``ACEH_RAG_METRICS__TOKEN`` is set (then ``/metrics``
 serves them). prometheus-client's multi-process mode keeps each process's

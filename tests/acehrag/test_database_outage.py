@@ -1,7 +1,7 @@
 """A database outage under a running server: every route answers JSON 503, then recovers.
 
 The test runs its own embedded PostgreSQL cluster (not the session's test
-database) so that it can stop and restart it under a real daphne server.
+database) so that it can stop and restart it under a real uvicorn server.
 """
 from __future__ import annotations
 

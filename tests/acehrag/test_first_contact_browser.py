@@ -1,6 +1,6 @@
 """First contact in a real browser: the admin, /docs, /redoc and the landing page render styled.
 
-A real daphne server (static files collected as `serve` does, served by whitenoise) and
+A real uvicorn server (static files collected as `serve` does, served by whitenoise) and
 headless Debian Chromium. Every page must load all its stylesheets and scripts (no failed
 request, no 4xx/5xx), apply them (computed styles), and render what a user came for.
 """

@@ -1,4 +1,4 @@
-"""Limits under a real daphne server: body size before parsing, backpressure, disconnects.
+"""Limits under a real uvicorn server: body size before parsing, backpressure, disconnects.
 
 Every request here goes through the ASGI edge (``acehrag/edge.py``) as a
 partner's would.

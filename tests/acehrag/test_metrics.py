@@ -1,4 +1,4 @@
-"""/metrics after a scripted sequence served by two daphne processes and an ingest process.
+"""/metrics after a scripted sequence served by two uvicorn processes and an ingest process.
 
 All three share one PROMETHEUS_MULTIPROC_DIR, as web and worker processes of
 one deployment do; the scrape from either web process must count everything.

@@ -1,4 +1,4 @@
-"""OpenTelemetry traces from real daphne servers, exported to a loopback OTLP/HTTP receiver.
+"""OpenTelemetry traces from real uvicorn servers, exported to a loopback OTLP/HTTP receiver.
 
 The receiver decodes the protobuf export requests with opentelemetry-proto,
 so these tests read exactly what a collector or Langfuse would receive.

@@ -1,4 +1,4 @@
-"""/query and /query/stream against a real daphne server, field by field."""
+"""/query and /query/stream against a real uvicorn server, field by field."""
 from __future__ import annotations
 
 import re

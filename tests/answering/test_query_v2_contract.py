@@ -1,4 +1,4 @@
-"""/query/v2 and /query/v2/stream against real daphne servers, field by field (seed: query-v2).
+"""/query/v2 and /query/v2/stream against real uvicorn servers, field by field (seed: query-v2).
 
 One server runs the deterministic default; another talks to a scripted
 OpenAI-compatible model on loopback whose agent and judge each test scripts.

@@ -1,6 +1,6 @@
 """Tool reads on the wire: /query/stream passage and citation frames, and the public chat's cards.
 
-A real daphne server reads a committed workbook and a loopback CKAN portal.
+A real uvicorn server reads a committed workbook and a loopback CKAN portal.
 """
 from __future__ import annotations
 

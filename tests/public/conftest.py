@@ -75,7 +75,7 @@ def corpus(django_db_setup, django_db_blocker) -> Corpus:
 
 @pytest.fixture(scope="package")
 def server(live_server_factory, corpus):
-    """The public chat on a real daphne server, with a partner origin allowed."""
+    """The public chat on a real uvicorn server, with a partner origin allowed."""
     started = live_server_factory(**PUBLIC_ENV)
     if httpx.get(started.url + "/widget.js", timeout=10).status_code != 200:
         pytest.fail('The public routes are not wired: acehrag/urls.py needs path("", include("answering.public.urls")) '

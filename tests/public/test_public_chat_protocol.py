@@ -1,4 +1,4 @@
-"""POST /api/public/rag/chat against a real daphne server, event by event (seed: public-chat-sse-protocol)."""
+"""POST /api/public/rag/chat against a real uvicorn server, event by event (seed: public-chat-sse-protocol)."""
 from __future__ import annotations
 
 import re

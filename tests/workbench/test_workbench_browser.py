@@ -1,4 +1,4 @@
-"""The workbench in headless Chromium (Debian's /usr/bin/chromium) against a real daphne server.
+"""The workbench in headless Chromium (Debian's /usr/bin/chromium) against a real uvicorn server.
 
 Data is committed before the browser starts (Playwright's sync API keeps an event loop
 running in this thread, where Django refuses database calls). Screenshots land in

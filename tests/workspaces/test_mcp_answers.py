@@ -1,4 +1,4 @@
-"""The seed's saved-sources table on every answer route, against a real daphne server and a real MCP server.
+"""The seed's saved-sources table on every answer route, against a real uvicorn server and a real MCP server.
 
 The MCP server is built with the official SDK (tests/workspaces/mcp_server.py) and
 speaks streamable HTTP on loopback; nothing here is a mock.

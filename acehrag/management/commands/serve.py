@@ -1,15 +1,14 @@
-"""Migrate, bootstrap and serve with daphne in one process.
+"""Migrate, bootstrap and serve with uvicorn (``acehrag/serving.py``) in one process.
 
 One process keeps the embedded PostgreSQL up from migration to shutdown.
 """
-from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 
 class Command(BaseCommand):
     help = ("Apply migrations, collect the static files, ensure a dev API key and the sample corpus, "
-            "then serve the API, the admin and the docs with daphne.")
+            "then serve the API, the admin and the docs with uvicorn.")
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default="127.0.0.1", help="Address to listen on (default 127.0.0.1).")
@@ -24,8 +23,6 @@ class Command(BaseCommand):
             call_command("bootstrap")
         self.stdout.write(f"Serving Aceh RAG on http://{host}:{port} (start page: /, API docs: /docs, admin: /admin/)")
         self.stdout.flush()
-        from daphne.cli import CommandLineInterface
+        from acehrag.serving import serve
 
-        # -v 0: daphne's plain access line is replaced by the structured acehrag.access line.
-        CommandLineInterface().run(["-b", host, "-p", str(port), "-v", "0",
-                                    settings.ASGI_APPLICATION.replace(".application", ":application")])
+        serve(host, port)
