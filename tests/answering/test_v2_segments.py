@@ -314,7 +314,7 @@ def test_any_table_renders_with_exact_offsets(rows):
 
 def test_deterministic_table_rows_render_as_items_with_exact_offsets():
     from answering.types import AnswerDraft, Claim
-    from answering.v2.pipeline import deterministic_segments
+    from answering.answer.annotated import deterministic_segments
 
     draft = AnswerDraft(framing="Berdasarkan Lampiran:", claims=(
         Claim("3 | Kelas I | 650.000", ("chunk:a",)), Claim("5 | Kelas III | 225.000", ("chunk:a",)),
