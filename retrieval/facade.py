@@ -45,13 +45,25 @@ class ChunkHit:
     char_start: int | None = None
 
 
-@dataclass(frozen=True, eq=False)
-class QueryVector:
-    """A text embedded once as a query, with the model that embedded it."""
+class QueryVectors:
+    """Texts embedded as queries, each once (one answer's question serves every arm and memory recall).
 
-    text: str
-    model_name: str
-    values: Sequence[float]
+    A vector is reused only while the configured embedder is the one that made it.
+    """
+
+    def __init__(self) -> None:
+        self._by_text: dict[str, tuple[str, Sequence[float]]] = {}
+
+    def get(self, text: str) -> Sequence[float]:
+        """``text`` embedded as a query (raises EmbeddingError)."""
+        from retrieval.embedders import get_embedder
+
+        embedder = get_embedder()
+        known = self._by_text.get(text)
+        if known is None or known[0] != embedder.model_name:
+            known = (embedder.model_name, embedder.embed_queries([text])[0])
+            self._by_text[text] = known
+        return known[1]
 
 
 @dataclass(frozen=True)
@@ -76,26 +88,16 @@ def chunk_hit(chunk: Chunk, score: float = 1.0) -> ChunkHit:
     )
 
 
-def query_embed(text: str) -> QueryVector:
-    """Embed ``text`` as a query once (raises EmbeddingError); searches reuse the vector."""
-    from retrieval.embedders import get_embedder
-
-    embedder = get_embedder()
-    return QueryVector(text=text, model_name=embedder.model_name, values=embedder.embed_queries([text])[0])
-
-
 def chunks_search(*, principal: Principal, query: str, mode: SearchMode = SearchMode.HYBRID, top_k: int,
-                  scope: Scope | None = None, vector: QueryVector | None = None) -> ChunkSearchResult:
+                  scope: Scope | None = None, vectors: QueryVectors | None = None) -> ChunkSearchResult:
     """The visible chunks ranked for ``query``; raises EmbeddingError or SearchTimeout.
 
-    ``vector`` is used only when it embeds this very ``query`` with the current model.
+    ``vectors`` embeds ``query`` (inside the search, once per text) when the mode needs a vector.
     """
-    from retrieval.embedders import get_embedder
     from retrieval.search import chunk_search
 
-    usable = vector is not None and vector.text == query and vector.model_name == get_embedder().model_name
     outcome = chunk_search(query, mode=mode.value, top_k=top_k, principal=principal, scope=scope,
-                           query_vector=vector.values if usable else None)
+                           embed_query=vectors.get if vectors is not None else None)
     return ChunkSearchResult(mode=mode, hits=tuple(chunk_hit(hit.chunk, hit.score) for hit in outcome.hits),
                              lexical_tier=outcome.lexical_tier)
 

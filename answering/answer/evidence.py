@@ -1,10 +1,11 @@
 """One gatherer for an answer's evidence: live reads, anchors, follow-up, search arms, closing blocks.
 
-The question is embedded once, inside the first search that needs it, and
-the vector goes to every later arm (and to memory recall): an answer pays
-for one embedding of its question however many arms it runs. Identical arms
-(query, mode, top_k, principal, scope) run once and are reused. Every read
-goes through the retrieval facade, which checks access itself.
+The question is embedded once (inside memory recall or the first search that
+needs it, so its span stays where it was) and every later arm reuses the
+vector: an answer pays for one embedding of its question however many arms
+it runs. Identical arms (query, mode, top_k, principal, scope) run once and
+are reused. Every read goes through the retrieval facade, which checks
+access itself.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from answering.synthesis import detect_language
 from answering.types import Passage, passage_from_hit
 from retrieval import facade
 from retrieval.access import Scope
-from retrieval.facade import ChunkSearchResult, QueryVector, SearchMode
+from retrieval.facade import ChunkSearchResult, QueryVectors, SearchMode
 from retrieval.selectors import document_facts
 from workspaces.inventory import asks_for_inventory
 
@@ -42,18 +43,11 @@ class EvidenceGatherer:
         self._models = models
         self._surface_legal = surface_legal
         self._arms: dict[tuple, ChunkSearchResult] = {}
-        self._vectors: dict[str, QueryVector] = {}
-
-    # -- the question's vector ------------------------------------------------------------
-
-    def vector(self, text: str) -> QueryVector:
-        """``text`` embedded as a query, once per answer (raises EmbeddingError)."""
-        if text not in self._vectors:
-            self._vectors[text] = facade.query_embed(text)
-        return self._vectors[text]
+        self._vectors = QueryVectors()
 
     def question_vector(self):
-        return self.vector(self.request.question).values
+        """The question embedded as a query, once per answer (raises EmbeddingError)."""
+        return self._vectors.get(self.request.question)
 
     # -- what the answer reads first ------------------------------------------------------
 
@@ -180,7 +174,7 @@ class EvidenceGatherer:
                 arguments["collection_ids"] = list(scope.collection_ids)
             with self.steps.tool("search_documents", arguments) as call:
                 found = facade.chunks_search(principal=self.request.principal, query=query, mode=SearchMode.HYBRID,
-                                             top_k=SEARCH_TOP_K, scope=scope, vector=self.vector(query))
+                                             top_k=SEARCH_TOP_K, scope=scope, vectors=self._vectors)
                 call.summary = {"passages": len(found.hits), "lexical_tier": found.lexical_tier}
             self._arms[key] = found
             self.steps.lexical_tiers.append({"origin": origin, "tier": found.lexical_tier, "query": query})
