@@ -103,7 +103,7 @@ def _build_api() -> AcehNinjaAPI:
 
     from answering.api import router as answering_router
     from answering.v2.api import router as answering_v2_router
-    from answering.v2.playground import router as playground_router
+    from answering.playground.api import router as playground_router
     from conversations.api import router as conversations_router
     from memory.api import router as memory_router
     from retrieval.api import router as retrieval_router

@@ -1,21 +1,28 @@
-"""Answer routes: POST /query (JSON) and POST /query/stream (SSE)."""
+"""Answer routes: POST /query (JSON) and POST /query/stream (SSE).
+
+Errors are ``kernel.errors`` domain errors: before a response starts they are
+rendered by the one handler in ``acehrag.api``; inside a stream they become
+its error frame.
+"""
 from __future__ import annotations
 
 import logging
 from typing import Callable
 
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
-from ninja import Status, Router
+from ninja import Router
 
 from acehrag.auth import request_principal
 from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
 from acehrag.limits import answer_slots
-from answering.pipeline import AnswerCancelled, AnswerError, AnswerPipeline, AnswerRequest, AnswerResult
+from answering.answer.contracts import AnswerCancelled, AnswerCore, AnswerRequest, GatedAnswer
+from answering.answer.pipeline import AnswerPipeline, query_pipeline
 from answering.runner import StreamedAnswer
 from answering.schemas import QueryRequest, QueryResponse
 from answering.sse import SSE_HEADERS, coalesced, error_frame, result_frames, sse_frame
 from retrieval.access import Scope
 from retrieval.api import require_query_text
+from kernel.errors import DomainError
 from retrieval.schemas import ErrorOut
 
 logger = logging.getLogger(__name__)
@@ -39,7 +46,7 @@ def answer_request(request: HttpRequest, payload: QueryRequest, route: str, rout
     )
 
 
-def common_body(result: AnswerResult) -> dict:
+def common_body(result: AnswerCore) -> dict:
     """The fields /query and /query/v2 share with the same meaning."""
     return {
         "answer": result.answer,
@@ -57,7 +64,7 @@ def common_body(result: AnswerResult) -> dict:
     }
 
 
-def result_body(result: AnswerResult) -> dict:
+def result_body(result: GatedAnswer) -> dict:
     return {
         **common_body(result),
         "claim_map": result.claim_map,
@@ -68,13 +75,10 @@ def result_body(result: AnswerResult) -> dict:
     }
 
 
-def json_answer(pipeline: AnswerPipeline, answer: AnswerRequest, body_of: Callable[[AnswerResult], dict]):
-    """Run one answer to a JSON response; pipeline errors keep their status."""
-    try:
-        with answer_slots().held():
-            result = pipeline.run(pipeline.prepare(answer))
-    except AnswerError as exc:
-        return Status(exc.status, {"detail": exc.detail})
+def json_answer(pipeline: AnswerPipeline, answer: AnswerRequest, body_of: Callable[[AnswerCore], dict]):
+    """Run one answer to a JSON response (a domain error goes to the one handler)."""
+    with answer_slots().held():
+        result = pipeline.run(pipeline.prepare(answer))
     response = JsonResponse(body_of(result))
     response["Cache-Control"] = "no-transform"
     return response
@@ -82,7 +86,7 @@ def json_answer(pipeline: AnswerPipeline, answer: AnswerRequest, body_of: Callab
 
 @router.post("/query", response={200: QueryResponse, **ERRORS}, summary="Cited answer as JSON")
 def query(request: HttpRequest, payload: QueryRequest):
-    return json_answer(AnswerPipeline(), answer_request(request, payload, "/query"), result_body)
+    return json_answer(query_pipeline(), answer_request(request, payload, "/query"), result_body)
 
 
 @router.post("/query/stream", response={200: None, **ERRORS}, summary="Cited answer as Server-Sent Events")
@@ -91,25 +95,22 @@ async def query_stream(request: HttpRequest, payload: QueryRequest):
     return await stream_answer(answer)
 
 
-async def stream_answer(answer: AnswerRequest, *, pipeline_class: type[AnswerPipeline] = AnswerPipeline,
+async def stream_answer(answer: AnswerRequest, *, make_pipeline: Callable[..., AnswerPipeline] = query_pipeline,
                         frames_of=result_frames):
-    """Setup errors are JSON; once progress starts, events stream until done or error."""
-    streamed = StreamedAnswer(answer, pipeline_class)
-    try:
-        await streamed.prepare()
-    except AnswerError as exc:
-        return JsonResponse({"detail": exc.detail}, status=exc.status)
+    """Setup errors are JSON (raised to the handler); once progress starts, events stream until done or error."""
+    streamed = StreamedAnswer(answer, make_pipeline)
+    await streamed.prepare()
 
     async def frames():
         try:
             async for item in streamed.run():
-                if isinstance(item, AnswerResult):
+                if isinstance(item, AnswerCore):
                     for chunk in coalesced(frames_of(item)):
                         yield chunk
                 else:
                     yield sse_frame(*item)
-        except AnswerError as exc:
-            yield error_frame(f"http_{exc.status}", exc.detail)
+        except DomainError as exc:
+            yield error_frame(f"http_{exc.http_status}", exc.message)
         except AnswerCancelled:
             return
         except DATABASE_UNAVAILABLE_ERRORS as exc:

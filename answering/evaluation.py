@@ -90,11 +90,12 @@ def figure_present(figure: str, text: str) -> bool:
 
 
 def run_question(question: EvalQuestion, *, route: str, collection: str | None) -> EvalRecord:
-    from answering.pipeline import AnswerPipeline, AnswerRequest
-    from answering.v2.pipeline import ROUTE_FAMILY, AnswerPipelineV2
+    from answering.answer.annotated import ROUTE_FAMILY
+    from answering.answer.contracts import AnswerRequest
+    from answering.answer.pipeline import query_pipeline, query_v2_pipeline
 
     v2 = route == "v2"
-    pipeline = AnswerPipelineV2() if v2 else AnswerPipeline()
+    pipeline = query_v2_pipeline() if v2 else query_pipeline()
     request = AnswerRequest(
         question=question.question, principal=EVALUATOR, owner=EVALUATOR.subject, conversation_id=None,
         scope=Scope.from_request([collection] if collection else None, None),
@@ -135,10 +136,10 @@ _SOURCE_KEYS: dict = {}
 
 
 def _source_key(document_id) -> str:
-    from retrieval.models import Document
+    from retrieval.facade import document_source_identity
 
     if document_id not in _SOURCE_KEYS:
-        row = Document.objects.filter(id=document_id).values("source_key", "source_name").first() or {}
+        row = document_source_identity(principal=EVALUATOR, document_id=document_id)
         _SOURCE_KEYS[document_id] = f"{row.get('source_key', '')} {row.get('source_name', '')}"
     return _SOURCE_KEYS[document_id]
 

@@ -65,10 +65,11 @@ def _documents(turns) -> tuple[str, ...]:
     return tuple(ids[:FOLLOWUP_MAX_DOCUMENTS])
 
 
-def followup_rule(question: str, history) -> FollowupDecision:
+def followup_rule(question: str, history, *, names_instrument: bool | None = None) -> FollowupDecision:
+    """``names_instrument``: the caller already looked for a named regulation (None: look here)."""
     if not history.turns:
         return FollowupDecision(False, "first_turn")
-    if find_named_regulation(question):
+    if find_named_regulation(question) if names_instrument is None else names_instrument:
         return FollowupDecision(False, "named_instrument")
     turns = _considered(history)
     earlier = "\n".join(f"{t.question}\n{t.answer}" for t in turns)
@@ -104,13 +105,13 @@ def next_article(question: str, history) -> str | None:
     return str(int(named[-1]) + 1) if named else None
 
 
-def followup_model(question: str, history, client, budget) -> FollowupDecision:
+def followup_model(question: str, history, client, budget, *, names_instrument: bool | None = None) -> FollowupDecision:
     """The model's verdict within FOLLOWUP_CEILING_SECONDS; the rule's when it cannot give one."""
     from answering.llm.budget import BudgetExhausted
     from answering.llm.client import ModelError
     from answering.llm.evidence import untrusted
 
-    rule = followup_rule(question, history)
+    rule = followup_rule(question, history, names_instrument=names_instrument)
     if not history.turns or rule.reason in ("first_turn", "named_instrument"):
         return rule
     if budget.remaining_seconds < FOLLOWUP_CEILING_SECONDS * 2 or budget.remaining_calls <= 4:

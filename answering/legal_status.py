@@ -21,12 +21,12 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass, replace
-from typing import Callable, Sequence
+from typing import Sequence
 
 from acehrag.auth import Principal
-from answering.types import Passage
-from retrieval.access import Scope, chunk_enabled_q
-from retrieval.models import Chunk
+from answering.types import Passage, passage_from_hit
+from retrieval.access import Scope
+from retrieval.facade import clause_chunk_visible
 from retrieval.relations.selectors import LegalStatus, RelationView, legal_statuses
 
 __all__ = ["ClauseNote", "LegalEvidence", "is_status_question", "legal_evidence", "status_framing"]
@@ -72,23 +72,20 @@ def _deciding(passages: Sequence[Passage], statuses: dict[uuid.UUID, LegalStatus
     return out
 
 
-def _clause_notes(views: list[RelationView], make_passage: Callable[[Chunk, float, str], Passage],
-                  limit: int) -> list[ClauseNote]:
+def _clause_notes(views: list[RelationView], principal: Principal, limit: int) -> list[ClauseNote]:
     notes = []
     for view in views[:limit]:
-        chunk = (Chunk.objects.select_related("document")
-                 .filter(chunk_enabled_q(), document_id=view.source_document_id, char_start__lte=view.char_start,
-                         char_end__gt=view.char_start).order_by("ordinal").first())
-        if chunk is None:
+        hit = clause_chunk_visible(principal=principal, document_id=view.source_document_id, char_start=view.char_start)
+        if hit is None:
             continue
-        start = view.char_start - chunk.char_start
-        clause = " ".join(chunk.text[start:max(start, view.char_end - chunk.char_start)].split())
-        notes.append(ClauseNote(make_passage(chunk, 1.0, ORIGIN), clause, view))
+        start = view.char_start - hit.char_start
+        clause = " ".join(hit.text[start:max(start, view.char_end - hit.char_start)].split())
+        notes.append(ClauseNote(passage_from_hit(hit, ORIGIN), clause, view))
     return notes
 
 
-def legal_evidence(passages: list[Passage], *, question: str, principal: Principal, scope: Scope, surface: bool,
-                   make_passage: Callable[[Chunk, float, str], Passage]) -> LegalEvidence:
+def legal_evidence(passages: list[Passage], *, question: str, principal: Principal, scope: Scope,
+                   surface: bool) -> LegalEvidence:
     """The passages with what indexed regulations say about their documents (see module doc)."""
     asks = is_status_question(question)
     if not passages or not (asks or surface):
@@ -97,7 +94,7 @@ def legal_evidence(passages: list[Passage], *, question: str, principal: Princip
     shown = [with_status(p, statuses) for p in passages] if surface else list(passages)
     by_chunk = {p.chunk_id: p for p in shown}
     notes, added = [], []
-    for note in _clause_notes(_deciding(passages, statuses), make_passage, MAX_CLAUSES):
+    for note in _clause_notes(_deciding(passages, statuses), principal, MAX_CLAUSES):
         passage = by_chunk.get(note.passage.chunk_id)      # already returned: cite it, do not add it twice
         if passage is None:
             passage = with_status(note.passage, statuses) if surface else note.passage
@@ -115,11 +112,9 @@ def with_status(passage: Passage, statuses: dict[uuid.UUID, LegalStatus]) -> Pas
     return replace(passage, legal_status=status.status, legal_status_basis=status.basis)
 
 
-def surface_search(passages: list[Passage], *, principal: Principal, scope: Scope,
-                   make_passage: Callable[[Chunk, float, str], Passage]) -> LegalEvidence:
+def surface_search(passages: list[Passage], *, principal: Principal, scope: Scope) -> LegalEvidence:
     """One search's passages with statuses, plus up to two deciding clauses (v2 with the flag)."""
-    return legal_evidence(passages, question="", principal=principal, scope=scope, surface=True,
-                          make_passage=make_passage)
+    return legal_evidence(passages, question="", principal=principal, scope=scope, surface=True)
 
 
 def status_framing(notes: Sequence[ClauseNote], key_of: dict[str, str], language: str, quoted: Sequence[str] = ()):

@@ -67,22 +67,11 @@ def claim_citation(key: str, passage: Passage) -> dict:
 
 @dataclass
 class LiveReads:
-    """The live-data reads of one answer, run through the pipeline's ``_tool`` (real progress frames)."""
+    """The live-data reads of one answer, run through the answer's step recorder (real progress frames)."""
 
-    pipeline: object
+    steps: object                # answering.answer.steps.StepRecorder
+    _request: object             # answering.answer.contracts.AnswerRequest
     reads: list[ToolRead] = field(default_factory=list)
-
-    @classmethod
-    def of(cls, pipeline) -> "LiveReads":
-        live = getattr(pipeline, "_live_reads", None)
-        if live is None:
-            live = cls(pipeline)
-            pipeline._live_reads = live
-        return live
-
-    @property
-    def _request(self):
-        return self.pipeline._prepared.request
 
     def offered(self) -> bool:
         return not self._request.scope.document_ids
@@ -93,9 +82,9 @@ class LiveReads:
                                  scope=Scope(collection_ids=scope.collection_ids)).exists()
 
     def _run(self, tool: str, arguments: dict, work) -> Passage | ToolRead:
-        read = self.pipeline._tool(tool, arguments, work, summarise=lambda value: value.summary())
+        read, call = self.steps.run(tool, arguments, work, summarise=lambda value: value.summary())
         self.reads.append(read)
-        return tool_passage(read, self.pipeline._calls[-1].call) if read.grounds else read
+        return tool_passage(read, call) if read.grounds else read
 
     # -- the deterministic planner -------------------------------------------------------------
 

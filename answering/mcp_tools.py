@@ -51,24 +51,23 @@ def tool_passage(result: McpResult, endpoint: McpEndpoint, call: str, index: int
 
 
 def inventory_passage(run_tool: Callable, *, principal, scope, workspace_id, language: str) -> Passage:
-    """``corpus_inventory`` as one real step whose text is the passage the answer cites."""
-    holder: dict = {}
+    """``corpus_inventory`` as one real step whose text is the passage the answer cites.
 
-    def work():
-        holder["inventory"] = corpus_inventory(principal=principal, scope=scope, workspace_id=workspace_id)
-        return holder["inventory"]
-
-    call = run_tool("corpus_inventory", {"workspace": bool(workspace_id)}, work, with_call=True,
-                    summarise=lambda inv: {"documents": inv.documents_in_scope,
-                                           **({"uploaded": inv.workspace.uploaded, "selected": inv.workspace.selected}
-                                              if inv.workspace else {})})
-    return tool_read_passage(text=holder["inventory"].text(language), tool="corpus_inventory", call=call, index=0,
+    ``run_tool(tool, arguments, work, summarise)`` returns ``(value, call id)`` (``StepRecorder.run``).
+    """
+    inventory, call = run_tool(
+        "corpus_inventory", {"workspace": bool(workspace_id)},
+        lambda: corpus_inventory(principal=principal, scope=scope, workspace_id=workspace_id),
+        summarise=lambda inv: {"documents": inv.documents_in_scope,
+                               **({"uploaded": inv.workspace.uploaded, "selected": inv.workspace.selected}
+                                  if inv.workspace else {})})
+    return tool_read_passage(text=inventory.text(language), tool="corpus_inventory", call=call, index=0,
                              title="Inventaris sumber" if language != "en" else "Source inventory",
                              source_id="corpus_inventory")
 
 
 class McpReader:
-    """Reads the selected MCP sources through the pipeline's step runner."""
+    """Reads the selected MCP sources through the answer's step recorder (``StepRecorder.run``)."""
 
     def __init__(self, run_tool: Callable):
         self._run_tool = run_tool
@@ -78,19 +77,15 @@ class McpReader:
         answered = 0
         for endpoint in endpoints:
             arguments = {"query": question}
-            holder: dict = {}
-
-            def work(endpoint=endpoint, arguments=arguments, holder=holder):
-                holder["results"] = mcp_tool_call(endpoint, endpoint.search_tool, arguments)
-                return holder["results"]
-
             try:
-                call = self._run_tool(tool_name(endpoint, endpoint.search_tool), arguments, work,
-                                      summarise=lambda results: {"results": len(results)}, with_call=True)
+                results, call = self._run_tool(
+                    tool_name(endpoint, endpoint.search_tool), arguments,
+                    lambda endpoint=endpoint, arguments=arguments: mcp_tool_call(endpoint, endpoint.search_tool, arguments),
+                    summarise=lambda results: {"results": len(results)})
             except McpUnavailable:
                 continue
             answered += 1
-            passages += [tool_passage(r, endpoint, call, i) for i, r in enumerate(holder["results"])]
+            passages += [tool_passage(r, endpoint, call, i) for i, r in enumerate(results)]
         if required and not answered:
             raise McpSourcesFailed()
         return passages
@@ -112,15 +107,11 @@ class McpReader:
         return tuple(tools)
 
     def _agent_call(self, endpoint: McpEndpoint, tool: str, arguments: dict) -> ToolResult:
-        holder: dict = {}
-
-        def work():
-            holder["results"] = mcp_tool_call(endpoint, tool, arguments if isinstance(arguments, dict) else {})
-            return holder["results"]
-
         try:
-            call = self._run_tool(tool_name(endpoint, tool), arguments, work,
-                                  summarise=lambda results: {"results": len(results)}, with_call=True)
+            results, call = self._run_tool(
+                tool_name(endpoint, tool), arguments,
+                lambda: mcp_tool_call(endpoint, tool, arguments if isinstance(arguments, dict) else {}),
+                summarise=lambda results: {"results": len(results)})
         except McpUnavailable:
             return ToolResult(text=f"Error: the source {endpoint.name} is unavailable.")
-        return ToolResult(passages=[tool_passage(r, endpoint, call, i) for i, r in enumerate(holder["results"])])
+        return ToolResult(passages=[tool_passage(r, endpoint, call, i) for i, r in enumerate(results)])

@@ -16,7 +16,8 @@ from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 
 from acehrag.limits import answer_slots
-from answering.pipeline import AnswerPipeline, AnswerRequest, AnswerResult, Prepared
+from answering.answer.contracts import AnswerCore, AnswerRequest, Prepared
+from answering.answer.pipeline import AnswerPipeline, query_pipeline
 
 
 def _once(action: Callable[[], None]) -> Callable[[], None]:
@@ -37,7 +38,7 @@ def _prepare_in_thread(pipeline: AnswerPipeline, request: AnswerRequest) -> Prep
         close_old_connections()
 
 
-def _run_in_thread(pipeline: AnswerPipeline, prepared: Prepared) -> AnswerResult:
+def _run_in_thread(pipeline: AnswerPipeline, prepared: Prepared) -> AnswerCore:
     try:
         return pipeline.run(prepared)
     finally:
@@ -45,12 +46,13 @@ def _run_in_thread(pipeline: AnswerPipeline, prepared: Prepared) -> AnswerResult
 
 
 class StreamedAnswer:
-    def __init__(self, request: AnswerRequest, pipeline_class: type[AnswerPipeline] = AnswerPipeline, **options):
+    def __init__(self, request: AnswerRequest, make_pipeline: Callable[..., AnswerPipeline] = query_pipeline):
+        """``make_pipeline(on_event=, cancelled=)`` composes the route's pipeline (``answering.answer.pipeline``)."""
         self.request = request
         self._loop = asyncio.get_running_loop()
         self._queue: asyncio.Queue[tuple[str, dict]] = asyncio.Queue()
         self._cancel = threading.Event()
-        self._pipeline = pipeline_class(on_event=self._on_event, cancelled=self._cancel.is_set, **options)
+        self._pipeline = make_pipeline(on_event=self._on_event, cancelled=self._cancel.is_set)
         self._prepared: Prepared | None = None
         self._release: Callable[[], None] = lambda: None
 
@@ -60,7 +62,7 @@ class StreamedAnswer:
     async def prepare(self) -> None:
         """Take an answer slot (bounded wait, ``Overloaded``), then the setup checks.
 
-        Raises ``AnswerError`` before anything is streamed. The slot is held until ``run`` ends.
+        Raises a ``DomainError`` before anything is streamed. The slot is held until ``run`` ends.
         """
         slots = answer_slots()
         await slots.acquire_async()
@@ -73,10 +75,10 @@ class StreamedAnswer:
             self._release()
             raise
 
-    async def run(self) -> AsyncIterator[tuple[str, dict] | AnswerResult]:
-        """Yield ``(event, data)`` progress while the pipeline works, then its ``AnswerResult``.
+    async def run(self) -> AsyncIterator[tuple[str, dict] | AnswerCore]:
+        """Yield ``(event, data)`` progress while the pipeline works, then its result.
 
-        Precondition: ``prepare`` succeeded. Raises ``AnswerError`` when the
+        Precondition: ``prepare`` succeeded. Raises a ``DomainError`` when the
         answer fails and ``AnswerCancelled`` after a cancel.
         """
         work = asyncio.ensure_future(sync_to_async(_run_in_thread, thread_sensitive=False)(self._pipeline, self._prepared))

@@ -6,7 +6,7 @@ import re
 from typing import Iterable, Iterator
 
 from answering.guard import REFUSAL
-from answering.pipeline import AnswerResult
+from answering.answer.contracts import AnswerCore, GatedAnswer
 
 SSE_HEADERS = {
     "Cache-Control": "no-cache, no-transform",
@@ -58,7 +58,7 @@ def answer_deltas(answer: str, pieces: int = 4) -> list[str]:
     return [answer[a:b] for a, b in zip(bounds, bounds[1:]) if answer[a:b]]
 
 
-def done_payload(result: AnswerResult) -> dict:
+def done_payload(result: AnswerCore) -> dict:
     return {
         "finish_reason": "guard_blocked" if result.blocked else "stop",
         "history_truncated": result.history.truncated,
@@ -66,7 +66,7 @@ def done_payload(result: AnswerResult) -> dict:
     }
 
 
-def trace_frame(result: AnswerResult) -> bytes:
+def trace_frame(result: AnswerCore) -> bytes:
     tools = [{**call.finished_frame(), "arguments": call.arguments} for call in result.tool_calls]
     # trace_id: the OTel trace id the JSON body carries too (null with tracing off).
     return sse_frame("trace", {"tools": tools, "completed": True, "trace_id": result.trace_id})
@@ -85,7 +85,7 @@ def passage_frame(passage) -> bytes:
     })
 
 
-def answer_frames(result: AnswerResult, *, start: dict, citations: list[dict],
+def answer_frames(result: AnswerCore, *, start: dict, citations: list[dict],
                   before_text: tuple[tuple[str, dict], ...] = (), after_text: tuple[tuple[str, dict], ...] = ()
                   ) -> Iterator[bytes]:
     """The frames after live progress, in the seeds' order (buffer-then-reveal).
@@ -114,7 +114,7 @@ def answer_frames(result: AnswerResult, *, start: dict, citations: list[dict],
     yield sse_frame("done", done_payload(result))
 
 
-def result_frames(result: AnswerResult) -> Iterator[bytes]:
+def result_frames(result: GatedAnswer) -> Iterator[bytes]:
     """/query/stream: the faithfulness frame (counts of dropped claims) follows the text."""
     faithfulness = {
         "dropped": result.dropped_claims_count,

@@ -123,3 +123,12 @@ class ToolCall:
 
     def finished_frame(self) -> dict:
         return {"call": self.call, "tool": self.tool, "ok": bool(self.ok), "ms": round(self.ms or 0.0, 1), "result": self.summary}
+
+
+def passage_from_hit(hit, origin: str) -> Passage:
+    """A retrieval ``ChunkHit`` (``retrieval.facade``) as the passage an answer reads and cites."""
+    return Passage(
+        chunk_id=hit.chunk_id, document_id=hit.document_id, document_title=hit.document_title,
+        legal_reference=hit.legal_reference, section_path=hit.section_path, kind=hit.kind, text=hit.text,
+        score=float(hit.score), citation=hit.citation, origin=origin,
+    )

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
+from answering.history_view import history_view_read
 from conversations.models import Conversation, Message
 
 
@@ -82,10 +83,10 @@ def history_window(*, conversation: Conversation | None, max_messages: int = 10,
         slot = exchanges.setdefault(message.exchange_index, {"question": None, "answer": None, "docs": ()})
         if message.role == Message.Role.USER:
             slot["question"] = message.content
-        elif (verified := (message.metadata or {}).get("v2_history")) is not None:
+        elif (verified := history_view_read(message.metadata)) is not None:
             # A /query/v2 answer: later turns read only its verified segments (the reader keeps the full copy).
-            slot["answer"] = verified.get("text", "")
-            slot["docs"] = tuple(verified.get("document_ids") or ())
+            slot["answer"] = verified.text
+            slot["docs"] = verified.document_ids
         else:
             slot["answer"] = message.content
             slot["docs"] = tuple(dict.fromkeys(

@@ -9,18 +9,43 @@ from django.db.models import Max
 
 from conversations.models import Conversation, Feedback, Message
 from conversations.stats import answer_stats
+from kernel.errors import Conflict, NotFound
 
 TITLE_CHARS = 80
 
 
-class ConversationNotFound(LookupError):
+class ConversationNotFound(NotFound, LookupError):
+    code = "conversation_not_found"
+
     def __init__(self, conversation_id):
         super().__init__(f"Conversation {conversation_id} not found")
-        self.detail = str(self)
 
 
-class ConversationRouteConflict(RuntimeError):
+class ConversationRouteConflict(Conflict):
     """The conversation belongs to the other answer route family (409)."""
+
+    code = "conversation_route_conflict"
+
+    def __init__(self, conversation_id):
+        super().__init__(f"Conversation {conversation_id} belongs to another answer route")
+        self.conversation_id = conversation_id
+
+
+def conversation_access_for_route(*, owner: str, conversation_id: uuid.UUID, route_family: str,
+                                  for_update: bool = False) -> Conversation:
+    """The conversation ``owner`` may continue on ``route_family``: the one rule for the answer's
+    early check and the locked check inside ``exchange_persist``.
+
+    Raises ``ConversationNotFound`` (unknown and foreign alike) or ``ConversationRouteConflict``
+    (the other route family answered it). ``for_update`` locks the row (caller is in a transaction).
+    """
+    conversations = Conversation.objects.select_for_update() if for_update else Conversation.objects
+    conversation = conversations.filter(id=conversation_id, owner=owner).first()
+    if conversation is None:
+        raise ConversationNotFound(conversation_id)
+    if conversation.route_family and conversation.route_family != route_family:
+        raise ConversationRouteConflict(conversation_id)
+    return conversation
 
 
 def conversation_create(*, owner: str, title: str | None, metadata: dict | None = None,
@@ -61,11 +86,8 @@ def exchange_persist(
             metadata={"mode": "m1-agentic"}, route_family=route_family,
         )
     else:
-        conversation = Conversation.objects.select_for_update().filter(id=conversation_id, owner=owner).first()
-        if conversation is None:
-            raise ConversationNotFound(conversation_id)
-        if conversation.route_family and conversation.route_family != route_family:
-            raise ConversationRouteConflict(conversation_id)
+        conversation = conversation_access_for_route(owner=owner, conversation_id=conversation_id,
+                                                     route_family=route_family, for_update=True)
         if not conversation.route_family:
             conversation.route_family = route_family
             conversation.save(update_fields=["route_family", "updated_at"])

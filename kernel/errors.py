@@ -81,3 +81,14 @@ class Unavailable(DomainError):
 class UpstreamTimeout(DomainError):
     code = "upstream_timeout"
     http_status = 504
+
+
+class RateLimited(DomainError):
+    """Too many requests in a window; ``Retry-After`` says how long to wait."""
+
+    code = "rate_limited"
+    http_status = 429
+
+    def __init__(self, message: str, *, retry_after: int, code: str | None = None):
+        super().__init__(message, code=code, headers={"Retry-After": str(retry_after)})
+        self.retry_after = retry_after

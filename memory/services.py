@@ -56,8 +56,12 @@ def memory_extract_from_turn(*, owner: str, question: str, used_confidential_sou
     ]
 
 
-def memory_recall(*, owner: str, question: str, principal: Principal, limit: int = RECALL_LIMIT) -> list[RecalledMemory]:
+def memory_recall(*, owner: str, question: str, principal: Principal, limit: int = RECALL_LIMIT,
+                  query_vector=None) -> list[RecalledMemory]:
     """The owner's most relevant active memories: similarity plus importance.
+
+    ``query_vector``: a callable giving ``question`` embedded by the current embedder (an answer
+    embeds its question once for recall and search); None embeds it here.
 
     A memory drawn from confidential sources is recalled only for a verified
     identity (one that could see confidential documents). Preferences rank
@@ -70,8 +74,7 @@ def memory_recall(*, owner: str, question: str, principal: Principal, limit: int
     memories = list(memories.only("id", "memory_type", "slot", "text", "importance", "embedding"))
     if not memories:
         return []
-    embedder = get_embedder()
-    query = embedder.embed_queries([question])[0]
+    query = query_vector() if query_vector is not None else get_embedder().embed_queries([question])[0]
     scored = []
     for memory in memories:
         vector = list(memory.embedding)

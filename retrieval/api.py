@@ -24,7 +24,7 @@ from retrieval.services import IngestionQueueUnavailable, document_delete
 router = Router(tags=["retrieval"])
 
 QUERY_EMPTY = "Query must not be empty"
-# As /query's question bound (answering.pipeline.MAX_QUESTION_CHARS): longer is a 413.
+# As /query's question bound (answering.answer.contracts.MAX_QUESTION_CHARS): longer is a 413.
 MAX_QUERY_CHARS = 8000
 # Paging deeper than this is no browsing; it also keeps OFFSET inside bigint.
 MAX_OFFSET = 1_000_000

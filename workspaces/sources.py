@@ -12,6 +12,7 @@ import uuid
 from dataclasses import dataclass
 
 from acehrag.auth import Principal
+from kernel.errors import DomainError
 from conversations.selectors import conversation_container
 from retrieval.access import Scope
 from retrieval.selectors import document_ids_in_sources
@@ -29,13 +30,13 @@ NO_SOURCES = {"workspace": "This workspace has no sources. Add documents or an M
 NO_USABLE_MCP = "None of the selected MCP sources can be used, and this chat has no other sources."
 
 
-class SourcesRefused(Exception):
+class SourcesRefused(DomainError):
     """The answer cannot start: ``status`` 400 (no sources), 403 (a Viewer asking) or 404 (not a member)."""
 
+    code = "sources_refused"
+
     def __init__(self, status: int, detail: str):
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
+        super().__init__(detail, http_status=status)
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,7 @@ import uuid
 from dataclasses import dataclass
 
 from acehrag.auth import ANONYMOUS
-from retrieval.access import chunks_visible
-from retrieval.citations import citation_for
+from retrieval.facade import chunk_visible_get
 
 
 @dataclass(frozen=True)
@@ -17,5 +16,5 @@ class PublicSource:
 
 def public_source_get(*, chunk_id: uuid.UUID) -> PublicSource | None:
     """A cited passage an anonymous visitor may read; restricted and unknown alike give None."""
-    chunk = chunks_visible(ANONYMOUS).select_related("document").filter(id=chunk_id).first()
-    return PublicSource(citation=citation_for(chunk, chunk.document), text=chunk.text) if chunk else None
+    hit = chunk_visible_get(principal=ANONYMOUS, chunk_id=chunk_id)
+    return PublicSource(citation=hit.citation, text=hit.text) if hit else None

@@ -5,18 +5,16 @@ anonymous visitor.
 """
 from __future__ import annotations
 
-import math
 import re
 import secrets
-import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.core import signing
-from django.core.cache import cache
 
 from answering.anchors import find_article, find_named_regulation
 from acehrag.config import PublicChatSettings
+from answering.rate_limits import rate_window_count
 
 OWNER_PREFIX = "public:"
 MAX_SUGGESTIONS = 3
@@ -91,23 +89,6 @@ def client_address(remote_addr: str | None, forwarded_for: str | None, proxy_hop
         return remote
     chain = [part.strip() for part in (forwarded_for or "").split(",") if part.strip()] + [remote]
     return chain[-(proxy_hops + 1)] if len(chain) > proxy_hops else chain[0]
-
-
-async def rate_window_count(key: str, limit: int, window: int) -> int | None:
-    """Count one request in a window that opens with the first one; seconds to wait when over."""
-    now = time.time()
-    # The window is anchored at its first request so a burst cannot straddle two windows.
-    await cache.aadd(f"{key}:start", now, timeout=window)
-    await cache.aadd(key, 0, timeout=window)
-    try:
-        count = await cache.aincr(key)
-    except ValueError:  # expired between add and incr
-        await cache.aset(key, 1, timeout=window)
-        count = 1
-    if count <= limit:
-        return None
-    started = await cache.aget(f"{key}:start", now)
-    return max(1, math.ceil(started + window - now))
 
 
 async def public_rate_check(*, identity: VisitorIdentity, address: str, config: PublicChatSettings) -> None:

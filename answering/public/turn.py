@@ -1,4 +1,4 @@
-"""One public chat turn through the shared ``AnswerPipeline``, as the widget protocol's events.
+"""One public chat turn through /query's pipeline (``query_pipeline``), as the widget protocol's events.
 
 The visitor is an anonymous principal, so the access predicate shows only
 documents without any restriction; guard and faithfulness run as on every
@@ -15,11 +15,12 @@ from typing import AsyncIterator
 from acehrag.auth import ANONYMOUS
 from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
 from acehrag.limits import Overloaded
-from answering.pipeline import AnswerCancelled, AnswerError, AnswerRequest, AnswerResult
+from answering.answer.contracts import AnswerCancelled, AnswerCore, AnswerRequest
 from answering.runner import StreamedAnswer
 from answering.public.services import PublicChatError, VisitorIdentity, suggestions_for
 from answering.sse import answer_deltas
 from answering.synthesis import detect_language
+from kernel.errors import DomainError
 from retrieval.access import Scope
 
 ROUTE = "/api/public/rag/chat"
@@ -99,19 +100,21 @@ class PublicChatRun:
             conversation_id=turn.conversation_id, scope=Scope(), route=ROUTE, route_family="query",
         ))
 
-    def _error(self, exc: AnswerError) -> PublicChatError:
-        if exc.status in (404, 409) and self.turn.conversation_id is not None:
+    def _error(self, exc: DomainError) -> PublicChatError:
+        """The one place a domain error becomes the protocol's ``{"ok": false, "code"}`` error."""
+        status = exc.http_status
+        if status in (404, 409) and self.turn.conversation_id is not None:
             # Unknown, another visitor's and another route's conversations look alike to a visitor.
             return PublicChatError("NOT_FOUND", "Conversation not found", 404)
-        if exc.status == 404:
+        if status == 404:
             return PublicChatError("NOT_FOUND", "No public documents are available to answer questions yet", 404)
-        code, message = ANSWER_ERRORS.get(exc.status, ("INTERNAL_ERROR", "The answer could not be completed"))
-        return PublicChatError(code, message, exc.status)
+        code, message = ANSWER_ERRORS.get(status, ("INTERNAL_ERROR", "The answer could not be completed"))
+        return PublicChatError(code, message, status)
 
     async def prepare(self) -> None:
         try:
             await self._streamed.prepare()
-        except AnswerError as exc:
+        except DomainError as exc:
             raise self._error(exc) from exc
         except Overloaded as exc:
             raise PublicChatError("UNAVAILABLE", exc.detail, 503, retry_after=exc.retry_after) from None
@@ -126,7 +129,7 @@ class PublicChatRun:
         last = None
         try:
             async for item in self._streamed.run():
-                if isinstance(item, AnswerResult):
+                if isinstance(item, AnswerCore):
                     result = item
                     break
                 name, data = item
@@ -136,7 +139,7 @@ class PublicChatRun:
                     yield Phase(phase)
             else:
                 return
-        except AnswerError as exc:
+        except DomainError as exc:
             raise self._error(exc) from exc
         except DATABASE_UNAVAILABLE_ERRORS as exc:
             raise database_unavailable(exc) from None

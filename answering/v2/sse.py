@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Iterator
 
 from answering.sse import answer_frames
-from answering.v2.pipeline import AnswerResultV2
+from answering.answer.contracts import AnnotatedAnswer
 
 
-def result_frames_v2(result: AnswerResultV2) -> Iterator[bytes]:
+def result_frames_v2(result: AnnotatedAnswer) -> Iterator[bytes]:
     return answer_frames(
         result, start={"schema": result.schema},
         citations=[{**passage.citation, "citation_key": passage.key} for passage in result.cited_passages],

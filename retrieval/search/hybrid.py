@@ -8,7 +8,7 @@ import time
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from django.conf import settings
 from django.db import connection
@@ -120,8 +120,13 @@ def chunk_search(
     top_k: int = 5,
     principal: Principal,
     scope: Scope | None = None,
+    embed_query: Callable[[str], Sequence[float]] | None = None,
 ) -> SearchOutcome:
-    """Search visible chunks; raises EmbeddingError (502) or SearchTimeout."""
+    """Search visible chunks; raises EmbeddingError (502) or SearchTimeout.
+
+    ``embed_query(text)`` gives ``text`` embedded by the current embedder (an
+    answer embeds its question once for every arm); None embeds it here.
+    """
     config = settings.ACEH_RAG.retrieval
     condition = visible_documents_q(principal, scope)
     timings: dict[str, float] = {}
@@ -141,7 +146,7 @@ def chunk_search(
     if mode in ("hybrid", "semantic"):
         started = time.perf_counter()
         embedder = get_embedder()
-        vector = embedder.embed_queries([query])[0]
+        vector = embed_query(query) if embed_query is not None else embedder.embed_queries([query])[0]
         timings["embed"] = (time.perf_counter() - started) * 1000
         limit = top_k if mode == "semantic" else max(config.semantic_candidate_limit, top_k)
         started = time.perf_counter()

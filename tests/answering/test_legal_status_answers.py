@@ -8,8 +8,9 @@ import pytest
 from acehrag.auth import Principal
 from answering.legal_status import legal_evidence
 from answering.llm.evidence import passage_block
-from answering.pipeline import AnswerPipeline
+from answering.types import passage_from_hit
 from retrieval.access import Scope
+from retrieval.facade import chunk_hit
 from retrieval.models import LegalRelation
 from retrieval.search import chunk_search
 from tests.factories import make_document
@@ -92,9 +93,8 @@ def test_flag_on_marks_the_identity_the_agent_and_judge_read(regulations, surfac
     old, new = regulations
     principal = Principal()
     hits = chunk_search(BROAD, mode="hybrid", top_k=8, principal=principal, scope=Scope()).hits
-    passages = [AnswerPipeline._passage(hit.chunk, hit.score, "search") for hit in hits]
-    surfaced = legal_evidence(passages, question=BROAD, principal=principal, scope=Scope(), surface=True,
-                              make_passage=AnswerPipeline._passage)
+    passages = [passage_from_hit(chunk_hit(hit.chunk, hit.score), "search") for hit in hits]
+    surfaced = legal_evidence(passages, question=BROAD, principal=principal, scope=Scope(), surface=True)
     revoked = next(p for p in surfaced.passages if p.document_id == old.id)
     assert revoked.legal_status == "revoked"
     assert revoked.legal_status_basis.startswith("dicabut oleh Peraturan Gubernur Aceh Nomor 33 Tahun 2025 Pasal 2")

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from answering.v2.rendering import render_segments, segment_context, unlocated_total, utf16_index, verified_text
 from answering.v2.segments import (
     LAYOUTS,
     UNVERIFIED_HISTORY_NOTE,
@@ -12,11 +13,6 @@ from answering.v2.segments import (
     Segment,
     SegmentError,
     parse_segments,
-    render_segments,
-    segment_context,
-    unlocated_total,
-    utf16_index,
-    verified_text,
 )
 
 SEED_SEGMENTS = (
@@ -314,7 +310,7 @@ def test_any_table_renders_with_exact_offsets(rows):
 
 def test_deterministic_table_rows_render_as_items_with_exact_offsets():
     from answering.types import AnswerDraft, Claim
-    from answering.v2.pipeline import deterministic_segments
+    from answering.answer.annotated import deterministic_segments
 
     draft = AnswerDraft(framing="Berdasarkan Lampiran:", claims=(
         Claim("3 | Kelas I | 650.000", ("chunk:a",)), Claim("5 | Kelas III | 225.000", ("chunk:a",)),

@@ -1,43 +1,21 @@
-"""Answering writes outside the answer pipeline: the prompt playground's trial runs (issue #8)."""
+"""The prompt playground's trial runs: answer as /query/v2 would, store only a receipt (issue #8)."""
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
 
-from asgiref.sync import async_to_sync
-
 from acehrag.config import PlaygroundSettings
+from answering.answer.contracts import AnnotatedAnswer, AnswerRequest
+from answering.answer.pipeline import playground_pipeline
 from answering.models import PlaygroundRun
-from answering.pipeline import AnswerError, AnswerRequest, AnswerResult, Prepared
-from answering.public.services import rate_window_count
-from answering.v2.pipeline import AnswerPipelineV2, AnswerResultV2
-
-
-class PlaygroundRateLimited(Exception):
-    def __init__(self, retry_after: int):
-        super().__init__(f"Too many playground runs; try again in {retry_after} seconds")
-        self.retry_after = retry_after
-
-
-class PlaygroundPipeline(AnswerPipelineV2):
-    """/query/v2's pipeline with a candidate editorial prompt that publishes nothing."""
-
-    def _publish(self, prepared: Prepared, result: AnswerResult, *, total_ms: float) -> None:
-        """A trial publishes no conversation, message, trace or memory; the caller writes the receipt."""
+from answering.rate_limits import playground_rate_check
+from kernel.errors import DomainError
 
 
 @dataclass(frozen=True)
 class PlaygroundTrial:
     run: PlaygroundRun
-    result: AnswerResultV2
-
-
-def playground_rate_check(*, admin_subject: str, config: PlaygroundSettings) -> None:
-    """Count one run for this administrator; raise ``PlaygroundRateLimited`` beyond the limit."""
-    wait = async_to_sync(rate_window_count)(
-        f"playground:rate:admin:{admin_subject}", config.rate_limit, config.rate_window_seconds)
-    if wait is not None:
-        raise PlaygroundRateLimited(wait)
+    result: AnnotatedAnswer
 
 
 def playground_run(*, request: AnswerRequest, editorial_prompt: str, config: PlaygroundSettings) -> PlaygroundTrial:
@@ -51,18 +29,18 @@ def playground_run(*, request: AnswerRequest, editorial_prompt: str, config: Pla
     admin_subject = request.principal.owner()
     playground_rate_check(admin_subject=admin_subject, config=config)
     started = time.perf_counter()
-    pipeline = PlaygroundPipeline(editorial=editorial_prompt)
+    pipeline = playground_pipeline(editorial=editorial_prompt)
     try:
         result = pipeline.run(pipeline.prepare(request))
-    except AnswerError as exc:
-        playground_run_record(admin_subject=admin_subject, result=None, error_status=exc.status,
+    except DomainError as exc:
+        playground_run_record(admin_subject=admin_subject, result=None, error_status=exc.http_status,
                               latency_ms=_elapsed_ms(started))
         raise
     run = playground_run_record(admin_subject=admin_subject, result=result, latency_ms=_elapsed_ms(started))
     return PlaygroundTrial(run=run, result=result)
 
 
-def playground_run_record(*, admin_subject: str, result: AnswerResultV2 | None, latency_ms: float,
+def playground_run_record(*, admin_subject: str, result: AnnotatedAnswer | None, latency_ms: float,
                           error_status: int | None = None) -> PlaygroundRun:
     """The receipt: identifiers, outcome codes, counts and timing; never any text of the run."""
     if result is None:

@@ -3,18 +3,17 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpRequest, JsonResponse
-from ninja import Router, Schema, Status
-from ninja.errors import HttpError
+from ninja import Router, Schema
 from pydantic import Field, create_model
 
 from acehrag.auth import ApiKeyAuth, RequestIdentity, api_key_name, principal_from_request, verified_identity_enabled
 from acehrag.limits import answer_slots
+from answering.answer.annotated import ROUTE_FAMILY
 from answering.api import ERRORS, answer_request
-from answering.pipeline import AnswerError
-from answering.services import PlaygroundRateLimited, PlaygroundTrial, playground_run
+from answering.playground.services import PlaygroundTrial, playground_run
 from answering.schemas import QueryV2Request, QueryV2Response
 from answering.v2.api import v2_body
-from answering.v2.pipeline import ROUTE_FAMILY
+from kernel.errors import BadRequest, Forbidden, Unavailable
 from retrieval.schemas import ErrorOut
 
 router = Router(tags=["playground"])
@@ -34,10 +33,10 @@ class VerifiedAdminAuth(ApiKeyAuth):
         if name is None:
             return None
         if not verified_identity_enabled():
-            raise HttpError(503, IDENTITY_DISABLED)
+            raise Unavailable(IDENTITY_DISABLED, code="identity_disabled")
         principal = principal_from_request(request)
         if not principal.is_admin:
-            raise HttpError(403, ADMIN_REQUIRED)
+            raise Forbidden(ADMIN_REQUIRED, code="admin_required")
         return RequestIdentity(key_name=name, principal=principal)
 
 
@@ -71,18 +70,10 @@ def playground_body(trial: PlaygroundTrial) -> dict:
 def playground(request: HttpRequest, payload: PlaygroundRequest):
     editorial_prompt = payload.editorial_prompt.strip()
     if not editorial_prompt:
-        return Status(400, {"detail": PROMPT_BLANK})
+        raise BadRequest(PROMPT_BLANK, code="editorial_prompt_blank")
     answer = answer_request(request, payload, "/playground", ROUTE_FAMILY)
-    try:
-        with answer_slots().held():
-            trial = playground_run(request=answer, editorial_prompt=editorial_prompt,
-                                   config=settings.ACEH_RAG.playground)
-    except PlaygroundRateLimited as exc:
-        response = JsonResponse({"detail": str(exc)}, status=429)
-        response["Retry-After"] = str(exc.retry_after)
-        return response
-    except AnswerError as exc:
-        return Status(exc.status, {"detail": exc.detail})
+    with answer_slots().held():
+        trial = playground_run(request=answer, editorial_prompt=editorial_prompt, config=settings.ACEH_RAG.playground)
     response = JsonResponse(playground_body(trial))
     response["Cache-Control"] = "no-store, no-transform"
     return response

@@ -1,0 +1,1 @@
+"""The answer pipeline as composition: contracts, steps, evidence, model path, composers, publication."""

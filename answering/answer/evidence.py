@@ -1,0 +1,206 @@
+"""One gatherer for an answer's evidence: live reads, anchors, follow-up, search arms, closing blocks.
+
+The question is embedded once (inside memory recall or the first search that
+needs it, so its span stays where it was) and every later arm reuses the
+vector: an answer pays for one embedding of its question however many arms
+it runs. Identical arms (query, mode, top_k, principal, scope) run once and
+are reused. Every read goes through the retrieval facade, which checks
+access itself.
+"""
+from __future__ import annotations
+
+import uuid
+from itertools import zip_longest
+
+from answering.anchors import ArticleLocator, asks_for_signatory, find_article, find_named_regulation
+from answering.answer.contracts import MAX_PASSAGES, SEARCH_TOP_K, Prepared
+from answering.answer.steps import StepRecorder
+from answering.focus import definition_term, question_focus
+from answering.followup import FollowupDecision, followup_model, followup_rule
+from answering.legal_status import legal_evidence, surface_search
+from answering.live import LiveReads
+from answering.mcp_tools import McpReader, inventory_passage
+from answering.synthesis import detect_language
+from answering.types import Passage, passage_from_hit
+from retrieval import facade
+from retrieval.access import Scope
+from retrieval.facade import ChunkSearchResult, QueryVectors, SearchMode
+from retrieval.selectors import document_facts
+from workspaces.inventory import asks_for_inventory
+
+
+class EvidenceGatherer:
+    """The evidence of one answer. ``surface_legal``: /query/v2 with the legal-relations flag."""
+
+    def __init__(self, prepared: Prepared, steps: StepRecorder, *, models=None, surface_legal: bool = False):
+        self.prepared = prepared
+        self.request = prepared.request
+        self.steps = steps
+        self.live = LiveReads(steps, self.request)
+        self.mcp = McpReader(steps.run)
+        self.legal_notes: list = []          # deciding clauses added to searches (legal_status.py)
+        self.followup_record: dict | None = None
+        self._models = models
+        self._surface_legal = surface_legal
+        self._arms: dict[tuple, ChunkSearchResult] = {}
+        self._vectors = QueryVectors()
+
+    def question_vector(self):
+        """The question embedded as a query, once per answer (raises EmbeddingError)."""
+        return self._vectors.get(self.request.question)
+
+    # -- what the answer reads first ------------------------------------------------------
+
+    def gather(self) -> list[Passage]:
+        sources, request = self.prepared.sources, self.request
+        if sources and sources.mcp_only:
+            return self.mcp.passages(request.question, sources.mcp, required=True)
+        if asks_for_inventory(request.question):
+            # Upload-state questions read the live inventory, not the documents' text.
+            return [inventory_passage(self.steps.run, principal=request.principal, scope=request.scope,
+                                      workspace_id=sources.workspace_id if sources else None,
+                                      language=detect_language(request.question))]
+        passages = self._document_passages()
+        if sources and sources.mcp:
+            passages += self.mcp.passages(request.question, sources.mcp, required=False)
+        return passages
+
+    def _document_passages(self) -> list[Passage]:
+        request = self.request
+        question, principal, scope = request.question, request.principal, request.scope
+        live = self.live.passages()  # figure questions read a configured live source first
+        anchor_document = None
+        anchor: list[Passage] = []
+        named = find_named_regulation(question)        # once per answer: the follow-up rule reuses it
+        if named:
+            with self.steps.tool("resolve_regulation", {"name": named.text}) as call:
+                anchor_document = facade.regulation_resolve(named, principal=principal, scope=scope)
+                call.summary = ({"document_id": str(anchor_document.id), "title": anchor_document.title}
+                                if anchor_document else {"resolved": False})
+        elif len(scope.document_ids) == 1:
+            anchor_document = facade.document_visible_first(principal=principal, scope=scope)
+        followup = self._followup(names_instrument=bool(named))
+        locator = find_article(question)
+        if followup.next_article and not (named or locator):
+            # "pasal berikutnya apa?": read the article after the one the previous answer cited.
+            anchor_document = facade.document_visible_first(principal=principal, scope=scope,
+                                                             document_id=uuid.UUID(str(followup.document_ids[0])))
+            locator = ArticleLocator(followup.next_article, None) if anchor_document else None
+        if anchor_document and locator:
+            anchor += self._read("read_article", {"document_id": str(anchor_document.id), "pasal": locator.pasal,
+                                                  "ayat": locator.ayat}, "anchor", facade.article_chunks_visible,
+                                 document_id=anchor_document.id, locator=locator)
+
+        followup_scope = None
+        if followup.carry:
+            # Hints, not filters: one more arm over the carried documents, access and scope rechecked.
+            allowed = set(scope.document_ids) if scope.document_ids else None
+            carried = [d for d in map(uuid.UUID, followup.document_ids) if allowed is None or d in allowed]
+            followup_scope = Scope(collection_ids=scope.collection_ids, document_ids=tuple(carried)) if carried else None
+
+        search_scope = scope
+        if anchor_document and not locator:
+            search_scope = Scope(collection_ids=scope.collection_ids, document_ids=(anchor_document.id,))
+        followup_hits = self.search(question, followup_scope, "followup")[0] if followup_scope else []
+        main_hits = self.search(question, search_scope, "search")[0]
+        if anchor_document and search_scope is not scope and not main_hits:
+            main_hits = self.search(question, scope, "search")[0]
+
+        own, hints = (followup_hits, main_hits) if followup.hints_first else (main_hits, followup_hits)
+        ranked = [p for pair in zip_longest(own, hints) for p in pair if p is not None]
+        ranked = self._focus_hits(anchor_document, ranked) + ranked
+        closing: list[Passage] = []
+        if asks_for_signatory(question):
+            target = anchor_document.id if anchor_document else (ranked[0].document_id if ranked else None)
+            if target:
+                closing = self._read("read_closing", {"document_id": str(target)}, "closing",
+                                     facade.closing_chunks_visible, document_id=target)
+
+        merged: list[Passage] = []
+        seen: set[uuid.UUID] = set()
+        for passage in [*live, *anchor, *closing, *ranked]:
+            if passage.chunk_id not in seen:
+                seen.add(passage.chunk_id)
+                merged.append(passage)
+        # A legal-status question reads the revoking or amending clauses first (answering/legal_status.py).
+        passages = legal_evidence(merged[:MAX_PASSAGES], question=question, principal=principal, scope=scope,
+                                  surface=False).passages
+        present = {p.chunk_id for p in passages}
+        return passages + [n.passage for n in self.legal_notes if n.passage.chunk_id not in present]
+
+    def _read(self, tool: str, arguments: dict, origin: str, read, **where) -> list[Passage]:
+        """One facade read of chunks as a reported step."""
+        with self.steps.tool(tool, arguments) as call:
+            hits = read(principal=self.request.principal, scope=self.request.scope, **where)
+            call.summary = {"chunks": len(hits)}
+        return [passage_from_hit(hit, origin) for hit in hits]
+
+    def _focus_hits(self, anchor_document, ranked: list[Passage]) -> list[Passage]:
+        """The passage the question's focus needs when ranking missed it: a definition, an enactment block."""
+        question = self.request.question
+        focus = question_focus(question)
+        documents = [anchor_document.id] if anchor_document else list(dict.fromkeys(p.document_id for p in ranked))
+        if focus.kind == "definition" and (term := definition_term(question)):
+            return self._read("read_definition", {"term": term}, "anchor", facade.definition_chunks_visible,
+                              document_ids=documents, term=term)
+        if focus.kind in ("enactment", "signatory") and documents:
+            return self._read("read_enactment", {"document_id": str(documents[0])}, "anchor",
+                              facade.enactment_chunks_visible, document_id=documents[0])
+        return []
+
+    def _followup(self, *, names_instrument: bool) -> FollowupDecision:
+        """Carry earlier documents only for a genuine follow-up; the decision goes to metadata and the trace."""
+        question, history = self.request.question, self.prepared.history
+        if self._models and history.turns:
+            decision = followup_model(question, history, self._models.judge, self._models.budget,
+                                      names_instrument=names_instrument)
+        else:
+            decision = followup_rule(question, history, names_instrument=names_instrument)
+        self.followup_record = decision.record()
+        self.steps.note("followup", self.followup_record)
+        return decision
+
+    # -- searches (the gatherer's arms and the agent's) ------------------------------------
+
+    def search(self, query: str, scope: Scope, origin: str) -> tuple[list[Passage], str | None]:
+        """Passages of one hybrid arm (run once per answer) and its lexical tier decision."""
+        key = (query, SearchMode.HYBRID, SEARCH_TOP_K, self.request.principal, scope)
+        found = self._arms.get(key)
+        if found is None:
+            arguments = {"query": query, "mode": SearchMode.HYBRID.value, "top_k": SEARCH_TOP_K}
+            if scope.document_ids:
+                arguments["document_ids"] = [str(d) for d in scope.document_ids]
+            if scope.collection_ids:
+                arguments["collection_ids"] = list(scope.collection_ids)
+            with self.steps.tool("search_documents", arguments) as call:
+                found = facade.chunks_search(principal=self.request.principal, query=query, mode=SearchMode.HYBRID,
+                                             top_k=SEARCH_TOP_K, scope=scope, vectors=self._vectors)
+                call.summary = {"passages": len(found.hits), "lexical_tier": found.lexical_tier}
+            self._arms[key] = found
+            self.steps.lexical_tiers.append({"origin": origin, "tier": found.lexical_tier, "query": query})
+        passages = [passage_from_hit(hit, origin) for hit in found.hits]
+        if not self._surface_legal:
+            return passages, found.lexical_tier
+        # Statuses count regulations in the request's scope, not only the (narrower) search's.
+        surfaced = surface_search(passages, principal=self.request.principal, scope=self.request.scope)
+        self.legal_notes += [n for n in surfaced.clauses if n not in self.legal_notes]
+        return surfaced.passages, found.lexical_tier
+
+    def count_all_terms(self, document_id: str, query: str) -> int:
+        """Precondition: ``document_id`` is a UUID's text (the agent's argument, reported as given)."""
+        with self.steps.tool("count_all_terms", {"document_id": document_id, "query": query}) as call:
+            count = facade.chunk_count_with_all_terms_visible(
+                principal=self.request.principal, scope=self.request.scope, document_id=uuid.UUID(document_id),
+                query=query)
+            call.summary = {"passages_with_every_term": count}
+        return count
+
+    def facts(self, **filters) -> dict:
+        with self.steps.tool("corpus_facts", filters) as call:
+            facts = document_facts(principal=self.request.principal, scope=self.request.scope, **filters)
+            call.summary = {"documents": facts["documents"]}
+        return facts
+
+    def absent_words(self, words: list[str]) -> list[str]:
+        return self.steps.step("corpus_terms", lambda: facade.words_absent_from_visible(
+            words, principal=self.request.principal, scope=self.request.scope))

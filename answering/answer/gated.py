@@ -1,0 +1,161 @@
+"""/query's composer: a draft (extractive or the agent's prose), then the faithfulness gate drops
+unsupported claims and withholds an answer most of whose claims fail."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from acehrag.telemetry.tracing import current_trace_id
+from answering.answer.compose import AnswerContext, faithfulness_checked_field
+from answering.answer.contracts import GatedAnswer
+from answering.answer.memory import memory_labels, with_memory_claims
+from answering.answer.model_path import AgentRun, agent_answer
+from answering.faithfulness import faithfulness_gate
+from answering.guard import REFUSAL
+from answering.live import claim_citation
+from answering.llm.agent import AgentStopped
+from answering.llm.answers import parse_prose_answer
+from answering.llm.evidence import PassageLedger
+from answering.notices import refusal_notice
+from answering.publication import model_gate
+from answering.synthesis import detect_language, no_answer_text, synthesise
+from answering.types import AnswerDraft, GateResult, GuardDecision, Passage
+from memory.services import RecalledMemory
+from retrieval.search.glossary import glossary_expansions
+
+
+@dataclass(frozen=True)
+class GatedOutcome:
+    """v1's answer before persistence: the gate's result and the evidence behind it."""
+
+    gate: GateResult
+    passages: list[Passage]
+    checked: bool | None = None          # False only when nothing could be checked
+
+    @property
+    def answer(self) -> str:
+        return self.gate.answer
+
+    @property
+    def fallback_used(self) -> bool:
+        return self.gate.fallback_used
+
+
+def refusal_gate(reason: str, language: str) -> GateResult:
+    return GateResult((), (), refusal_notice(reason, language), True, reason, 0, 0, 0)
+
+
+class GateComposer:
+    route_family = "query"
+    empty_selection_refused = False
+    surfaces_legal_status = False
+
+    def refused_question(self) -> GatedOutcome:
+        return GatedOutcome(GateResult((), (), REFUSAL, True, "policy_blocked", 0, 0, 0), [])
+
+    def refusal(self, reason: str, language: str) -> GatedOutcome:
+        return GatedOutcome(refusal_gate(reason, language), [])
+
+    def blocked(self, outcome: GatedOutcome, refusal: str) -> GatedOutcome:
+        gate = outcome.gate
+        return GatedOutcome(GateResult(gate.kept, gate.verdicts, refusal, True, "policy_blocked", gate.dropped,
+                                       gate.claims_supported, gate.claims_total), outcome.passages, outcome.checked)
+
+    def compose(self, context: AnswerContext, language: str, recalled: list[RecalledMemory]) -> GatedOutcome:
+        """Gather evidence, write the draft (deterministic or agent), gate it."""
+        question, steps = context.question, context.steps
+        passages = context.evidence.gather()
+        if context.models:
+            ledger = PassageLedger()
+            memory_ids = memory_labels(recalled)
+            run = AgentRun("answer_prose", lambda content: parse_prose_answer(content, memory_ids=memory_ids,
+                                                                              language=language))
+            try:
+                draft = steps.step("agent", lambda: agent_answer(
+                    context.models, context.evidence, run, language=language, recalled=recalled, initial=passages,
+                    ledger=ledger, cancelled=context.cancelled))
+            except AgentStopped as stop:
+                checked = False if stop.reason == "context_budget_exhausted" else None
+                return GatedOutcome(refusal_gate(stop.reason, language), ledger.passages(), checked)
+            passages = ledger.passages()       # keyed P1, P2, …
+        else:
+            draft = steps.step("synthesis", lambda: with_memory_claims(
+                synthesise(question, passages, language=language, absent_words=context.evidence.absent_words,
+                           expansions=glossary_expansions), recalled, question))
+        return GatedOutcome(steps.step("faithfulness", lambda: self._gate(context, draft, passages)), passages)
+
+    @staticmethod
+    def _gate(context: AnswerContext, draft: AnswerDraft, passages: list[Passage]) -> GateResult:
+        if draft.no_answer:
+            return GateResult((), (), no_answer_text(draft.language, draft.pointer), True, "no_answer", 0, 0, 0)
+        partial = settings.ACEH_RAG.synthesis.partial_answers_enabled
+        if context.models:
+            # The model judge sees each passage with the document identity the agent saw.
+            return model_gate(context.question, draft, passages, {p.label: p.evidence for p in passages},
+                              models=context.models, partial_answers=partial,
+                              batch_size=settings.ACEH_RAG.llm.judge_batch_size)
+        return faithfulness_gate(draft, {p.label: p.text for p in passages}, partial_answers=partial)
+
+    def result(self, context: AnswerContext, outcome: GatedOutcome, guard: GuardDecision) -> GatedAnswer:
+        prepared = context.prepared
+        gate, passages = outcome.gate, outcome.passages
+        by_label = {p.label: p for p in passages}
+        cited: list[Passage] = []
+        for claim in gate.kept:
+            for key in claim.citation_keys:
+                passage = by_label.get(key)
+                if passage and passage not in cited:
+                    cited.append(passage)
+        claim_map = [
+            {
+                "claim": claim.text,
+                "citations": [
+                    {"kind": "memory", "memory_id": claim.memory_id, "citation_key": "memory"} if key == "memory" else
+                    claim_citation(key, by_label[key])
+                    for key in claim.citation_keys if key == "memory" or key in by_label
+                ],
+            }
+            for claim in gate.kept
+        ]
+        published = not gate.fallback_used and not guard.blocked
+        note = prepared.sources.note if prepared.sources and published else None
+        return GatedAnswer(
+            answer=f"{note.get(detect_language(context.question), note['id'])}\n\n{gate.answer}" if note else gate.answer,
+            conversation_id=prepared.conversation_id, message_id=prepared.message_id, trace_id=current_trace_id(),
+            history=prepared.history,
+            citations=[] if guard.blocked else [p.citation for p in cited],
+            claim_map=[] if guard.blocked else claim_map,
+            provenance_complete=published and gate.dropped == 0 and all(v.supported for v in gate.verdicts),
+            fallback_used=gate.fallback_used, fallback_reason=gate.fallback_reason,
+            dropped_claims_count=gate.dropped, claims_supported=gate.claims_supported,
+            claims_total=gate.claims_total, grounding_rate=gate.grounding_rate,
+            passages=passages, cited_passages=[] if guard.blocked else cited, guard=guard,
+            dropped_claims=[{"claim": v.claim.text, "reason": v.reason} for v in gate.verdicts if not v.supported],
+            faithfulness_checked=outcome.checked, **context.run_fields(), **context.model_fields(),
+        )
+
+    def synthesis_metadata(self, result: GatedAnswer) -> dict:
+        return {
+            "mode": result.synthesis_mode,
+            "no_answer": result.fallback_reason == "no_answer",
+            "claims": result.claim_map,
+            "source_passages": [
+                {"document_id": str(p.document_id), "chunk_id": str(p.chunk_id), "visible_chars": len(p.text)}
+                for p in result.cited_passages
+            ],
+            "faithfulness": {
+                "mechanism": result.judge_mechanism,
+                "action_on_failure": "drop unsupported claim; withhold the answer when most claims fail",
+                "dropped_claims": result.dropped_claims,
+                "fallback_used": result.fallback_used,
+                "fallback_reason": result.fallback_reason,
+                "claims_supported": result.claims_supported,
+                "claims_total": result.claims_total,
+                "grounding_rate": result.grounding_rate,
+                **faithfulness_checked_field(result.faithfulness_checked),
+            },
+        }
+
+    def extra_metadata(self, result: GatedAnswer) -> dict:
+        return {}

@@ -1,0 +1,129 @@
+"""The model path of an answer: its clients and budget, the agent and its tools, the model guard.
+
+Used only when ``ACEH_RAG_LLM__ENABLED``; the deterministic path never
+imports a client. Dependency failures become domain errors here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from django.conf import settings
+
+from answering.answer.contracts import AnswerCancelled, Prepared
+from answering.answer.evidence import EvidenceGatherer
+from answering.answer.memory import memory_labels
+from answering.guard import guard_answer
+from answering.llm.agent import Agent, AgentInput, QuestionTooLarge
+from answering.llm.budget import ModelBudget
+from answering.llm.client import ChatClient, ModelError, client_for
+from answering.llm.evidence import PassageLedger, memory_block
+from answering.llm.judge import model_guard
+from answering.llm.prompts import prompt
+from answering.llm.tools import CorpusTools
+from answering.notices import QUESTION_TOO_LARGE
+from answering.types import GuardDecision, Passage
+from conversations.selectors import HistoryWindow
+from kernel.errors import PayloadTooLarge, UpstreamFailed
+from memory.services import RecalledMemory
+
+
+@dataclass
+class Models:
+    """The answer's model clients and their shared budget (model path only)."""
+
+    agent: ChatClient
+    judge: ChatClient
+    guard: ChatClient
+    budget: ModelBudget
+
+    @classmethod
+    def from_settings(cls) -> "Models":
+        llm = settings.ACEH_RAG.llm
+        # Roles on the same server and model share one client (one connection pool).
+        clients: dict = {}
+        for endpoint in (llm.agent_endpoint(), llm.judge_endpoint(), llm.guard_endpoint()):
+            if endpoint not in clients:
+                clients[endpoint] = client_for(endpoint, llm)
+        return cls(agent=clients[llm.agent_endpoint()], judge=clients[llm.judge_endpoint()],
+                   guard=clients[llm.guard_endpoint()],
+                   budget=ModelBudget(seconds=llm.answer_budget_seconds, calls=llm.max_model_calls))
+
+    def close(self) -> None:
+        for client in {id(c): c for c in (self.agent, self.judge, self.guard)}.values():
+            client.close()  # a shared client once
+
+
+def agent_system_prompt(language: str, answer_format: str, editorial: str | None = None) -> str:
+    """Editorial voice (replaceable in the playground), how to work, and the answer format."""
+    return "\n\n".join((editorial or prompt("editorial", language), prompt("agent", language), prompt(answer_format, language)))
+
+
+def history_messages(history: HistoryWindow) -> list[dict]:
+    """Earlier exchanges as chat messages for the agent."""
+    messages = []
+    for turn in history.turns:
+        messages.append({"role": "user", "content": turn.question})
+        messages.append({"role": "assistant", "content": turn.answer})
+    return messages
+
+
+def agent_tools(evidence: EvidenceGatherer, *, search_in_document=None):
+    """The corpus tools over the gatherer (its arm cache and vectors), the MCP and live tools."""
+    prepared = evidence.prepared
+    sources = prepared.sources
+    tools = CorpusTools(
+        documents=not prepared.mcp_only,
+        external=evidence.mcp.agent_tools(sources.mcp) if sources else (),
+        search=lambda query: evidence.search(query, prepared.request.scope, "agent"),
+        facts=evidence.facts,
+        search_in_document=search_in_document,
+    )
+    # An MCP-only chat offers no document, sheet or portal tool.
+    return tools if prepared.mcp_only else evidence.live.tools(tools)
+
+
+@dataclass(frozen=True)
+class AgentRun:
+    """How the agent is asked: its answer format, parser, progress rule and editorial voice."""
+
+    answer_format: str
+    parse: Callable
+    progress: Callable[[], object] | None = None
+    editorial: str | None = None
+    search_in_document: Callable | None = None
+
+
+def agent_answer(models: Models, evidence: EvidenceGatherer, run: AgentRun, *, language: str,
+                 recalled: list[RecalledMemory], initial: list[Passage], ledger: PassageLedger,
+                 cancelled: Callable[[], bool]):
+    """Run the agent to a parsed answer; raises ``AgentStopped`` with a fallback reason."""
+    prepared: Prepared = evidence.prepared
+    agent = Agent(
+        client=models.agent, budget=models.budget, llm=settings.ACEH_RAG.llm, ledger=ledger,
+        tools=agent_tools(evidence, search_in_document=run.search_in_document), cancelled=cancelled,
+        on_cancel=AnswerCancelled, progress=run.progress,
+    )
+    given = AgentInput(
+        system=agent_system_prompt(language, run.answer_format, run.editorial),
+        history=history_messages(prepared.history), question=prepared.request.question, language=language,
+        initial=initial,
+        memories="\n".join(memory_block(key, m.text) for key, m in zip(memory_labels(recalled), recalled)),
+    )
+    try:
+        return agent.answer(given, run.parse)
+    except QuestionTooLarge as exc:
+        raise PayloadTooLarge(QUESTION_TOO_LARGE, code="question_too_large") from exc
+    except ModelError as exc:
+        raise UpstreamFailed(f"Model dependency failed: {exc}", code="model_failed") from exc
+
+
+def answer_guard(answer: str, refusal: bool, models: Models | None) -> GuardDecision:
+    """Deterministic rules first; then, when enabled, the model's classification."""
+    guard = guard_answer(answer)
+    if guard.blocked or refusal or not models or not settings.ACEH_RAG.llm.guard_model_enabled:
+        return guard
+    decision = model_guard(answer, models.guard, models.budget)
+    if decision is None:
+        return replace(guard, mechanism="deterministic-rules-v1 (model guard unavailable)")
+    return decision

@@ -1,0 +1,74 @@
+"""One recorder for an answer's real steps: tool frames, timings, spans and error codes.
+
+Every read an answer makes runs inside ``steps.tool(name, arguments)``: the
+``tool.started`` frame goes out, the block runs, its summary and timing are
+recorded and ``tool.finished`` follows. A dependency failure inside the
+block is recorded with its error code and raised as a domain error.
+"""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
+from answering.answer.contracts import EventSink
+from answering.telemetry import step_span, tool_finished, tool_span
+from answering.types import ToolCall
+from kernel.errors import Unavailable, UpstreamFailed
+from retrieval.embedders import EmbeddingError
+from retrieval.search import SearchTimeout
+from workspaces.mcp_client import McpUnavailable
+
+
+class StepRecorder:
+    def __init__(self, on_event: EventSink | None = None):
+        self._emit = on_event or (lambda name, data: None)
+        self.calls: list[ToolCall] = []
+        self.steps: list[dict] = []
+        self.lexical_tiers: list[dict] = []
+
+    @contextmanager
+    def tool(self, tool: str, arguments: dict) -> Iterator[ToolCall]:
+        """Run one reported step; the block sets ``call.summary`` from what it read."""
+        call = ToolCall(call=f"call_{len(self.calls) + 1}", tool=tool, arguments=arguments)
+        self.calls.append(call)
+        self._emit("tool.started", call.started_frame())
+        started = time.perf_counter()
+        with tool_span(tool, call.call, arguments) as span:
+            try:
+                yield call
+            except McpUnavailable:
+                self._finish(call, started, False, {"error": "mcp_source_unavailable"}, span)
+                raise
+            except EmbeddingError as exc:
+                self._finish(call, started, False, {"error": "dependency_failed"}, span)
+                raise UpstreamFailed(f"Retrieval dependency failed: {exc}", code="dependency_failed") from exc
+            except SearchTimeout as exc:
+                self._finish(call, started, False, {"error": "timeout"}, span)
+                raise Unavailable("Retrieval timed out", code="retrieval_timeout") from exc
+            self._finish(call, started, True, call.summary, span)
+
+    def run(self, tool: str, arguments: dict, work: Callable, summarise: Callable[[object], dict]) -> tuple[object, str]:
+        """``work()`` as one reported step; returns its value and the call id (for tool citations)."""
+        with self.tool(tool, arguments) as call:
+            value = work()
+            call.summary = summarise(value)
+        return value, call.call
+
+    def _finish(self, call: ToolCall, started: float, ok: bool, summary: dict, span) -> None:
+        call.ok, call.ms, call.summary = ok, (time.perf_counter() - started) * 1000, summary
+        tool_finished(span, ok, summary)
+        self.steps.append({"step": call.tool, "call": call.call, "ok": ok, "ms": round(call.ms, 2), **summary})
+        self._emit("tool.finished", call.finished_frame())
+
+    def step(self, name: str, work: Callable):
+        """An internal step (guard, synthesis, faithfulness): timed and traced, no frames."""
+        started = time.perf_counter()
+        with step_span(name):
+            value = work()
+        self.steps.append({"step": name, "ok": True, "ms": round((time.perf_counter() - started) * 1000, 2)})
+        return value
+
+    def note(self, name: str, record: dict) -> None:
+        """A decision taken without work of its own (the follow-up rule)."""
+        self.steps.append({"step": name, "ok": True, "ms": 0.0, **record})
