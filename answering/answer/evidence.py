@@ -108,10 +108,13 @@ class EvidenceGatherer:
 
         own, hints = (followup_hits, main_hits) if followup.hints_first else (main_hits, followup_hits)
         ranked = [p for pair in zip_longest(own, hints) for p in pair if p is not None]
-        ranked = self._focus_hits(anchor_document, ranked) + ranked
+        # A follow-up's focus ("kapan diundangkannya?") is about the document it refers back to.
+        referents = list(followup_scope.document_ids) if followup_scope else []
+        ranked = self._focus_hits(anchor_document, ranked, referents) + ranked
         closing: list[Passage] = []
         if asks_for_signatory(question):
-            target = anchor_document.id if anchor_document else (ranked[0].document_id if ranked else None)
+            target = anchor_document.id if anchor_document else (
+                referents[0] if referents else (ranked[0].document_id if ranked else None))
             if target:
                 closing = self._read("read_closing", {"document_id": str(target)}, "closing",
                                      facade.closing_chunks_visible, document_id=target)
@@ -135,11 +138,15 @@ class EvidenceGatherer:
             call.summary = {"chunks": len(hits)}
         return [passage_from_hit(hit, origin) for hit in hits]
 
-    def _focus_hits(self, anchor_document, ranked: list[Passage]) -> list[Passage]:
-        """The passage the question's focus needs when ranking missed it: a definition, an enactment block."""
+    def _focus_hits(self, anchor_document, ranked: list[Passage], referents: list[uuid.UUID]) -> list[Passage]:
+        """The passage the question's focus needs when ranking missed it: a definition, an enactment block.
+
+        ``referents``: the documents a follow-up carries (most recent first); they lead the ranked ones.
+        """
         question = self.request.question
         focus = question_focus(question)
-        documents = [anchor_document.id] if anchor_document else list(dict.fromkeys(p.document_id for p in ranked))
+        documents = [anchor_document.id] if anchor_document else list(
+            dict.fromkeys([*referents, *(p.document_id for p in ranked)]))
         if focus.kind == "definition" and (term := definition_term(question)):
             return self._read("read_definition", {"term": term}, "anchor", facade.definition_chunks_visible,
                               document_ids=documents, term=term)
