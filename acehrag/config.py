@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from acehrag.partner_jwt import JwtKey, JwtPolicy, key_material_error
+from kernel.partner_jwt import JwtKey, JwtPolicy, key_material_error
 
 PREFIX = "ACEH_RAG_"
 BASE_DIR = Path(__file__).resolve().parent.parent

@@ -50,7 +50,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "acehrag.errors.JsonErrorMiddleware",
-    "acehrag.hygiene.ControlCharacterMiddleware",
+    "kernel.hygiene.ControlCharacterMiddleware",
 ]
 
 ROOT_URLCONF = "acehrag.urls"

@@ -7,7 +7,7 @@ from typing import Callable
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from ninja import Status, Router
 
-from acehrag.auth import request_principal
+from kernel.principal import request_principal
 from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
 from acehrag.limits import answer_slots
 from answering.pipeline import AnswerCancelled, AnswerError, AnswerPipeline, AnswerRequest, AnswerResult
@@ -16,7 +16,7 @@ from answering.schemas import QueryRequest, QueryResponse
 from answering.sse import SSE_HEADERS, error_frame, result_frames, sse_frame
 from retrieval.access import Scope
 from retrieval.api import require_query_text
-from retrieval.schemas import ErrorOut
+from kernel.schemas import ErrorOut
 
 logger = logging.getLogger(__name__)
 router = Router(tags=["answering"])

@@ -23,7 +23,7 @@ import uuid
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from answering.types import Passage
 from retrieval.access import Scope, chunk_enabled_q
 from retrieval.models import Chunk

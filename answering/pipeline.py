@@ -19,7 +19,7 @@ from typing import Callable
 from django.conf import settings
 from django.db import transaction
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from answering.anchors import (
     ArticleLocator,
     article_chunks,

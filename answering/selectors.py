@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.contrib.postgres.search import SearchQuery
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.access import Scope, visible_documents_q
 from retrieval.models import Chunk, Document
 

@@ -6,12 +6,12 @@ import uuid
 from django.http import HttpRequest, JsonResponse
 from ninja import Router, Status
 
-from acehrag.auth import request_principal
+from kernel.principal import request_principal
 from conversations import schemas
 from conversations.models import Conversation
 from conversations.selectors import conversation_get_owned, conversation_list, conversation_messages, message_get_owned
 from conversations.services import FeedbackTargetNotFound, conversation_create, feedback_record
-from retrieval.schemas import ErrorOut
+from kernel.schemas import ErrorOut
 
 router = Router(tags=["conversations"])
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from ninja import Path, Router, Status
 
-from acehrag.auth import request_principal
+from kernel.principal import request_principal
 from memory.schemas import ForgetResult, MemorySummary
 from memory.selectors import memory_get_owned, memory_list
 from memory.services import memory_erase, memory_forget_owner
-from retrieval.schemas import ErrorOut
+from kernel.schemas import ErrorOut
 
 router = Router(tags=["memory"])
 # Memory ids are PostgreSQL bigints; a larger number is a malformed id (422), not a database error.

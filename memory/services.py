@@ -8,7 +8,7 @@ from django.db import transaction
 
 from django.utils import timezone
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from memory.extraction import MemoryCandidate, extract_memories
 from memory.models import Memory
 from retrieval.embedders import Embedder, get_embedder

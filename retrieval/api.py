@@ -8,7 +8,8 @@ from ninja import Status, File, Form, Query, Router
 from ninja.errors import HttpError
 from ninja.files import UploadedFile
 
-from acehrag.auth import request_principal
+from kernel.principal import request_principal
+from kernel.schemas import ErrorOut
 from retrieval import schemas
 from retrieval.access import Scope
 from retrieval.citations import restriction_fields
@@ -44,8 +45,8 @@ def require_query_text(query: str) -> str:
 
 @router.post(
     "/search",
-    response={200: schemas.SearchResponse, 400: schemas.ErrorOut, 413: schemas.ErrorOut, 502: schemas.ErrorOut,
-              503: schemas.ErrorOut},
+    response={200: schemas.SearchResponse, 400: ErrorOut, 413: ErrorOut, 502: ErrorOut,
+              503: ErrorOut},
     summary="Raw hybrid / semantic / lexical retrieval",
 )
 def search(request: HttpRequest, payload: schemas.SearchRequest):
@@ -101,7 +102,7 @@ def _document_out(document, legal=None) -> dict:
 
 @router.post(
     "/documents",
-    response={202: schemas.IngestionAccepted, 413: schemas.ErrorOut, 415: schemas.ErrorOut, 503: schemas.ErrorOut},
+    response={202: schemas.IngestionAccepted, 413: ErrorOut, 415: ErrorOut, 503: ErrorOut},
     summary="Upload a file for ingestion",
 )
 def document_upload(
@@ -134,7 +135,7 @@ def document_upload(
     return Status(202, {"ingestion_id": str(ingestion.id), "status": "queued", "source_name": name})
 
 
-@router.get("/ingestions/{ingestion_id}", response={200: schemas.IngestionOut, 404: schemas.ErrorOut}, summary="Ingestion status")
+@router.get("/ingestions/{ingestion_id}", response={200: schemas.IngestionOut, 404: ErrorOut}, summary="Ingestion status")
 def ingestion_status(request: HttpRequest, ingestion_id: uuid.UUID):
     ingestion = ingestion_get(ingestion_id=ingestion_id)
     if ingestion is None:
@@ -168,7 +169,7 @@ def document_list(
     return JsonResponse({"count": documents.count(), "items": [_document_out(d, legal[d.id]) for d in page]})
 
 
-@router.get("/documents/{document_id}", response={200: schemas.DocumentOut, 404: schemas.ErrorOut}, summary="One visible document")
+@router.get("/documents/{document_id}", response={200: schemas.DocumentOut, 404: ErrorOut}, summary="One visible document")
 def document_detail(request: HttpRequest, document_id: uuid.UUID):
     principal = request_principal(request)
     document = document_get_visible(principal=principal, document_id=document_id)
@@ -179,7 +180,7 @@ def document_detail(request: HttpRequest, document_id: uuid.UUID):
 
 @router.delete(
     "/documents/{document_id}",
-    response={204: None, 403: schemas.ErrorOut, 404: schemas.ErrorOut},
+    response={204: None, 403: ErrorOut, 404: ErrorOut},
     summary="Delete a document (admin principals only)",
 )
 def document_remove(request: HttpRequest, document_id: uuid.UUID):

@@ -8,12 +8,13 @@ from ninja import File, Form, Router, Status
 from ninja.errors import HttpError
 from ninja.files import UploadedFile
 
-from acehrag.auth import request_principal
+from kernel.principal import request_principal
 from conversations.api import summary as conversation_summary
 from conversations.schemas import ConversationSummary
 from retrieval.api import upload_requester
 from retrieval.ingestion import IngestOptions
-from retrieval.schemas import ErrorOut, IngestionAccepted
+from retrieval.schemas import IngestionAccepted
+from kernel.schemas import ErrorOut
 from retrieval.selectors import workspace_documents_visible, workspace_ingestions_pending
 from retrieval.services import IngestionQueueUnavailable
 from retrieval.uploads import UploadRejected, upload_accept

@@ -12,7 +12,7 @@ import uuid
 from dataclasses import dataclass
 from typing import AsyncIterator
 
-from acehrag.auth import ANONYMOUS
+from kernel.principal import ANONYMOUS
 from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
 from acehrag.limits import Overloaded
 from answering.pipeline import AnswerCancelled, AnswerError, AnswerRequest, AnswerResult

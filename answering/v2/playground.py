@@ -7,7 +7,8 @@ from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import Field, create_model
 
-from acehrag.auth import ApiKeyAuth, RequestIdentity, api_key_name, principal_from_request, verified_identity_enabled
+from acehrag.auth import ApiKeyAuth, api_key_name, principal_from_request, verified_identity_enabled
+from kernel.principal import RequestIdentity
 from acehrag.limits import answer_slots
 from answering.api import ERRORS, answer_request
 from answering.pipeline import AnswerError
@@ -15,7 +16,7 @@ from answering.services import PlaygroundRateLimited, PlaygroundTrial, playgroun
 from answering.schemas import QueryV2Request, QueryV2Response
 from answering.v2.api import v2_body
 from answering.v2.pipeline import ROUTE_FAMILY
-from retrieval.schemas import ErrorOut
+from kernel.schemas import ErrorOut
 
 router = Router(tags=["playground"])
 

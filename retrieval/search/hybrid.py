@@ -13,7 +13,7 @@ from typing import Sequence
 from django.conf import settings
 from django.db import connection
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from acehrag.connections import release_connection
 from retrieval.access import Scope, visible_documents_q
 from retrieval.citations import citation_for

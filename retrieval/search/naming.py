@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.access import Scope, chunk_enabled_q, visible_documents_q
 from retrieval.models import Chunk, Document
 from retrieval.references import covered_articles
