@@ -12,8 +12,8 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError, Valida
 from django.db import InterfaceError, OperationalError
 
 from acehrag.auth import ApiKeyAuth, PrincipalError
-from acehrag.connections import UNAVAILABLE, log_database_unavailable, logged_once
-from acehrag.limits import Overloaded
+from kernel.connections import UNAVAILABLE, log_database_unavailable, logged_once
+from kernel.limits import Overloaded
 from acehrag.errors import fastapi_error_item, json_invalid_item
 from kernel.errors import DomainError
 

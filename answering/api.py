@@ -8,8 +8,8 @@ from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from ninja import Status, Router
 
 from kernel.principal import request_principal
-from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
-from acehrag.limits import answer_slots
+from kernel.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
+from kernel.limits import answer_slots
 from answering.pipeline import AnswerCancelled, AnswerError, AnswerPipeline, AnswerRequest, AnswerResult
 from answering.runner import StreamedAnswer
 from answering.schemas import QueryRequest, QueryResponse

@@ -51,7 +51,7 @@ from answering.publication import model_gate
 from answering.selectors import words_absent_from_corpus
 from answering.models import AnswerTrace
 from answering.telemetry import answer_finished, answer_span, step_span, tool_finished, tool_span
-from acehrag.telemetry.tracing import current_trace_id
+from kernel.telemetry.tracing import current_trace_id
 from retrieval.search.glossary import glossary_expansions
 from answering.synthesis import detect_language, no_answer_text, synthesise
 from answering.types import AnswerDraft, Claim, GateResult, GuardDecision, Passage, ToolCall

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from asgiref.sync import async_to_sync
 
-from acehrag.config import PlaygroundSettings
+from kernel.config import PlaygroundSettings
 from answering.models import PlaygroundRun
 from answering.pipeline import AnswerError, AnswerRequest, AnswerResult, Prepared
 from answering.public.services import rate_window_count

@@ -123,3 +123,26 @@ class ToolCall:
 
     def finished_frame(self) -> dict:
         return {"call": self.call, "tool": self.tool, "ok": bool(self.ok), "ms": round(self.ms or 0.0, 1), "result": self.summary}
+
+
+# --- what a judge is given and how it fails (answering.judging) --------------------------------
+
+JUDGE_FAILURE_REASONS = ("deadline", "budget", "judge_unavailable")
+
+
+@dataclass(frozen=True)
+class JudgeItem:
+    index: int                  # the segment's index in the answer
+    text: str
+    context: str                # its heading, list lead-in, table header; never the question
+    passages: dict[str, str]    # valid citation key -> passage text, document identity line included
+
+
+class JudgeFailure(Exception):
+    """The whole call failed; ``reason`` is one of JUDGE_FAILURE_REASONS."""
+
+    def __init__(self, reason: str, detail: str = ""):
+        if reason not in JUDGE_FAILURE_REASONS:
+            raise ValueError(f"unknown judge failure reason {reason!r}")
+        super().__init__(detail or reason)
+        self.reason = reason

@@ -16,7 +16,7 @@ from django.core import signing
 from django.core.cache import cache
 
 from answering.anchors import find_article, find_named_regulation
-from acehrag.config import PublicChatSettings
+from kernel.config import PublicChatSettings
 
 OWNER_PREFIX = "public:"
 MAX_SUGGESTIONS = 3

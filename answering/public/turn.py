@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import AsyncIterator
 
 from kernel.principal import ANONYMOUS
-from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
-from acehrag.limits import Overloaded
+from kernel.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
+from kernel.limits import Overloaded
 from answering.pipeline import AnswerCancelled, AnswerError, AnswerRequest, AnswerResult
 from answering.runner import StreamedAnswer
 from answering.public.services import PublicChatError, VisitorIdentity, suggestions_for

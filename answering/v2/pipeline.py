@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from django.conf import settings
 
-from acehrag.telemetry.tracing import current_trace_id
+from kernel.telemetry.tracing import current_trace_id
 from answering.guard import REFUSAL
 from answering.judging import DeterministicFramingChecker, DeterministicJudge
 from answering.legal_status import status_framing, surface_search

@@ -9,7 +9,7 @@ from pydantic import Field, create_model
 
 from acehrag.auth import ApiKeyAuth, api_key_name, principal_from_request, verified_identity_enabled
 from kernel.principal import RequestIdentity
-from acehrag.limits import answer_slots
+from kernel.limits import answer_slots
 from answering.api import ERRORS, answer_request
 from answering.pipeline import AnswerError
 from answering.services import PlaygroundRateLimited, PlaygroundTrial, playground_run

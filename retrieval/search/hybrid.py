@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import connection
 
 from kernel.principal import Principal
-from acehrag.connections import release_connection
+from kernel.connections import release_connection
 from retrieval.access import Scope, visible_documents_q
 from retrieval.citations import citation_for
 from retrieval.embedders import get_embedder

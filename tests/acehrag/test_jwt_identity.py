@@ -17,7 +17,7 @@ from django.test import RequestFactory, override_settings
 
 from acehrag.auth import PrincipalError, principal_from_request, verified_identity_enabled
 from kernel.principal import Principal
-from acehrag.config import ConfigError, load_settings
+from kernel.config import ConfigError, load_settings
 from acehrag.models import PartnerJwtKey
 from kernel.partner_jwt import JwtKey, JwtPolicy
 from tests.acehrag.test_auth import ROUTES, call

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from acehrag.management.progress import CommandProgress
+from kernel.progress import CommandProgress
 from retrieval.ingestion import OUTCOMES, IngestOptions, IngestOutcome, IngestProgress, source_key_for
 from retrieval.management.report import document_line, section_lines
 from retrieval.models import Ingestion
