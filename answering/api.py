@@ -15,7 +15,7 @@ from answering.runner import StreamedAnswer
 from answering.schemas import QueryRequest, QueryResponse
 from answering.sse import SSE_HEADERS, error_frame, result_frames, sse_frame
 from retrieval.access import Scope
-from retrieval.api import require_query_text
+from retrieval.errors import require_query_text
 from kernel.schemas import ErrorOut
 
 logger = logging.getLogger(__name__)

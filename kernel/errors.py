@@ -81,3 +81,8 @@ class Unavailable(DomainError):
 class UpstreamTimeout(DomainError):
     code = "upstream_timeout"
     http_status = 504
+
+
+class UnsupportedMediaType(DomainError):
+    code = "unsupported_media_type"
+    http_status = 415

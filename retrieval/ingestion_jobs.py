@@ -39,14 +39,7 @@ def ingestion_run(*, ingestion_id: str, final_attempt: bool = True) -> str:
         ingestion.attempts += 1
         ingestion.save(update_fields=["status", "attempts", "updated_at"])
 
-    options = IngestOptions(
-        collection_id=ingestion.collection_id,
-        title=ingestion.title,
-        confidential=ingestion.confidential,
-        owning_org_unit=ingestion.owning_org_unit,
-        min_position_level=ingestion.min_position_level,
-        workspace_id=ingestion.workspace_id,
-    )
+    options = IngestOptions.of_ingestion(ingestion)
     try:
         outcome = _ingestion_work(ingestion, options)
     except EmbeddingError as exc:

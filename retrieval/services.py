@@ -19,6 +19,7 @@ from retrieval.ingestion import (
     document_reindex,
     source_key_for,
 )
+from retrieval.errors import IngestionQueueUnavailable
 from retrieval.ingestion_jobs import chunk_statistics_refresh, ingestion_run, upload_dir
 from retrieval.models import Chunk, Collection, Document, Ingestion
 from retrieval.tasks import ingest_file
@@ -76,8 +77,6 @@ def ingestion_request_reindex(*, document: Document, requested_by: str) -> Inges
         )
         ingestion_enqueue(ingestion=ingestion)
     return ingestion
-class IngestionQueueUnavailable(RuntimeError):
-    """The task broker refused the ingestion; it was withdrawn (HTTP 503)."""
 
 
 def ingestion_enqueue(*, ingestion: Ingestion) -> None:
@@ -135,13 +134,10 @@ def sample_corpus_ingest(progress: IngestProgress | None = None) -> list:
     """Ingest the bundled sample corpus with the access fields its manifest gives."""
     outcomes = []
     for entry in sample_corpus_manifest():
-        options = IngestOptions(
-            collection_id=entry.get("collection") or "JDIH",
-            title=entry.get("title"),
-            confidential=bool(entry.get("confidential")),
-            owning_org_unit=entry.get("owning_org_unit"),
-            min_position_level=entry.get("min_position_level"),
-        )
+        options = IngestOptions.build(collection_id=entry.get("collection") or "JDIH", title=entry.get("title"),
+                                      confidential=bool(entry.get("confidential")),
+                                      owning_org_unit=entry.get("owning_org_unit"),
+                                      min_position_level=entry.get("min_position_level"))
         path = SAMPLE_CORPUS_DIR / entry["file"]
         outcomes.append(
             document_ingest_path(

@@ -16,8 +16,7 @@ from retrieval.ingestion import IngestOptions
 from retrieval.schemas import IngestionAccepted
 from kernel.schemas import ErrorOut
 from retrieval.selectors import workspace_documents_visible, workspace_ingestions_pending
-from retrieval.services import IngestionQueueUnavailable
-from retrieval.uploads import UploadRejected, upload_accept
+from retrieval.uploads import document_upload_accept
 from workspaces import schemas, selectors, services
 from workspaces.models import WorkspaceMember
 
@@ -125,15 +124,10 @@ def workspace_upload(request: HttpRequest, workspace_id: uuid.UUID, file: Upload
         return _not_found("Workspace", workspace_id)
     if found[1] not in EDITORS:
         return Status(403, {"detail": "A Viewer cannot upload into this workspace"})
-    options = IngestOptions(collection_id=f"workspace-{workspace_id}", title=(title or "").strip() or None,
-                            confidential=confidential, owning_org_unit=(owning_org_unit or "").strip() or None,
-                            min_position_level=min_position_level, workspace_id=workspace_id)
-    try:
-        ingestion = upload_accept(file=file, options=options, requested_by=upload_requester(request))
-    except UploadRejected as exc:
-        return Status(exc.status, {"detail": exc.detail})
-    except IngestionQueueUnavailable as exc:
-        return Status(503, {"detail": str(exc)})
+    options = IngestOptions.build(collection_id=f"workspace-{workspace_id}", title=title, confidential=confidential,
+                                  owning_org_unit=owning_org_unit, min_position_level=min_position_level,
+                                  workspace_id=workspace_id)
+    ingestion = document_upload_accept(file=file, options=options, requested_by=upload_requester(request))
     return Status(202, {"ingestion_id": str(ingestion.id), "status": "queued", "source_name": ingestion.source_name})
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "SUPPORTED_EXTENSIONS",
     "extract_bytes",
     "extract_file",
+    "content_matches_extension",
     "sniff_format",
 ]
 
@@ -47,6 +48,32 @@ _EXT_FORMAT = {
 
 
 # --------------------------------------------------------------------------- sniffing
+
+
+def _is_pdf(data: bytes, ext: str) -> bool:
+    """A .pdf may carry junk before its header; any other name must start with it."""
+    return b"%PDF-" in data[:1024] if ext == ".pdf" else data.lstrip()[:5] == b"%PDF-"
+
+
+def _is_zip(data: bytes) -> bool:
+    return data.startswith(b"PK\x03\x04")
+
+
+def content_matches_extension(data: bytes, filename: str) -> bool:
+    """The upload check: the bytes look like what the extension claims (the rule ``extract_bytes`` applies).
+
+    A DOCX only needs to be a ZIP here: a ZIP without ``word/document.xml`` is
+    accepted and fails its ingestion with the reason ``extract_bytes`` gives.
+    """
+    ext = Path(filename or "").suffix.lower()
+    kind = _EXT_FORMAT.get(ext)
+    if kind == "pdf":
+        return _is_pdf(data, ext)
+    if kind == "docx":
+        return _is_zip(data)
+    if kind in ("text", "html"):
+        return b"\x00" not in data[:8192]
+    return False
 
 
 def sniff_format(data: bytes, filename: str = "") -> str | None:
@@ -100,9 +127,7 @@ def extract_bytes(data: bytes, filename: str) -> ExtractedText:
         raise ExtractionError("File is empty")
     ext = Path(filename or "").suffix.lower()
     head = data[:1024]
-    # a .pdf may carry junk before its header; any other name must start with it
-    is_pdf = (b"%PDF-" in head) if ext == ".pdf" else data.lstrip()[:5] == b"%PDF-"
-    is_zip = data.startswith(b"PK\x03\x04")
+    is_pdf, is_zip = _is_pdf(data, ext), _is_zip(data)
 
     if ext == ".pdf" or (is_pdf and ext not in (".html", ".htm")):
         if not is_pdf:
