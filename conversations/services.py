@@ -9,18 +9,22 @@ from django.db.models import Max
 
 from conversations.models import Conversation, Feedback, Message
 from conversations.stats import answer_stats
+from kernel.errors import Conflict, NotFound
 
 TITLE_CHARS = 80
 
 
-class ConversationNotFound(LookupError):
+class ConversationNotFound(NotFound, LookupError):
+    code = "conversation_not_found"
+
     def __init__(self, conversation_id):
         super().__init__(f"Conversation {conversation_id} not found")
-        self.detail = str(self)
 
 
-class ConversationRouteConflict(RuntimeError):
+class ConversationRouteConflict(Conflict, RuntimeError):
     """The conversation belongs to the other answer route family (409)."""
+
+    code = "conversation_route_conflict"
 
 
 def conversation_create(*, owner: str, title: str | None, metadata: dict | None = None,
@@ -84,12 +88,13 @@ def exchange_persist(
     return conversation, user, assistant
 
 
-class FeedbackTargetNotFound(LookupError):
+class FeedbackTargetNotFound(NotFound, LookupError):
     """No answer with that id in a conversation the caller owns (unknown and foreign look alike: 404)."""
+
+    code = "message_not_found"
 
     def __init__(self, message_id):
         super().__init__(f"Message {message_id} not found")
-        self.detail = str(self)
 
 
 FEEDBACK_COMMENT_CHARS = 2000
