@@ -22,7 +22,7 @@ from retrieval.errors import (
 from retrieval.ingestion import IngestOptions
 from retrieval.relations.selectors import legal_status_for, legal_statuses
 from retrieval.relations.serialise import legal_status_fields
-from retrieval.search import chunk_search_request
+from retrieval.search import chunk_search, search_failures
 from retrieval.uploads import document_upload_accept
 from retrieval.selectors import document_get_visible, document_list_visible, ingestion_get
 from retrieval.services import document_delete
@@ -47,8 +47,9 @@ def upload_requester(request: HttpRequest) -> str:
 def search(request: HttpRequest, payload: schemas.SearchRequest):
     query = require_query_length(require_query_text(payload.query))
     scope = Scope.from_request(payload.collection_ids, payload.document_ids)
-    outcome = chunk_search_request(query, mode=payload.mode, top_k=payload.top_k, principal=request_principal(request),
-                                   scope=scope)
+    with search_failures():
+        outcome = chunk_search(query, mode=payload.mode, top_k=payload.top_k, principal=request_principal(request),
+                               scope=scope)
     # JsonResponse, not the schema: citation fields that exist only for restricted
     # sources must survive serialisation (the schema documents the shape).
     return JsonResponse({

@@ -3,7 +3,7 @@ from retrieval.search.hybrid import SearchHit, SearchOutcome, chunk_search, reci
 from retrieval.search.lexical import LexicalResult, chunk_search_lexical, query_terms
 from retrieval.search.semantic import chunk_search_semantic
 from retrieval.search.timeouts import SearchTimeout
-from retrieval.search.requests import chunk_search_request  # noqa: E402  (after hybrid: it wraps it)
+from retrieval.search.requests import search_failures
 
 __all__ = [
     "LexicalResult",
@@ -11,9 +11,9 @@ __all__ = [
     "SearchOutcome",
     "SearchTimeout",
     "chunk_search",
-    "chunk_search_request",
     "chunk_search_lexical",
     "chunk_search_semantic",
     "query_terms",
     "reciprocal_rank_fusion",
+    "search_failures",
 ]
