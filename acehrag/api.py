@@ -11,9 +11,9 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError, Valida
 
 from django.db import InterfaceError, OperationalError
 
-from acehrag.auth import ApiKeyAuth, PrincipalError
-from acehrag.connections import UNAVAILABLE, log_database_unavailable, logged_once
-from acehrag.limits import Overloaded
+from acehrag.auth import ApiKeyAuth, PrincipalError, VerifiedAdminAuth
+from kernel.connections import UNAVAILABLE, log_database_unavailable, logged_once
+from kernel.limits import Overloaded
 from acehrag.errors import fastapi_error_item, json_invalid_item
 from kernel.errors import DomainError
 
@@ -109,9 +109,11 @@ def _build_api() -> AcehNinjaAPI:
     from retrieval.api import router as retrieval_router
     from workspaces.api import router as workspaces_router
 
-    for router in (retrieval_router, answering_router, answering_v2_router, playground_router, conversations_router,
+    for router in (retrieval_router, answering_router, answering_v2_router, conversations_router,
                    memory_router, workspaces_router):
         api.add_router("", router)
+    # The playground is for verified administrators only; its router does not know the key store.
+    api.add_router("", playground_router, auth=VerifiedAdminAuth())
     return api
 
 

@@ -9,8 +9,8 @@ class AcehragConfig(AppConfig):
     def ready(self) -> None:
         from django.conf import settings
 
-        from acehrag.telemetry.metrics import configure_metrics
-        from acehrag.telemetry.tracing import configure_tracing
+        from kernel.telemetry.metrics import configure_metrics
+        from kernel.telemetry.tracing import configure_tracing
 
         configure_tracing(settings.ACEH_RAG.tracing)
         configure_metrics(settings.ACEH_RAG)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hmac
 import logging
 import re
-from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
@@ -19,7 +18,9 @@ from django.utils import timezone
 from ninja.security import APIKeyHeader
 
 from acehrag.models import ApiKey, PartnerJwtKey, api_key_digest
-from acehrag.partner_jwt import JwtKey, TokenRejected, token_claims
+from kernel.errors import Forbidden, Unavailable
+from kernel.partner_jwt import JwtKey, TokenRejected, token_claims
+from kernel.principal import ANONYMOUS, Principal, RequestIdentity
 
 logger = logging.getLogger("acehrag.auth")
 
@@ -28,9 +29,6 @@ UNIT_MAX_CHARS = 200
 ROLE_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
 MAX_POSITION_LEVEL = 1000
-ANONYMOUS_OWNER = "anonymous"
-# /query's default user_id; DESIGN.md: it names the same owner as "anonymous".
-NIL_UUID = "00000000-0000-0000-0000-000000000000"
 LAST_USED_GRANULARITY = timedelta(minutes=1)
 
 
@@ -49,45 +47,6 @@ TOKEN_INVALID = "Invalid bearer token"
 # JWT claim names: the seeds name none, so they mirror the X-User-* headers
 # (``sub`` is the registered subject claim; ``level`` is an integer).
 CLAIM_SUBJECT, CLAIM_ROLE, CLAIM_UNIT, CLAIM_LEVEL = "sub", "role", "unit", "level"
-
-
-@dataclass(frozen=True)
-class Principal:
-    subject: str | None = None
-    role: str = "user"
-    unit: str | None = None
-    level: int | None = None
-    verified: bool = False
-
-    @property
-    def is_admin(self) -> bool:
-        return self.verified and self.role.lower() == "admin"
-
-    def owner(self, fallback: str | None = None) -> str:
-        """The subject that owns conversations and memories for this request.
-
-        The trusted subject wins; otherwise the route's ``user_id`` fallback
-        (only reachable when enforcement is off), otherwise ``anonymous``.
-        """
-        if self.subject:
-            return self.subject
-        if fallback is None:
-            return ANONYMOUS_OWNER
-        fallback = str(fallback).strip()
-        if not fallback or fallback == NIL_UUID:
-            return ANONYMOUS_OWNER
-        return fallback
-
-
-ANONYMOUS = Principal()
-
-
-@dataclass(frozen=True)
-class RequestIdentity:
-    """What ninja stores on ``request.auth`` for an authenticated call."""
-
-    key_name: str
-    principal: Principal
 
 
 def _header(request: HttpRequest, name: str) -> str | None:
@@ -263,6 +222,20 @@ class ApiKeyAuth(APIKeyHeader):
         return authenticate_request(request)
 
 
-def request_principal(request: HttpRequest) -> Principal:
-    identity = getattr(request, "auth", None)
-    return identity.principal if isinstance(identity, RequestIdentity) else ANONYMOUS
+IDENTITY_DISABLED = "The playground needs verified identity: configure a partner JWT key or trust identity headers"
+ADMIN_REQUIRED = "Verified admin principal required"
+
+
+class VerifiedAdminAuth(ApiKeyAuth):
+    """The API key (401), then whether anyone can be verified (503, fail closed), then a verified admin (403)."""
+
+    def authenticate(self, request: HttpRequest, key: str | None) -> RequestIdentity | None:
+        name = api_key_name(key)
+        if name is None:
+            return None
+        if not verified_identity_enabled():
+            raise Unavailable(IDENTITY_DISABLED, code="identity_disabled")
+        principal = principal_from_request(request)
+        if not principal.is_admin:
+            raise Forbidden(ADMIN_REQUIRED, code="admin_required")
+        return RequestIdentity(key_name=name, principal=principal)

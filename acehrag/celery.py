@@ -17,7 +17,7 @@ def structured_worker_logs(logger, **kwargs):
     """Workers keep Celery's handlers and levels (``--loglevel``) but write the same JSON lines as web processes."""
     from django.conf import settings
 
-    from acehrag.telemetry.logs import formatter
+    from kernel.telemetry.logs import formatter
 
     for handler in logger.handlers:
         handler.setFormatter(formatter(settings.LOG_FORMAT))

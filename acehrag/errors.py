@@ -76,7 +76,7 @@ class JsonErrorMiddleware:
     @staticmethod
     def process_exception(request: HttpRequest, exception: Exception) -> HttpResponse | None:
         """A database outage outside the API's own handlers (admin, probes): JSON 503, one log line."""
-        from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable, logged_once
+        from kernel.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable, logged_once
 
         if isinstance(exception, DATABASE_UNAVAILABLE_ERRORS):
             log_database_unavailable(f"{request.method} {request.path}", exception)

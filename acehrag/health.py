@@ -9,7 +9,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
-from acehrag.connections import logged_once
+from kernel.connections import logged_once
 from acehrag.edge import HEALTHY
 
 logger = logging.getLogger(__name__)

@@ -4,7 +4,7 @@ import secrets
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from acehrag.partner_jwt import JwtKey, key_material_error
+from kernel.partner_jwt import JwtKey, key_material_error
 
 
 def api_key_digest(raw_key: str) -> str:

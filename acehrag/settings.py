@@ -1,7 +1,7 @@
 """Django settings, built from the typed environment settings in config.py."""
 from urllib.parse import parse_qs, unquote, urlparse
 
-from acehrag.config import BASE_DIR, ConfigError, env_bool, env_list, env_str, load_settings
+from kernel.config import BASE_DIR, ConfigError, env_bool, env_list, env_str, load_settings
 
 ACEH_RAG = load_settings()
 
@@ -49,7 +49,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "acehrag.errors.JsonErrorMiddleware",
-    "acehrag.hygiene.ControlCharacterMiddleware",
+    "kernel.hygiene.ControlCharacterMiddleware",
 ]
 
 ROOT_URLCONF = "acehrag.urls"
@@ -171,8 +171,8 @@ if LOG_FORMAT not in ("auto", "json", "console"):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    # JSON lines with trace/span ids; human-readable on a terminal (acehrag/telemetry/logs.py).
-    "formatters": {"structured": {"()": "acehrag.telemetry.logs.formatter", "log_format": LOG_FORMAT}},
+    # JSON lines with trace/span ids; human-readable on a terminal (kernel/telemetry/logs.py).
+    "formatters": {"structured": {"()": "kernel.telemetry.logs.formatter", "log_format": LOG_FORMAT}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},
     "root": {"handlers": ["console"], "level": env_str("ACEH_RAG_LOG_LEVEL", "INFO")},
     # The pool's reconnect warnings repeat what acehrag.database logs once per request.

@@ -12,18 +12,18 @@ from typing import Callable
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from ninja import Router
 
-from acehrag.auth import request_principal
-from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
-from acehrag.limits import answer_slots
+from kernel.principal import request_principal
+from kernel.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
+from kernel.limits import answer_slots
 from answering.answer.contracts import AnswerCancelled, AnswerCore, AnswerRequest, GatedAnswer
 from answering.answer.pipeline import AnswerPipeline, query_pipeline
 from answering.runner import StreamedAnswer
 from answering.schemas import QueryRequest, QueryResponse
 from answering.sse import SSE_HEADERS, coalesced, error_frame, result_frames, sse_frame
-from retrieval.access import Scope
-from retrieval.api import require_query_text
+from retrieval.facade import Scope
+from retrieval.errors import require_query_text
 from kernel.errors import DomainError
-from retrieval.schemas import ErrorOut
+from kernel.schemas import ErrorOut
 
 logger = logging.getLogger(__name__)
 router = Router(tags=["answering"])

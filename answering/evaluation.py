@@ -21,10 +21,10 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from answering.faithfulness import content_stems, normalise
 from answering.synthesis import synthesise
-from retrieval.access import Scope
+from retrieval.facade import Scope
 
 EVALUATOR = Principal(subject="eval-answers", role="admin", verified=True)
 EVIDENCE_COVERAGE = 0.8

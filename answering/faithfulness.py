@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from answering.types import AnswerDraft, Claim, ClaimVerdict, GateResult
+from answering.types import AnswerDraft, Claim, ClaimVerdict, GateResult, JudgeFailure, JudgeItem
 
 SUPPORT_THRESHOLD = 0.75
 SCALES = {"ribu": 1e3, "rb": 1e3, "juta": 1e6, "jt": 1e6, "miliar": 1e9, "milyar": 1e9, "triliun": 1e12,
@@ -158,8 +158,6 @@ def claim_verdicts(claims: tuple[Claim, ...], passages: Mapping[str, str], judge
     """
     if judge is None:
         return tuple(judge_claim(claim, passages) for claim in claims)
-    from answering.judging import JudgeFailure, JudgeItem  # judging builds on this module
-
     verdicts: dict[int, ClaimVerdict] = {}
     items = []
     for index, claim in enumerate(claims):

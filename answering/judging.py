@@ -8,32 +8,12 @@ the embedded defaults; a model-backed judge implements the same protocols.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Iterable, Protocol
 
 from answering.faithfulness import content_stems, judge_claim
-from answering.types import Claim
+from answering.types import JUDGE_FAILURE_REASONS, Claim, JudgeFailure, JudgeItem  # noqa: F401  (judges' vocabulary)
 
-JUDGE_FAILURE_REASONS = ("deadline", "budget", "judge_unavailable")
 SUPPORTED, UNSUPPORTED = "supported", "unsupported"
-
-
-@dataclass(frozen=True)
-class JudgeItem:
-    index: int                  # the segment's index in the answer
-    text: str
-    context: str                # its heading, list lead-in, table header; never the question
-    passages: dict[str, str]    # valid citation key -> passage text, document identity line included
-
-
-class JudgeFailure(Exception):
-    """The whole call failed; ``reason`` is one of JUDGE_FAILURE_REASONS."""
-
-    def __init__(self, reason: str, detail: str = ""):
-        if reason not in JUDGE_FAILURE_REASONS:
-            raise ValueError(f"unknown judge failure reason {reason!r}")
-        super().__init__(detail or reason)
-        self.reason = reason
 
 
 class Judge(Protocol):

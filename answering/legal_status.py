@@ -23,9 +23,9 @@ import uuid
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from answering.types import Passage, passage_from_hit
-from retrieval.access import Scope
+from retrieval.facade import Scope
 from retrieval.facade import clause_chunk_visible
 from retrieval.relations.selectors import LegalStatus, RelationView, legal_statuses
 
@@ -120,7 +120,7 @@ def surface_search(passages: list[Passage], *, principal: Principal, scope: Scop
 def status_framing(notes: Sequence[ClauseNote], key_of: dict[str, str], language: str, quoted: Sequence[str] = ()):
     """Deterministic v2 segments: a framing sentence, then each deciding clause quoted and cited
     (a clause the answer already quotes is not repeated)."""
-    from answering.v2.segments import Segment
+    from answering.annotation.segments import Segment
 
     said = " ".join(" ".join(text.split()) for text in quoted)
     cited = [(n, key_of.get(n.passage.label)) for n in notes

@@ -25,7 +25,7 @@ from livedata.ckan import opendata_read
 from livedata.reads import ToolRead, miss
 from livedata.selectors import workbook_get_visible, workbooks_visible
 from livedata.sql import sql_read
-from retrieval.access import Scope
+from retrieval.facade import Scope
 from livedata.workbooks.tools import TOOLS as WORKBOOK_TOOLS, workbook_tool_run
 
 if TYPE_CHECKING:

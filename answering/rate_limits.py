@@ -7,7 +7,7 @@ import time
 from asgiref.sync import async_to_sync
 from django.core.cache import cache
 
-from acehrag.config import PlaygroundSettings
+from kernel.config import PlaygroundSettings
 from kernel.errors import RateLimited
 
 

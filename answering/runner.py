@@ -15,7 +15,7 @@ from typing import AsyncIterator, Callable
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 
-from acehrag.limits import answer_slots
+from kernel.limits import answer_slots
 from answering.answer.contracts import AnswerCore, AnswerRequest, Prepared
 from answering.answer.pipeline import AnswerPipeline, query_pipeline
 

@@ -14,8 +14,8 @@ from typing import Iterator
 
 from opentelemetry.trace import Span
 
-from acehrag.telemetry import metrics
-from acehrag.telemetry.tracing import set_attributes, set_content, span
+from kernel.telemetry import metrics
+from kernel.telemetry.tracing import set_attributes, set_content, span
 
 # String arguments that are codes or identifiers, not text a user wrote.
 SAFE_STRING_ARGUMENTS = frozenset({"mode", "instrument_type", "group_by", "document_id", "pasal", "ayat"})

@@ -132,3 +132,24 @@ def passage_from_hit(hit, origin: str) -> Passage:
         legal_reference=hit.legal_reference, section_path=hit.section_path, kind=hit.kind, text=hit.text,
         score=float(hit.score), citation=hit.citation, origin=origin,
     )
+# --- what a judge is given and how it fails (answering.judging) --------------------------------
+
+JUDGE_FAILURE_REASONS = ("deadline", "budget", "judge_unavailable")
+
+
+@dataclass(frozen=True)
+class JudgeItem:
+    index: int                  # the segment's index in the answer
+    text: str
+    context: str                # its heading, list lead-in, table header; never the question
+    passages: dict[str, str]    # valid citation key -> passage text, document identity line included
+
+
+class JudgeFailure(Exception):
+    """The whole call failed; ``reason`` is one of JUDGE_FAILURE_REASONS."""
+
+    def __init__(self, reason: str, detail: str = ""):
+        if reason not in JUDGE_FAILURE_REASONS:
+            raise ValueError(f"unknown judge failure reason {reason!r}")
+        super().__init__(detail or reason)
+        self.reason = reason

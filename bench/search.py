@@ -155,7 +155,7 @@ def ann_top10(vector_literal: str, ef: int) -> list:
 def measure(size: int, queries: list[str], embedder, args, centres: np.ndarray) -> None:
     from django.conf import settings
 
-    from acehrag.auth import Principal
+    from kernel.principal import Principal
     from retrieval.access import Scope
     from retrieval.search import chunk_search
     from retrieval.search.semantic import vector_literal

@@ -6,12 +6,12 @@ import uuid
 from django.http import HttpRequest, JsonResponse
 from ninja import Router, Status
 
-from acehrag.auth import request_principal
+from kernel.principal import request_principal
 from conversations import schemas
 from conversations.models import Conversation
 from conversations.selectors import conversation_get_owned, conversation_list, conversation_messages, message_get_owned
-from conversations.services import FeedbackTargetNotFound, conversation_create, feedback_record
-from retrieval.schemas import ErrorOut
+from conversations.services import ConversationNotFound, conversation_create, feedback_record
+from kernel.schemas import ErrorOut
 
 router = Router(tags=["conversations"])
 
@@ -39,7 +39,7 @@ def detail(request: HttpRequest, conversation_id: uuid.UUID, user_id: str = "ano
     owner = request_principal(request).owner(user_id)
     conversation = conversation_get_owned(owner=owner, conversation_id=conversation_id)
     if conversation is None:
-        return Status(404, {"detail": f"Conversation {conversation_id} not found"})
+        raise ConversationNotFound(conversation_id)
     messages = [
         {"id": str(m.id), "role": m.role, "content": m.content, "source_citations": m.source_citations, "metadata": m.metadata}
         for m in conversation_messages(conversation=conversation)
@@ -57,9 +57,6 @@ def feedback_out(feedback) -> dict:
              summary="Rate an answer (thumbs up/down, optional comment); re-posting replaces the rating")
 def feedback(request: HttpRequest, message_id: uuid.UUID, payload: schemas.FeedbackIn):
     owner = request_principal(request).owner(payload.user_id)
-    try:
-        record, created = feedback_record(owner=owner, message=message_get_owned(owner=owner, message_id=message_id),
-                                          message_id=message_id, rating=payload.rating, comment=payload.comment or "")
-    except FeedbackTargetNotFound as exc:
-        return Status(404, {"detail": exc.detail})
+    record, created = feedback_record(owner=owner, message=message_get_owned(owner=owner, message_id=message_id),
+                                      message_id=message_id, rating=payload.rating, comment=payload.comment or "")
     return Status(201 if created else 200, feedback_out(record))

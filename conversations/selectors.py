@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
-from answering.history_view import history_view_read
+from conversations.history_view import history_view_read
 from conversations.models import Conversation, Message
 
 

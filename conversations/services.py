@@ -21,7 +21,7 @@ class ConversationNotFound(NotFound, LookupError):
         super().__init__(f"Conversation {conversation_id} not found")
 
 
-class ConversationRouteConflict(Conflict):
+class ConversationRouteConflict(Conflict, RuntimeError):
     """The conversation belongs to the other answer route family (409)."""
 
     code = "conversation_route_conflict"
@@ -106,12 +106,13 @@ def exchange_persist(
     return conversation, user, assistant
 
 
-class FeedbackTargetNotFound(LookupError):
+class FeedbackTargetNotFound(NotFound, LookupError):
     """No answer with that id in a conversation the caller owns (unknown and foreign look alike: 404)."""
+
+    code = "message_not_found"
 
     def __init__(self, message_id):
         super().__init__(f"Message {message_id} not found")
-        self.detail = str(self)
 
 
 FEEDBACK_COMMENT_CHARS = 2000

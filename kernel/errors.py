@@ -92,3 +92,6 @@ class RateLimited(DomainError):
     def __init__(self, message: str, *, retry_after: int, code: str | None = None):
         super().__init__(message, code=code, headers={"Retry-After": str(retry_after)})
         self.retry_after = retry_after
+class UnsupportedMediaType(DomainError):
+    code = "unsupported_media_type"
+    http_status = 415

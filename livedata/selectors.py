@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import uuid
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from livedata.models import Workbook
 from retrieval.access import Scope, visible_documents_q
 from retrieval.models import Document

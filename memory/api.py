@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from ninja import Path, Router, Status
+from ninja import Path, Router
 
-from acehrag.auth import request_principal
+from kernel.principal import request_principal
 from memory.schemas import ForgetResult, MemorySummary
 from memory.selectors import memory_get_owned, memory_list
-from memory.services import memory_erase, memory_forget_owner
-from retrieval.schemas import ErrorOut
+from memory.services import MemoryNotFound, memory_erase, memory_forget_owner
+from kernel.schemas import ErrorOut
 
 router = Router(tags=["memory"])
 # Memory ids are PostgreSQL bigints; a larger number is a malformed id (422), not a database error.
@@ -29,7 +29,7 @@ def list_memories(request: HttpRequest, user_id: str = "anonymous"):
 def delete_memory(request: HttpRequest, memory_id: int = Path(..., ge=1, le=BIGINT_MAX), user_id: str = "anonymous"):
     memory = memory_get_owned(owner=request_principal(request).owner(user_id), memory_id=memory_id)
     if memory is None:
-        return Status(404, {"detail": f"Memory {memory_id} not found"})
+        raise MemoryNotFound(f"Memory {memory_id} not found")
     memory_erase(memory=memory)
     return HttpResponse(status=204)
 

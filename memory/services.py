@@ -8,12 +8,17 @@ from django.db import transaction
 
 from django.utils import timezone
 
-from acehrag.auth import Principal
+from kernel.errors import NotFound
+from kernel.principal import Principal
 from memory.extraction import MemoryCandidate, extract_memories
 from memory.models import Memory
 from retrieval.embedders import Embedder, get_embedder
 
 RECALL_LIMIT = 4
+
+
+class MemoryNotFound(NotFound):
+    code = "memory_not_found"
 
 
 @dataclass(frozen=True)

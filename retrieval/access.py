@@ -21,7 +21,7 @@ from django.apps import apps
 from django.db import connection
 from django.db.models import Q
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.models import Chunk, Document
 
 # The chunk half of the predicate, as SQL over the chunk alias ``c`` and as an ORM condition.

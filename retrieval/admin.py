@@ -123,14 +123,19 @@ class DocumentAdmin(admin.ModelAdmin):
         ] + super().get_urls()
 
     def upload_view(self, request):
+        from retrieval.errors import UploadRejected
         from retrieval.forms import DocumentUploadForm
 
         if not self.has_add_permission(request):
             raise Http404
         form = DocumentUploadForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
-            ingestion = form.request_ingestion(requested_by=request.user.get_username())
-            return redirect("admin:retrieval_ingestion_change", ingestion.pk)
+            try:
+                ingestion = form.request_ingestion(requested_by=request.user.get_username())
+            except UploadRejected as exc:
+                form.add_error("file", exc.message)
+            else:
+                return redirect("admin:retrieval_ingestion_change", ingestion.pk)
         context = {**self.admin_site.each_context(request), "form": form, "title": "Upload a document", "opts": self.model._meta}
         return render(request, "admin/retrieval/document/upload.html", context)
 

@@ -5,27 +5,30 @@ import uuid
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Status, File, Form, Query, Router
-from ninja.errors import HttpError
 from ninja.files import UploadedFile
 
-from acehrag.auth import request_principal
+from kernel.principal import request_principal
+from kernel.schemas import ErrorOut
 from retrieval import schemas
 from retrieval.access import Scope
 from retrieval.citations import restriction_fields
-from retrieval.embedders import EmbeddingError
+from retrieval.errors import (
+    AdminRequired,
+    DocumentNotFound,
+    IngestionNotFound,
+    require_query_length,
+    require_query_text,
+)
 from retrieval.ingestion import IngestOptions
 from retrieval.relations.selectors import legal_status_for, legal_statuses
 from retrieval.relations.serialise import legal_status_fields
-from retrieval.uploads import UploadRejected, upload_accept
-from retrieval.search import SearchTimeout, chunk_search
+from retrieval.search import chunk_search, search_failures
+from retrieval.uploads import document_upload_accept
 from retrieval.selectors import document_get_visible, document_list_visible, ingestion_get
-from retrieval.services import IngestionQueueUnavailable, document_delete
+from retrieval.services import document_delete
 
 router = Router(tags=["retrieval"])
 
-QUERY_EMPTY = "Query must not be empty"
-# As /query's question bound (answering.answer.contracts.MAX_QUESTION_CHARS): longer is a 413.
-MAX_QUERY_CHARS = 8000
 # Paging deeper than this is no browsing; it also keeps OFFSET inside bigint.
 MAX_OFFSET = 1_000_000
 
@@ -35,30 +38,18 @@ def upload_requester(request: HttpRequest) -> str:
     return request_principal(request).subject or request.auth.key_name
 
 
-def require_query_text(query: str) -> str:
-    """Whitespace-only queries are a 400 (``""`` is already a 422 from the schema)."""
-    if not query.strip():
-        raise HttpError(400, QUERY_EMPTY)
-    return query.strip()
-
-
 @router.post(
     "/search",
-    response={200: schemas.SearchResponse, 400: schemas.ErrorOut, 413: schemas.ErrorOut, 502: schemas.ErrorOut,
-              503: schemas.ErrorOut},
+    response={200: schemas.SearchResponse, 400: ErrorOut, 413: ErrorOut, 502: ErrorOut,
+              503: ErrorOut},
     summary="Raw hybrid / semantic / lexical retrieval",
 )
 def search(request: HttpRequest, payload: schemas.SearchRequest):
-    query = require_query_text(payload.query)
-    if len(query) > MAX_QUERY_CHARS:
-        return Status(413, {"detail": f"The query is too long ({len(query)} > {MAX_QUERY_CHARS} characters)"})
+    query = require_query_length(require_query_text(payload.query))
     scope = Scope.from_request(payload.collection_ids, payload.document_ids)
-    try:
-        outcome = chunk_search(query, mode=payload.mode, top_k=payload.top_k, principal=request_principal(request), scope=scope)
-    except EmbeddingError as exc:
-        return Status(502, {"detail": f"Embedding dependency failed: {exc}"})
-    except SearchTimeout:
-        return Status(503, {"detail": "Search timed out; try a more specific query"})
+    with search_failures():
+        outcome = chunk_search(query, mode=payload.mode, top_k=payload.top_k, principal=request_principal(request),
+                               scope=scope)
     # JsonResponse, not the schema: citation fields that exist only for restricted
     # sources must survive serialisation (the schema documents the shape).
     return JsonResponse({
@@ -101,7 +92,7 @@ def _document_out(document, legal=None) -> dict:
 
 @router.post(
     "/documents",
-    response={202: schemas.IngestionAccepted, 413: schemas.ErrorOut, 415: schemas.ErrorOut, 503: schemas.ErrorOut},
+    response={202: schemas.IngestionAccepted, 413: ErrorOut, 415: ErrorOut, 503: ErrorOut},
     summary="Upload a file for ingestion",
 )
 def document_upload(
@@ -117,28 +108,18 @@ def document_upload(
     if not collection:
         return JsonResponse({"detail": [{"type": "string_too_short", "loc": ["form", "collection_id"],
                                           "msg": "collection_id must not be blank", "input": collection_id}]}, status=422)
-    options = IngestOptions(
-        collection_id=collection,
-        title=(title or "").strip() or None,
-        confidential=confidential,
-        owning_org_unit=(owning_org_unit or "").strip() or None,
-        min_position_level=min_position_level,
-    )
-    try:
-        ingestion = upload_accept(file=file, options=options, requested_by=upload_requester(request))
-    except UploadRejected as exc:
-        return Status(exc.status, {"detail": exc.detail})
-    except IngestionQueueUnavailable as exc:
-        return Status(503, {"detail": str(exc)})
+    options = IngestOptions.build(collection_id=collection, title=title, confidential=confidential,
+                                  owning_org_unit=owning_org_unit, min_position_level=min_position_level)
+    ingestion = document_upload_accept(file=file, options=options, requested_by=upload_requester(request))
     name = ingestion.source_name
     return Status(202, {"ingestion_id": str(ingestion.id), "status": "queued", "source_name": name})
 
 
-@router.get("/ingestions/{ingestion_id}", response={200: schemas.IngestionOut, 404: schemas.ErrorOut}, summary="Ingestion status")
+@router.get("/ingestions/{ingestion_id}", response={200: schemas.IngestionOut, 404: ErrorOut}, summary="Ingestion status")
 def ingestion_status(request: HttpRequest, ingestion_id: uuid.UUID):
     ingestion = ingestion_get(ingestion_id=ingestion_id)
     if ingestion is None:
-        return Status(404, {"detail": f"Ingestion {ingestion_id} not found"})
+        raise IngestionNotFound(f"Ingestion {ingestion_id} not found")
     return {
         "ingestion_id": str(ingestion.id),
         "status": ingestion.status,
@@ -168,26 +149,26 @@ def document_list(
     return JsonResponse({"count": documents.count(), "items": [_document_out(d, legal[d.id]) for d in page]})
 
 
-@router.get("/documents/{document_id}", response={200: schemas.DocumentOut, 404: schemas.ErrorOut}, summary="One visible document")
+@router.get("/documents/{document_id}", response={200: schemas.DocumentOut, 404: ErrorOut}, summary="One visible document")
 def document_detail(request: HttpRequest, document_id: uuid.UUID):
     principal = request_principal(request)
     document = document_get_visible(principal=principal, document_id=document_id)
     if document is None:
-        return Status(404, {"detail": f"Document {document_id} not found"})
+        raise DocumentNotFound(f"Document {document_id} not found")
     return JsonResponse(_document_out(document, legal_status_for(principal=principal, document_id=document.id)))
 
 
 @router.delete(
     "/documents/{document_id}",
-    response={204: None, 403: schemas.ErrorOut, 404: schemas.ErrorOut},
+    response={204: None, 403: ErrorOut, 404: ErrorOut},
     summary="Delete a document (admin principals only)",
 )
 def document_remove(request: HttpRequest, document_id: uuid.UUID):
     principal = request_principal(request)
     if not principal.is_admin:
-        return Status(403, {"detail": "Admin principal required"})
+        raise AdminRequired("Admin principal required")
     document = document_get_visible(principal=principal, document_id=document_id)
     if document is None:
-        return Status(404, {"detail": f"Document {document_id} not found"})
+        raise DocumentNotFound(f"Document {document_id} not found")
     document_delete(document=document)
     return HttpResponse(status=204)

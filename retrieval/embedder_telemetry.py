@@ -4,8 +4,8 @@ from __future__ import annotations
 import time
 from typing import Sequence
 
-from acehrag.telemetry import metrics
-from acehrag.telemetry.tracing import span
+from kernel.telemetry import metrics
+from kernel.telemetry.tracing import span
 
 
 class InstrumentedEmbedder:

@@ -18,7 +18,7 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
-from acehrag.connections import release_connection
+from kernel.connections import release_connection
 from retrieval.models import EMBEDDING_DIMENSIONS
 
 logger = logging.getLogger(__name__)

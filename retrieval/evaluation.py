@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.access import Scope, chunks_visible
 from retrieval.models import Chunk, Document
 from retrieval.references import covered_articles

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from django.contrib.postgres.search import SearchQuery
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.access import Scope, chunk_enabled_q, chunks_visible, visible_documents_q
 from retrieval.citations import citation_for
 from retrieval.models import Chunk, Document

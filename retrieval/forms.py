@@ -3,9 +3,9 @@ from pathlib import Path
 from django import forms
 
 from retrieval.ingestion import IngestOptions
-from retrieval.models import Collection, Ingestion
 from retrieval.formats import accepted_extensions
-from retrieval.services import ingestion_request_upload
+from retrieval.models import Collection, Ingestion
+from retrieval.uploads import document_upload_accept
 
 
 class DocumentUploadForm(forms.Form):
@@ -29,17 +29,9 @@ class DocumentUploadForm(forms.Form):
         return upload
 
     def request_ingestion(self, *, requested_by: str) -> Ingestion:
+        """Queue the upload through the API's own acceptance rule; raises ``UploadRejected``."""
         data = self.cleaned_data
-        upload = data["file"]
-        return ingestion_request_upload(
-            data=upload.read(),
-            filename=upload.name,
-            options=IngestOptions(
-                collection_id=data["collection"].pk,
-                title=data["title"] or None,
-                confidential=data["confidential"],
-                owning_org_unit=data["owning_org_unit"] or None,
-                min_position_level=data["min_position_level"],
-            ),
-            requested_by=requested_by,
-        )
+        options = IngestOptions.build(collection_id=data["collection"].pk, title=data["title"],
+                                      confidential=data["confidential"], owning_org_unit=data["owning_org_unit"],
+                                      min_position_level=data["min_position_level"])
+        return document_upload_accept(file=data["file"], options=options, requested_by=requested_by)

@@ -10,7 +10,6 @@ import hashlib
 import logging
 import time
 import uuid
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -20,6 +19,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from retrieval.embedders import Embedder, EmbeddingError, get_embedder
+from retrieval.ingest_files import discover_files, source_key_for  # noqa: F401  (callers import them here)
+from retrieval.ingest_values import OUTCOMES, IngestOptions, IngestOutcome, IngestProgress  # noqa: F401
 from retrieval.ingestion_telemetry import ingest_file_finished, ingest_step, traced_ingest
 from retrieval.formats import handler_for
 from retrieval.models import Collection, Document
@@ -28,50 +29,6 @@ from retrieval.search.semantic import vector_literal
 from retrieval.parsing import ExtractedText, ExtractionError, ParsedDocument, extract_bytes, parse_document
 
 logger = logging.getLogger(__name__)
-
-OUTCOMES = ("ingested", "unchanged", "replaced", "updated", "failed")
-
-
-@dataclass(frozen=True)
-class IngestOptions:
-    collection_id: str
-    title: str | None = None
-    confidential: bool = False
-    owning_org_unit: str | None = None
-    min_position_level: int | None = None
-    workspace_id: uuid.UUID | None = None      # an upload into a workspace (members only)
-
-
-@dataclass(frozen=True)
-class IngestOutcome:
-    status: str                 # one of OUTCOMES
-    source_name: str
-    source_key: str
-    document_id: uuid.UUID | None = None
-    chunk_count: int = 0
-    reason: str = ""
-    seconds: float = 0.0
-
-
-@dataclass
-class IngestProgress:
-    """Counters the command's progress line reads; updated as work happens."""
-
-    files_done: int = 0
-    chunks_embedded: int = 0
-    started: float = field(default_factory=time.monotonic)
-    on_change: Callable[["IngestProgress"], None] | None = None
-
-    def add_chunks(self, count: int) -> None:
-        self.chunks_embedded += count
-        if self.on_change:
-            self.on_change(self)
-
-    def file_finished(self) -> None:
-        self.files_done += 1
-        if self.on_change:
-            self.on_change(self)
-
 
 def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
@@ -329,28 +286,3 @@ def document_ingest_path(
     return document_ingest_bytes(
         data=data, filename=Path(path).name, source_key=source_key, options=options, progress=progress
     )
-
-
-def discover_files(paths: Iterable[Path]) -> list[tuple[Path, str]]:
-    """Expand files and folders (recursively) to ``(file, relative key)`` pairs.
-
-    Hidden files are skipped; the key is the path relative to the folder given
-    (the file name for a file given directly), so the same corpus ingested
-    from another checkout keeps its source keys.
-    """
-    found: list[tuple[Path, str]] = []
-    for root in paths:
-        root = Path(root)
-        if root.is_dir():
-            for file in sorted(p for p in root.rglob("*") if p.is_file()):
-                relative = file.relative_to(root)
-                if any(part.startswith(".") for part in relative.parts):
-                    continue
-                found.append((file, f"{root.name}/{relative.as_posix()}"))
-        else:
-            found.append((root, root.name))
-    return found
-
-
-def source_key_for(collection_id: str, relative_key: str) -> str:
-    return f"{collection_id}:{relative_key}"

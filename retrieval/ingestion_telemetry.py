@@ -5,8 +5,8 @@ import functools
 
 from opentelemetry import trace
 
-from acehrag.telemetry import metrics
-from acehrag.telemetry.tracing import set_attributes, span
+from kernel.telemetry import metrics
+from kernel.telemetry.tracing import set_attributes, span
 
 
 def traced_ingest(ingest):

@@ -6,15 +6,9 @@ from datetime import datetime
 from typing import Literal
 
 from ninja import Schema
-
-from acehrag.hygiene import PlainTextModel
 from pydantic import ConfigDict, Field
 
-
-class StrictSchema(PlainTextModel, Schema):
-    """Unknown request fields are a 422, as the seeds (FastAPI) require; so are control characters."""
-
-    model_config = ConfigDict(extra="forbid")
+from kernel.schemas import StrictSchema
 
 
 class Citation(Schema):
@@ -65,10 +59,6 @@ class SearchResult(Schema):
 class SearchResponse(Schema):
     mode: Literal["hybrid", "semantic", "lexical"] = Field(description="The mode used for the request.")
     results: list[SearchResult] = Field(description="Ranked chunks; [] when nothing visible matches (still 200).")
-
-
-class ErrorOut(Schema):
-    detail: str = Field(description="Human-readable reason, e.g. \"Invalid or missing API key\".")
 
 
 class IngestionAccepted(Schema):

@@ -6,7 +6,7 @@ import uuid
 from django.contrib.postgres.search import SearchQuery
 from django.db.models import Case, Count, IntegerField, Q, QuerySet, Sum, Value, When, Window
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.access import Scope, chunk_enabled_q, visible_documents_q
 from retrieval.models import Chunk, Document, Ingestion
 

@@ -7,13 +7,11 @@ import shutil
 import uuid
 from pathlib import Path
 
-from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from retrieval.ingestion import (
     IngestOptions,
-    IngestOutcome,
     IngestProgress,
     discover_files,
     document_ingest_bytes,
@@ -21,8 +19,10 @@ from retrieval.ingestion import (
     document_reindex,
     source_key_for,
 )
+from retrieval.errors import IngestionQueueUnavailable
+from retrieval.ingestion_jobs import chunk_statistics_refresh, ingestion_run, upload_dir
 from retrieval.models import Chunk, Collection, Document, Ingestion
-from retrieval.sources import source_file_keep
+from retrieval.tasks import ingest_file
 
 logger = logging.getLogger(__name__)
 
@@ -77,8 +77,6 @@ def ingestion_request_reindex(*, document: Document, requested_by: str) -> Inges
         )
         ingestion_enqueue(ingestion=ingestion)
     return ingestion
-class IngestionQueueUnavailable(RuntimeError):
-    """The task broker refused the ingestion; it was withdrawn (HTTP 503)."""
 
 
 def ingestion_enqueue(*, ingestion: Ingestion) -> None:
@@ -94,8 +92,6 @@ def ingestion_enqueue(*, ingestion: Ingestion) -> None:
 def _ingestion_publish(ingestion: Ingestion) -> None:
     from kombu.exceptions import OperationalError as BrokerUnavailable
 
-    from retrieval.tasks import ingest_file
-
     try:
         ingest_file.delay(str(ingestion.id))
     except BrokerUnavailable as exc:
@@ -107,10 +103,6 @@ def _ingestion_publish(ingestion: Ingestion) -> None:
         raise IngestionQueueUnavailable("The ingestion queue is unavailable; the upload was not kept") from exc
 
 
-def upload_dir() -> Path:
-    return settings.ACEH_RAG.data_dir / "uploads"
-
-
 def upload_store(*, data: bytes, filename: str) -> Path:
     """Keep uploaded bytes where a worker can read them until ingested."""
     folder = upload_dir() / uuid.uuid4().hex
@@ -118,67 +110,6 @@ def upload_store(*, data: bytes, filename: str) -> Path:
     path = folder / Path(filename).name
     path.write_bytes(data)
     return path
-
-
-def ingestion_run(*, ingestion_id: str, final_attempt: bool = True) -> str:
-    """Run one ingestion; returns its outcome, or "retry" for a transient failure."""
-    from retrieval.embedders import EmbeddingError
-
-    with transaction.atomic():
-        ingestion = Ingestion.objects.select_for_update().filter(pk=ingestion_id).first()
-        if ingestion is None:
-            logger.warning("ingestion %s no longer exists", ingestion_id)
-            return "missing"
-        if ingestion.status in (Ingestion.Status.SUCCEEDED, Ingestion.Status.FAILED):
-            return ingestion.outcome  # a redelivered message: already done
-        ingestion.status = Ingestion.Status.RUNNING
-        ingestion.attempts += 1
-        ingestion.save(update_fields=["status", "attempts", "updated_at"])
-
-    options = IngestOptions(
-        collection_id=ingestion.collection_id,
-        title=ingestion.title,
-        confidential=ingestion.confidential,
-        owning_org_unit=ingestion.owning_org_unit,
-        min_position_level=ingestion.min_position_level,
-        workspace_id=ingestion.workspace_id,
-    )
-    try:
-        outcome = _ingestion_work(ingestion, options)
-    except EmbeddingError as exc:
-        if not final_attempt:
-            Ingestion.objects.filter(pk=ingestion.pk).update(status=Ingestion.Status.QUEUED, error=str(exc))
-            return "retry"
-        raise
-    succeeded = outcome.status != "failed"
-    Ingestion.objects.filter(pk=ingestion.pk).update(
-        status=Ingestion.Status.SUCCEEDED if succeeded else Ingestion.Status.FAILED,
-        outcome=outcome.status,
-        error=outcome.reason,
-        document_id=outcome.document_id,
-        chunk_count=outcome.chunk_count,
-        updated_at=timezone.now(),
-    )
-    if ingestion.kind == Ingestion.Kind.FILE:
-        stored = Path(ingestion.stored_path)
-        if succeeded:
-            source_file_keep(document_id=outcome.document_id, path=stored)
-        if succeeded and stored.is_relative_to(upload_dir()):
-            shutil.rmtree(stored.parent, ignore_errors=True)
-    return outcome.status
-
-
-def _ingestion_work(ingestion: Ingestion, options: IngestOptions):
-    if ingestion.kind == Ingestion.Kind.REINDEX:
-        document = Document.objects.filter(pk=ingestion.document_id).first()
-        if document is None:
-            return IngestOutcome(status="failed", source_name=ingestion.source_name, source_key=ingestion.source_key,
-                                 reason="document was deleted")
-        outcome = document_reindex(document=document)
-        if outcome.status != "failed":
-            chunk_statistics_refresh()
-        return outcome
-    return document_ingest_path(path=Path(ingestion.stored_path), source_key=ingestion.source_key, options=options)
 
 
 def chunk_set_enabled(*, chunk_ids: list, enabled: bool, by: str) -> int:
@@ -203,13 +134,10 @@ def sample_corpus_ingest(progress: IngestProgress | None = None) -> list:
     """Ingest the bundled sample corpus with the access fields its manifest gives."""
     outcomes = []
     for entry in sample_corpus_manifest():
-        options = IngestOptions(
-            collection_id=entry.get("collection") or "JDIH",
-            title=entry.get("title"),
-            confidential=bool(entry.get("confidential")),
-            owning_org_unit=entry.get("owning_org_unit"),
-            min_position_level=entry.get("min_position_level"),
-        )
+        options = IngestOptions.build(collection_id=entry.get("collection") or "JDIH", title=entry.get("title"),
+                                      confidential=bool(entry.get("confidential")),
+                                      owning_org_unit=entry.get("owning_org_unit"),
+                                      min_position_level=entry.get("min_position_level"))
         path = SAMPLE_CORPUS_DIR / entry["file"]
         outcomes.append(
             document_ingest_path(
@@ -218,20 +146,6 @@ def sample_corpus_ingest(progress: IngestProgress | None = None) -> list:
             )
         )
     return outcomes
-
-
-def chunk_statistics_refresh() -> None:
-    """ANALYZE the chunks after a batch of ingestion.
-
-    The lexical tiers read each term's share of passages from pg_stats; until
-    autovacuum gets round to a freshly loaded corpus those shares describe the
-    old one, and the 5% rule would nominate on stale numbers.
-    """
-    from retrieval.search.lexical import forget_lexeme_statistics
-
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE retrieval_chunk")
-    forget_lexeme_statistics()
 
 
 def sample_corpus_ingest_if_empty() -> str | None:

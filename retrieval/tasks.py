@@ -7,7 +7,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from retrieval.embedders import EmbeddingError
-from retrieval.services import ingestion_run
+from retrieval.ingestion_jobs import ingestion_run
 
 logger = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from acehrag.auth import ANONYMOUS, Principal
+from kernel.principal import ANONYMOUS, Principal
 from retrieval.access import Scope, visible_documents_q
 from retrieval.embedders import get_embedder
 from retrieval.search import chunk_search, chunk_search_lexical, chunk_search_semantic

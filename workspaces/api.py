@@ -5,18 +5,17 @@ import uuid
 
 from django.http import HttpRequest, HttpResponse
 from ninja import File, Form, Router, Status
-from ninja.errors import HttpError
 from ninja.files import UploadedFile
 
-from acehrag.auth import request_principal
+from kernel.principal import request_principal
 from conversations.api import summary as conversation_summary
 from conversations.schemas import ConversationSummary
 from retrieval.api import upload_requester
 from retrieval.ingestion import IngestOptions
-from retrieval.schemas import ErrorOut, IngestionAccepted
+from retrieval.schemas import IngestionAccepted
+from kernel.schemas import ErrorOut
 from retrieval.selectors import workspace_documents_visible, workspace_ingestions_pending
-from retrieval.services import IngestionQueueUnavailable
-from retrieval.uploads import UploadRejected, upload_accept
+from retrieval.uploads import document_upload_accept
 from workspaces import schemas, selectors, services
 from workspaces.models import WorkspaceMember
 
@@ -32,7 +31,7 @@ SUBJECT_REQUIRED = "Workspaces and notebooks need a trusted user subject (X-User
 def _subject(request: HttpRequest) -> str:
     subject = request_principal(request).subject
     if not subject:
-        raise HttpError(403, SUBJECT_REQUIRED)
+        raise services.WorkspaceDenied(SUBJECT_REQUIRED, code="subject_required")
     return subject
 
 
@@ -40,8 +39,8 @@ def _workspace_out(workspace, role: str) -> dict:
     return {"workspace_id": str(workspace.id), "name": workspace.name, "role": role, "sources": workspace.sources()}
 
 
-def _not_found(kind: str, object_id) -> Status:
-    return Status(404, {"detail": f"{kind} {object_id} not found"})
+def _not_found(kind: str, object_id) -> services.WorkspaceNotFound:
+    return services.WorkspaceNotFound(f"{kind} {object_id} not found")
 
 
 @router.post("/workspaces", response={201: schemas.WorkspaceOut, **ERRORS}, summary="Create a shared workspace (you are its owner)")
@@ -59,7 +58,7 @@ def workspace_list(request: HttpRequest):
 def workspace_detail(request: HttpRequest, workspace_id: uuid.UUID):
     found = selectors.workspace_get_for(workspace_id=workspace_id, subject=_subject(request))
     if found is None:
-        return _not_found("Workspace", workspace_id)
+        raise _not_found("Workspace", workspace_id)
     workspace, role = found
     members = [{"subject": m.subject, "role": m.role} for m in selectors.workspace_members(workspace=workspace)]
     return {**_workspace_out(workspace, role), "members": members}
@@ -69,11 +68,8 @@ def workspace_detail(request: HttpRequest, workspace_id: uuid.UUID):
 def member_add(request: HttpRequest, workspace_id: uuid.UUID, payload: schemas.MemberIn):
     found = selectors.workspace_get_for(workspace_id=workspace_id, subject=_subject(request))
     if found is None:
-        return _not_found("Workspace", workspace_id)
-    try:
-        member = services.member_put(workspace=found[0], actor_role=found[1], subject=payload.subject.strip(), role=payload.role)
-    except services.WorkspaceDenied as exc:
-        return Status(403, {"detail": str(exc)})
+        raise _not_found("Workspace", workspace_id)
+    member = services.member_put(workspace=found[0], actor_role=found[1], subject=payload.subject.strip(), role=payload.role)
     return Status(201, {"subject": member.subject, "role": member.role})
 
 
@@ -81,21 +77,20 @@ def member_add(request: HttpRequest, workspace_id: uuid.UUID, payload: schemas.M
 def member_remove(request: HttpRequest, workspace_id: uuid.UUID, subject: str):
     found = selectors.workspace_get_for(workspace_id=workspace_id, subject=_subject(request))
     if found is None:
-        return _not_found("Workspace", workspace_id)
-    try:
-        removed = services.member_remove(workspace=found[0], actor_role=found[1], subject=subject)
-    except services.WorkspaceDenied as exc:
-        return Status(403, {"detail": str(exc)})
-    return HttpResponse(status=204) if removed else _not_found("Member", subject)
+        raise _not_found("Workspace", workspace_id)
+    removed = services.member_remove(workspace=found[0], actor_role=found[1], subject=subject)
+    if not removed:
+        raise _not_found("Member", subject)
+    return HttpResponse(status=204)
 
 
 @router.put("/workspaces/{workspace_id}/sources", response={200: schemas.SourcesOut, **ERRORS}, summary="Replace the saved source set (owner or partner)")
 def workspace_sources(request: HttpRequest, workspace_id: uuid.UUID, payload: schemas.SourcesIn):
     found = selectors.workspace_get_for(workspace_id=workspace_id, subject=_subject(request))
     if found is None:
-        return _not_found("Workspace", workspace_id)
+        raise _not_found("Workspace", workspace_id)
     if found[1] not in EDITORS:
-        return Status(403, {"detail": "A Viewer cannot change the workspace's sources"})
+        raise services.WorkspaceDenied("A Viewer cannot change the workspace's sources")
     return services.sources_replace(holder=found[0], **payload.dict()).sources()
 
 
@@ -104,7 +99,7 @@ def workspace_sources(request: HttpRequest, workspace_id: uuid.UUID, payload: sc
 def workspace_documents(request: HttpRequest, workspace_id: uuid.UUID):
     subject = _subject(request)
     if selectors.workspace_get_for(workspace_id=workspace_id, subject=subject) is None:
-        return _not_found("Workspace", workspace_id)
+        raise _not_found("Workspace", workspace_id)
     principal = request_principal(request)
     indexed = [{"document_id": str(d.id), "ingestion_id": None, "title": d.title, "status": d.status,
                 "chunk_count": d.chunk_count} for d in workspace_documents_visible(principal=principal, workspace_id=workspace_id)]
@@ -121,18 +116,13 @@ def workspace_upload(request: HttpRequest, workspace_id: uuid.UUID, file: Upload
                      min_position_level: int | None = Form(None, ge=0, le=1000)):
     found = selectors.workspace_get_for(workspace_id=workspace_id, subject=_subject(request))
     if found is None:
-        return _not_found("Workspace", workspace_id)
+        raise _not_found("Workspace", workspace_id)
     if found[1] not in EDITORS:
-        return Status(403, {"detail": "A Viewer cannot upload into this workspace"})
-    options = IngestOptions(collection_id=f"workspace-{workspace_id}", title=(title or "").strip() or None,
-                            confidential=confidential, owning_org_unit=(owning_org_unit or "").strip() or None,
-                            min_position_level=min_position_level, workspace_id=workspace_id)
-    try:
-        ingestion = upload_accept(file=file, options=options, requested_by=upload_requester(request))
-    except UploadRejected as exc:
-        return Status(exc.status, {"detail": exc.detail})
-    except IngestionQueueUnavailable as exc:
-        return Status(503, {"detail": str(exc)})
+        raise services.WorkspaceDenied("A Viewer cannot upload into this workspace")
+    options = IngestOptions.build(collection_id=f"workspace-{workspace_id}", title=title, confidential=confidential,
+                                  owning_org_unit=owning_org_unit, min_position_level=min_position_level,
+                                  workspace_id=workspace_id)
+    ingestion = document_upload_accept(file=file, options=options, requested_by=upload_requester(request))
     return Status(202, {"ingestion_id": str(ingestion.id), "status": "queued", "source_name": ingestion.source_name})
 
 
@@ -141,12 +131,9 @@ def workspace_conversation(request: HttpRequest, workspace_id: uuid.UUID, payloa
     subject = _subject(request)
     found = selectors.workspace_get_for(workspace_id=workspace_id, subject=subject)
     if found is None:
-        return _not_found("Workspace", workspace_id)
-    try:
-        conversation = services.workspace_conversation_create(
-            workspace=found[0], actor_role=found[1], owner=subject, title=payload.title if payload else None)
-    except services.WorkspaceDenied as exc:
-        return Status(403, {"detail": str(exc)})
+        raise _not_found("Workspace", workspace_id)
+    conversation = services.workspace_conversation_create(
+        workspace=found[0], actor_role=found[1], owner=subject, title=payload.title if payload else None)
     return Status(201, conversation_summary(conversation))
 
 
@@ -167,14 +154,16 @@ def notebook_list(request: HttpRequest):
 @router.get("/notebooks/{notebook_id}", response={200: schemas.NotebookOut, **ERRORS}, summary="One of your notebooks")
 def notebook_detail(request: HttpRequest, notebook_id: uuid.UUID):
     notebook = selectors.notebook_get_for(notebook_id=notebook_id, owner=_subject(request))
-    return _notebook_out(notebook) if notebook else _not_found("Notebook", notebook_id)
+    if notebook is None:
+        raise _not_found("Notebook", notebook_id)
+    return _notebook_out(notebook)
 
 
 @router.put("/notebooks/{notebook_id}/sources", response={200: schemas.SourcesOut, **ERRORS}, summary="Replace the notebook's saved source set")
 def notebook_sources(request: HttpRequest, notebook_id: uuid.UUID, payload: schemas.SourcesIn):
     notebook = selectors.notebook_get_for(notebook_id=notebook_id, owner=_subject(request))
     if notebook is None:
-        return _not_found("Notebook", notebook_id)
+        raise _not_found("Notebook", notebook_id)
     return services.sources_replace(holder=notebook, **payload.dict()).sources()
 
 
@@ -183,7 +172,7 @@ def notebook_conversation(request: HttpRequest, notebook_id: uuid.UUID, payload:
     owner = _subject(request)
     notebook = selectors.notebook_get_for(notebook_id=notebook_id, owner=owner)
     if notebook is None:
-        return _not_found("Notebook", notebook_id)
+        raise _not_found("Notebook", notebook_id)
     conversation = services.notebook_conversation_create(notebook=notebook, owner=owner, title=payload.title if payload else None)
     return Status(201, conversation_summary(conversation))
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.access import Scope, document_scope_q
 from retrieval.selectors import document_count_in_scope, workspace_upload_page
 

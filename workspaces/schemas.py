@@ -7,7 +7,7 @@ from typing import Literal
 from ninja import Schema
 from pydantic import Field
 
-from retrieval.schemas import StrictSchema
+from kernel.schemas import StrictSchema
 
 
 class SourcesIn(StrictSchema):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import uuid
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from workspaces.mcp_client import McpEndpoint
 from workspaces.models import McpSource, Notebook, Workspace, WorkspaceMember
 

@@ -6,11 +6,20 @@ import uuid
 from django.db import transaction
 
 from conversations.services import conversation_create
+from kernel.errors import Forbidden, NotFound
 from workspaces.models import McpSource, Notebook, SavedSources, Workspace, WorkspaceMember
 
 
-class WorkspaceDenied(Exception):
+class WorkspaceDenied(Forbidden):
     """The caller's role may not do this (403)."""
+
+    code = "workspace_denied"
+
+
+class WorkspaceNotFound(NotFound):
+    """A workspace, notebook or member the caller cannot see (unknown and foreign look alike: 404)."""
+
+    code = "workspace_not_found"
 
 
 @transaction.atomic

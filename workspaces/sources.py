@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from kernel.errors import DomainError
 from conversations.selectors import conversation_container
 from retrieval.access import Scope

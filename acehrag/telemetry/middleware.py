@@ -17,10 +17,10 @@ from django.http import HttpRequest, HttpResponse
 from opentelemetry import trace
 from opentelemetry.trace import Status, StatusCode
 
-from acehrag.auth import request_principal
-from acehrag.telemetry import metrics
-from acehrag.telemetry.logs import subject_hash
-from acehrag.telemetry.tracing import extract_parent, span_ids, start_server_span
+from kernel.principal import request_principal
+from kernel.telemetry import metrics
+from kernel.telemetry.logs import subject_hash
+from kernel.telemetry.tracing import extract_parent, span_ids, start_server_span
 
 access_log = logging.getLogger("acehrag.access")
 

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
 from acehrag.errors import detail_response
-from acehrag.telemetry import metrics
+from kernel.telemetry import metrics
 
 
 @require_GET

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field, replace
 
 from django.conf import settings
 
-from acehrag.telemetry.tracing import current_trace_id
+from kernel.telemetry.tracing import current_trace_id
 from answering.answer.compose import AnswerContext, faithfulness_checked_field
 from answering.answer.contracts import AnnotatedAnswer
 from answering.answer.memory import memory_labels, with_memory_claims
 from answering.answer.model_path import AgentRun, agent_answer
 from answering.guard import REFUSAL
-from answering.history_view import HISTORY_VIEW_KEY, history_view_metadata
+from conversations.history_view import HISTORY_VIEW_KEY, history_view_metadata
 from answering.judging import DeterministicFramingChecker, DeterministicJudge
 from answering.legal_status import status_framing
 from answering.llm.agent import AgentStopped, ToolResult
@@ -30,13 +30,13 @@ from answering.llm.judge import ModelFramingChecker, ModelJudge
 from answering.notices import refusal_notice
 from answering.synthesis import no_answer_text, synthesise
 from answering.types import AnswerDraft, GuardDecision, Passage
-from answering.v2.annotate import (
+from answering.annotation.annotate import (
     Annotation, annotate, annotations_frame, claims_json, faithfulness_block, framing_json, grounding,
 )
-from answering.v2.rendering import render_segments, verified_text
-from answering.v2.segments import Rendered, Segment, check_structure, parse_segments
+from answering.annotation.rendering import render_segments, verified_text
+from answering.annotation.segments import Rendered, Segment, check_structure, parse_segments
 from memory.services import RecalledMemory
-from retrieval.access import Scope
+from retrieval.facade import Scope
 from retrieval.search.glossary import glossary_expansions
 
 SCHEMA = "annotate-v2"

@@ -11,10 +11,10 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Callable
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from answering.types import GuardDecision, Passage, ToolCall
 from conversations.selectors import HistoryWindow
-from retrieval.access import Scope
+from retrieval.facade import Scope
 from workspaces.sources import AnswerSources
 
 MAX_PASSAGES = 8

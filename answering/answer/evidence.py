@@ -23,7 +23,7 @@ from answering.mcp_tools import McpReader, inventory_passage
 from answering.synthesis import detect_language
 from answering.types import Passage, passage_from_hit
 from retrieval import facade
-from retrieval.access import Scope
+from retrieval.facade import Scope
 from retrieval.facade import ChunkSearchResult, QueryVectors, SearchMode
 from retrieval.selectors import document_facts
 from workspaces.inventory import asks_for_inventory

@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence, TypeVar
 
-from acehrag.config import LlmSettings
+from kernel.config import LlmSettings
 from answering.llm.budget import BudgetExhausted, ModelBudget
 from answering.llm.client import INVALID_ARGUMENTS, ChatClient, ToolCallRequest
 from answering.llm.evidence import PassageLedger, passage_block, search_result_text

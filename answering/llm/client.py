@@ -14,8 +14,8 @@ from typing import Any
 
 import httpx
 
-from acehrag.connections import release_connection
-from acehrag.telemetry.tracing import inject_headers
+from kernel.connections import release_connection
+from kernel.telemetry.tracing import inject_headers
 
 RETRYABLE = {429, 500, 502, 503, 504}
 INVALID_ARGUMENTS = "__invalid_arguments__"

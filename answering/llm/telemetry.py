@@ -7,8 +7,8 @@ from typing import Iterator
 
 from opentelemetry.trace import Span, SpanKind
 
-from acehrag.telemetry import metrics
-from acehrag.telemetry.tracing import set_attributes, set_content, span
+from kernel.telemetry import metrics
+from kernel.telemetry.tracing import set_attributes, set_content, span
 
 
 @contextmanager

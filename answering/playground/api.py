@@ -6,38 +6,22 @@ from django.http import HttpRequest, JsonResponse
 from ninja import Router, Schema
 from pydantic import Field, create_model
 
-from acehrag.auth import ApiKeyAuth, RequestIdentity, api_key_name, principal_from_request, verified_identity_enabled
-from acehrag.limits import answer_slots
+from kernel.limits import answer_slots
 from answering.answer.annotated import ROUTE_FAMILY
 from answering.api import ERRORS, answer_request
 from answering.playground.services import PlaygroundTrial, playground_run
 from answering.schemas import QueryV2Request, QueryV2Response
 from answering.v2.api import v2_body
-from kernel.errors import BadRequest, Forbidden, Unavailable
-from retrieval.schemas import ErrorOut
+from kernel.errors import BadRequest
+from kernel.schemas import ErrorOut
 
+# The route is mounted with acehrag.auth.VerifiedAdminAuth (acehrag/api.py): the API key,
+# then verified identity (503 when none can be verified), then a verified administrator (403).
 router = Router(tags=["playground"])
 
-IDENTITY_DISABLED = "The playground needs verified identity: configure a partner JWT key or trust identity headers"
-ADMIN_REQUIRED = "Verified admin principal required"
 PROMPT_BLANK = "editorial_prompt must not be blank"
 # The /query/v2 fields naming what a trial never creates (seed: Prompt playground).
 UNPUBLISHED_FIELDS = ("conversation_id", "message_id")
-
-
-class VerifiedAdminAuth(ApiKeyAuth):
-    """The API key (401), then whether anyone can be verified (503, fail closed), then a verified admin (403)."""
-
-    def authenticate(self, request: HttpRequest, key: str | None) -> RequestIdentity | None:
-        name = api_key_name(key)
-        if name is None:
-            return None
-        if not verified_identity_enabled():
-            raise Unavailable(IDENTITY_DISABLED, code="identity_disabled")
-        principal = principal_from_request(request)
-        if not principal.is_admin:
-            raise Forbidden(ADMIN_REQUIRED, code="admin_required")
-        return RequestIdentity(key_name=name, principal=principal)
 
 
 class PlaygroundRequest(QueryV2Request):
@@ -64,7 +48,7 @@ def playground_body(trial: PlaygroundTrial) -> dict:
     return {**body, "playground_run_id": str(trial.run.id), "published": False, "latency_ms": trial.run.latency_ms}
 
 
-@router.post("/playground", auth=VerifiedAdminAuth(),
+@router.post("/playground",
              response={200: PlaygroundResponse, **ERRORS, 403: ErrorOut, 429: ErrorOut}, by_alias=True,
              summary="Try an editorial prompt on the /query/v2 pipeline without publishing anything")
 def playground(request: HttpRequest, payload: PlaygroundRequest):

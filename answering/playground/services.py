@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from acehrag.config import PlaygroundSettings
+from kernel.config import PlaygroundSettings
 from answering.answer.contracts import AnnotatedAnswer, AnswerRequest
 from answering.answer.pipeline import playground_pipeline
 from answering.models import PlaygroundRun

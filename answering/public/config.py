@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from acehrag.config import PublicChatSettings
+from kernel.config import PublicChatSettings
 
 
 def public_chat_settings() -> PublicChatSettings:

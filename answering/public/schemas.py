@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, ValidationError
 
-from acehrag.hygiene import PlainTextModel
+from kernel.hygiene import PlainTextModel
 
 __all__ = ["PublicChatIn", "PublicFeedbackIn", "ValidationError", "first_error"]
 

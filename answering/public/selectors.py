@@ -4,7 +4,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from acehrag.auth import ANONYMOUS
+from kernel.principal import ANONYMOUS
 from retrieval.facade import chunk_visible_get
 
 

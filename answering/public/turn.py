@@ -12,16 +12,16 @@ import uuid
 from dataclasses import dataclass
 from typing import AsyncIterator
 
-from acehrag.auth import ANONYMOUS
-from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
-from acehrag.limits import Overloaded
+from kernel.principal import ANONYMOUS
+from kernel.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
+from kernel.limits import Overloaded
 from answering.answer.contracts import AnswerCancelled, AnswerCore, AnswerRequest
 from answering.runner import StreamedAnswer
 from answering.public.services import PublicChatError, VisitorIdentity, suggestions_for
 from answering.sse import answer_deltas
 from answering.synthesis import detect_language
 from kernel.errors import DomainError
-from retrieval.access import Scope
+from retrieval.facade import Scope
 
 ROUTE = "/api/public/rag/chat"
 

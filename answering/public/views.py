@@ -19,8 +19,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
-from acehrag.config import PublicChatSettings
-from acehrag.connections import DATABASE_UNAVAILABLE_ERRORS, logged_once
+from kernel.config import PublicChatSettings
+from kernel.connections import DATABASE_UNAVAILABLE_ERRORS, logged_once
 from answering.public.cards import executed_sql, source_cards
 from answering.public.config import public_chat_settings
 from answering.public.schemas import PublicChatIn, ValidationError, first_error

@@ -8,7 +8,15 @@ Public API::
     parse_document(extracted, *, max_chars=1500, min_chars=200, title_hint=None) -> ParsedDocument
 """
 from .chunking import ChunkDraft, ParsedDocument, parse_document
-from .extract import SUPPORTED_EXTENSIONS, ExtractedText, ExtractionError, extract_bytes, extract_file, sniff_format
+from .extract import (
+    SUPPORTED_EXTENSIONS,
+    ExtractedText,
+    ExtractionError,
+    content_matches_extension,
+    extract_bytes,
+    extract_file,
+    sniff_format,
+)
 from .identity import LegalIdentity, parse_identity
 
 __all__ = [
@@ -22,5 +30,6 @@ __all__ = [
     "extract_file",
     "parse_document",
     "parse_identity",
+    "content_matches_extension",
     "sniff_format",
 ]

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import io
 import re
-import unicodedata
 import zipfile
-from dataclasses import dataclass
 from pathlib import Path
+
+from .text import ExtractedText, ExtractionError, normalise_text
 
 __all__ = [
     "ExtractedText",
@@ -31,6 +31,7 @@ __all__ = [
     "SUPPORTED_EXTENSIONS",
     "extract_bytes",
     "extract_file",
+    "content_matches_extension",
     "sniff_format",
 ]
 
@@ -46,70 +47,33 @@ _EXT_FORMAT = {
 }
 
 
-@dataclass(frozen=True)
-class ExtractedText:
-    text: str
-    page_starts: tuple[int, ...]
-    format: str  # "pdf" | "text" | "html" | "docx"
-
-
-class ExtractionError(Exception):
-    """Raised when a file cannot be turned into usable text; ``str(exc)`` is one line."""
-
-    def __init__(self, reason: str):
-        super().__init__(" ".join(str(reason).split()))
-
-
-# --------------------------------------------------------------------------- normalisation
-
-# Control characters except \n and \t (tabs become spaces below), plus zero-width
-# and BOM characters that only confuse downstream regexes.
-_CTRL_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\u200b-\u200d\u2060\ufeff\u00ad]")
-_HSPACE_RE = re.compile("[\t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
-_TRAILING_WS_RE = re.compile(r"[ ]+$", re.MULTILINE)
-_MANY_BLANKS_RE = re.compile(r"\n{3,}")
-
-
-def normalise_text(text: str) -> str:
-    """Apply the module-wide normalisation to one unpaged text (or one page)."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = text.replace("\x0c", "\n").replace("\x0b", "\n").replace("\u2028", "\n").replace("\u2029", "\n")
-    text = unicodedata.normalize("NFC", text)
-    text = _CTRL_RE.sub("", text)
-    text = _HSPACE_RE.sub(" ", text)
-    text = _TRAILING_WS_RE.sub("", text)
-    text = _MANY_BLANKS_RE.sub("\n\n", text)
-    return text.strip("\n")
-
-
-_INNER_SPACES_RE = re.compile(r"(?<=\S) {2,}")
-_LEADING_SPACES_RE = re.compile(r"(?m)^ +")
-
-
-def _join_pages(pages: list[str], collapse_spaces: bool = False) -> tuple[str, tuple[int, ...]]:
-    """Normalise each page and join them with a blank line; returns (text, page_starts)."""
-    parts: list[str] = []
-    starts: list[int] = []
-    pos = 0
-    for page in pages:
-        page = normalise_text(page)
-        if collapse_spaces:  # PDF layout padding: "Pada   saat   Peraturan" -> "Pada saat Peraturan"
-            page = _LEADING_SPACES_RE.sub("", _INNER_SPACES_RE.sub(" ", page))
-        page = page.strip()
-        if parts and page:
-            parts.append("\n\n")
-            pos += 2
-        starts.append(pos)
-        if page:
-            parts.append(page)
-            pos += len(page)
-    text = "".join(parts)
-    # An empty trailing page would point past the end of text: clamp it.
-    starts = [min(s, len(text)) for s in starts]
-    return text, tuple(starts)
-
-
 # --------------------------------------------------------------------------- sniffing
+
+
+def _is_pdf(data: bytes, ext: str) -> bool:
+    """A .pdf may carry junk before its header; any other name must start with it."""
+    return b"%PDF-" in data[:1024] if ext == ".pdf" else data.lstrip()[:5] == b"%PDF-"
+
+
+def _is_zip(data: bytes) -> bool:
+    return data.startswith(b"PK\x03\x04")
+
+
+def content_matches_extension(data: bytes, filename: str) -> bool:
+    """The upload check: the bytes look like what the extension claims (the rule ``extract_bytes`` applies).
+
+    A DOCX only needs to be a ZIP here: a ZIP without ``word/document.xml`` is
+    accepted and fails its ingestion with the reason ``extract_bytes`` gives.
+    """
+    ext = Path(filename or "").suffix.lower()
+    kind = _EXT_FORMAT.get(ext)
+    if kind == "pdf":
+        return _is_pdf(data, ext)
+    if kind == "docx":
+        return _is_zip(data)
+    if kind in ("text", "html"):
+        return b"\x00" not in data[:8192]
+    return False
 
 
 def sniff_format(data: bytes, filename: str = "") -> str | None:
@@ -163,9 +127,7 @@ def extract_bytes(data: bytes, filename: str) -> ExtractedText:
         raise ExtractionError("File is empty")
     ext = Path(filename or "").suffix.lower()
     head = data[:1024]
-    # a .pdf may carry junk before its header; any other name must start with it
-    is_pdf = (b"%PDF-" in head) if ext == ".pdf" else data.lstrip()[:5] == b"%PDF-"
-    is_zip = data.startswith(b"PK\x03\x04")
+    is_pdf, is_zip = _is_pdf(data, ext), _is_zip(data)
 
     if ext == ".pdf" or (is_pdf and ext not in (".html", ".htm")):
         if not is_pdf:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
+from retrieval.instruments import DEFAULT_ISSUER, HEADING_TYPES
+
 __all__ = ["LegalIdentity", "parse_identity"]
 
 
@@ -53,36 +55,6 @@ class LegalIdentity:
 
 # --------------------------------------------------------------------------- patterns
 
-_SP = r"[ \t]*\n?[ \t]*"  # whitespace that may include one line break
-_UU = r"UNDANG[ \t]*[-–—]?[ \t]*UNDANG"
-
-# (regex for the type phrase, canonical display form or None = title-case the match)
-_TYPE_PATTERNS: list[tuple[str, str | None]] = [
-    (rf"PERATURAN{_SP}PEMERINTAH{_SP}PENGGANTI{_SP}{_UU}", "Peraturan Pemerintah Pengganti Undang-Undang"),
-    (r"QANUN\s+ACEH", "Qanun Aceh"),
-    (r"QANUN\s+(?:KABUPATEN|KOTA)\s+[A-Z][A-Z]+(?:\s+[A-Z][A-Z]+){0,3}?", None),
-    (r"PERATURAN\s+GUBE?R?NUR\s+ACEH", "Peraturan Gubernur Aceh"),
-    (r"KEPUTUSAN\s+GUBE?R?NUR\s+ACEH", "Keputusan Gubernur Aceh"),
-    (r"INSTRUKSI\s+GUBE?R?NUR\s+ACEH", "Instruksi Gubernur Aceh"),
-    (r"KEPUTUSAN\s+DEWAN\s+PERWAKILAN\s+RAKYAT\s+ACEH", "Keputusan Dewan Perwakilan Rakyat Aceh"),
-    (r"PERATURAN\s+DEWAN\s+PERWAKILAN\s+RAKYAT\s+ACEH", "Peraturan Dewan Perwakilan Rakyat Aceh"),
-    (r"PERATURAN\s+PEME[A-Za-z]{2,5}H", "Peraturan Pemerintah"),
-    (_UU, "Undang-Undang"),
-    (r"PERATURAN\s+PRESIDEN", "Peraturan Presiden"),
-    (r"KEPUTUSAN\s+PRESIDEN", "Keputusan Presiden"),
-    (r"INSTRUKSI\s+PRESIDEN", "Instruksi Presiden"),
-    (r"PERATURAN\s+OTORITAS\s+JASA\s+KEUANGAN", "Peraturan Otoritas Jasa Keuangan"),
-    (r"PERATURAN\s+BANK\s+INDONESIA", "Peraturan Bank Indonesia"),
-    (r"PERATURAN\s+MAHKAMAH\s+AGUNG", "Peraturan Mahkamah Agung"),
-    (r"PERATURAN\s+MENTERI\s+[A-Z][A-Z,]*(?:\s+[A-Z][A-Z,]*){0,9}?", None),
-    (r"KEPUTUSAN\s+MENTERI\s+[A-Z][A-Z,]*(?:\s+[A-Z][A-Z,]*){0,9}?", None),
-    (r"PERATURAN\s+(?:KEPALA\s+)?BADAN\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,9}?", None),
-    (r"PERATURAN\s+(?:KEPALA\s+)?LEMBAGA\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,9}?", None),
-    (r"PERATURAN\s+DAERAH\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,5}?", None),
-    (r"PERATURAN\s+(?:BUPATI|WALI\s?KOTA)\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,3}?", None),
-    (r"KEPUTUSAN\s+(?:BUPATI|WALI\s?KOTA|KEPALA\s+[A-Z]+)\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,5}?", None),
-]
-
 _RI = r"(?:\s+REPUBLIK\s+INDO\s?NESIA)?"
 _NOMOR = (
     r"\s+NOMOR\s*[:.]?\s*"
@@ -90,7 +62,7 @@ _NOMOR = (
     r"\s*(?:TAHUN\s*(?P<year>[12][0-9OoIlL]{3})\b|(?=\s*\n|\s*[TJ]ENTANG\b|\s*$))"
 )
 
-_TYPE_ALT = "|".join(f"(?P<t{i}>{pat})" for i, (pat, _) in enumerate(_TYPE_PATTERNS))
+_TYPE_ALT = "|".join(f"(?P<t{i}>{pat})" for i, (pat, _) in enumerate(HEADING_TYPES))
 _HEAD_UPPER_RE = re.compile(rf"(?:{_TYPE_ALT}){_RI}{_NOMOR}")
 _HEAD_ANYCASE_RE = re.compile(rf"(?im)^[ \t#>*]*(?:{_TYPE_ALT}){_RI}{_NOMOR}")
 _HEAD_AFTER_RE = re.compile(rf"(?:PENJELASAN\s+ATAS|LAMPIRAN(?:\s+[IVX]+)?)\s+(?:{_TYPE_ALT}){_RI}{_NOMOR}")
@@ -151,7 +123,7 @@ def _collapse(s: str) -> str:
 
 
 def _canonical_type(match: re.Match) -> str:
-    for i, (_, canonical) in enumerate(_TYPE_PATTERNS):
+    for i, (_, canonical) in enumerate(HEADING_TYPES):
         found = match.group(f"t{i}")
         if found is not None:
             return canonical or _title_case(_collapse(found))
@@ -291,21 +263,6 @@ def _extract_signature(text: str) -> tuple[str | None, str | None, str | None, s
     return place[:200], date[:100], signatory, office
 
 
-_DEFAULT_ISSUER = {
-    "Qanun Aceh": "Gubernur Aceh",
-    "Peraturan Gubernur Aceh": "Gubernur Aceh",
-    "Keputusan Gubernur Aceh": "Gubernur Aceh",
-    "Instruksi Gubernur Aceh": "Gubernur Aceh",
-    "Undang-Undang": "Presiden Republik Indonesia",
-    "Peraturan Pemerintah": "Presiden Republik Indonesia",
-    "Peraturan Pemerintah Pengganti Undang-Undang": "Presiden Republik Indonesia",
-    "Peraturan Presiden": "Presiden Republik Indonesia",
-    "Keputusan Presiden": "Presiden Republik Indonesia",
-    "Instruksi Presiden": "Presiden Republik Indonesia",
-    "Keputusan Dewan Perwakilan Rakyat Aceh": "Dewan Perwakilan Rakyat Aceh",
-}
-
-
 def parse_identity(text: str) -> LegalIdentity:
     """Read type, number, year, subject, issuer, place/date of enactment and signatory."""
     heading = _find_heading(text)
@@ -318,7 +275,7 @@ def parse_identity(text: str) -> LegalIdentity:
     issuer = _extract_issuer(text, max(heading.end(), subject_pos))
     place, date, signatory, office = _extract_signature(text)
     if issuer is None:
-        issuer = office or _DEFAULT_ISSUER.get(instrument_type)
+        issuer = office or DEFAULT_ISSUER.get(instrument_type)
     return LegalIdentity(
         instrument_type=instrument_type,
         number=number or None,

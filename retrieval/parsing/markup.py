@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import re
 
-from .extract import ExtractedText, ExtractionError, normalise_text
+from .text import ExtractedText, ExtractionError, normalise_text
 
 __all__ = ["extract_docx", "extract_html"]
 

@@ -9,7 +9,7 @@ import io
 import logging
 import re
 
-from .extract import ExtractedText, ExtractionError, _join_pages
+from .text import ExtractedText, ExtractionError, _join_pages
 
 __all__ = ["extract_pdf"]
 

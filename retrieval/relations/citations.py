@@ -12,45 +12,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from retrieval.instruments import CITATION_TYPES, JURISDICTION_DEFAULT
+
 __all__ = ["Citation", "find_citations", "identity_key", "normalise_number", "normalise_year"]
 
-_UU = r"Undang\s*-\s*[Uu]ndang|UNDANG\s*-?\s*UNDANG|Undang\s+[Uu]ndang"
-_WORD = r"(?:[A-Z][a-z]+|[A-Z]{2,})"
-_TYPES = (
-    rf"(?:Peraturan|PERATURAN)\s+(?:Pemerintah|PEMERINTAH)\s+(?:Pengganti|PENGGANTI)\s+(?:{_UU})",
-    rf"(?:{_UU})",
-    r"(?:Qanun|QANUN)(?:\s+(?:Aceh|ACEH|(?:Kabupaten|KABUPATEN|Kota|KOTA)(?:\s+" + _WORD + r"){1,3}))?",
-    r"(?:Peraturan|PERATURAN|Keputusan|KEPUTUSAN|Instruksi|INSTRUKSI)\s+(?:Gube?r?nur|GUBE?R?NUR)(?:\s+(?:Aceh|ACEH))?",
-    r"(?:Keputusan|KEPUTUSAN|Peraturan|PERATURAN)\s+(?:Dewan|DEWAN)\s+(?:Perwakilan|PERWAKILAN)\s+(?:Rakyat|RAKYAT)"
-    r"(?:\s+(?:Aceh|ACEH|Daerah|DAERAH))?",
-    r"(?:Peraturan|PERATURAN)\s+(?:Pemerintah|PEMERINTAH)",
-    r"(?:Peraturan|PERATURAN|Keputusan|KEPUTUSAN|Instruksi|INSTRUKSI)\s+(?:Presiden|PRESIDEN)",
-    r"(?:Peraturan|PERATURAN|Keputusan|KEPUTUSAN)\s+(?:Menteri|MENTERI)(?:\s+(?!Nomor|NOMOR)" + _WORD + r"){1,6}",
-    r"(?:Peraturan|PERATURAN)\s+(?:Daerah|DAERAH|Bupati|BUPATI|Wali\s?[Kk]ota|WALI\s?KOTA)"
-    r"(?:\s+(?!Nomor|NOMOR)" + _WORD + r"){0,4}",
-)
 _NUMBER = r"(?P<num>[0-9OoIl][0-9A-Za-z]*(?:[./-]+[0-9A-Za-z]+){0,5}(?:\s+(?:Pnps|PNPS|Prp|PRP|Drt|DRT)\b)?)"
 _CITATION_RE = re.compile(
-    r"(?P<type>" + "|".join(_TYPES) + r")"
+    r"(?P<type>" + "|".join(CITATION_TYPES) + r")"
     r"(?:\s+(?:Republik|REPUBLIK)\s+(?:Indonesia|INDONESIA))?"
     r"\s+(?:Nomor|NOMOR|No\.)\s*:?\s*" + _NUMBER
     + r"(?:\s+(?:[Tt]ahun|TAHUN)\s+(?P<year>[12][0-9OoIl]{3}|[12][0-9OoIl]\s[0-9OoIl]{2}))?"
 )
 
 _OCR_DIGITS = str.maketrans({"O": "0", "o": "0", "I": "1", "l": "1"})
-_TYPE_ALIASES = {
-    "undang-undang": "undang-undang",
-    "undang undang": "undang-undang",
-    "peraturan pemerintah pengganti undang-undang": "perpu",
-    "qanun": "qanun aceh",
-    "peraturan gubernur": "peraturan gubernur aceh",
-    "keputusan gubernur": "keputusan gubernur aceh",
-    "instruksi gubernur": "instruksi gubernur aceh",
-    "keputusan dewan perwakilan rakyat": "keputusan dewan perwakilan rakyat aceh",
-    "peraturan dewan perwakilan rakyat": "peraturan dewan perwakilan rakyat aceh",
-}
-
-
 @dataclass(frozen=True)
 class Citation:
     start: int
@@ -84,7 +58,7 @@ def canonical_type(written: str | None) -> str | None:
     words = re.sub(r"undang\s*-\s*undang|undang undang", "undang-undang", words)
     words = re.sub(r"\bgube?r?nur\b", "gubernur", words)
     words = re.sub(r"\bwali\s?kota\b", "walikota", words)
-    return _TYPE_ALIASES.get(words, words)
+    return JURISDICTION_DEFAULT.get(words, words)
 
 
 def normalise_number(number: str | None) -> str | None:

@@ -13,7 +13,7 @@ from typing import Iterable
 
 from django.db.models import Q
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.access import Scope, visible_documents_q
 from retrieval.models import Document
 from retrieval.parsing import LegalIdentity

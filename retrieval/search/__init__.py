@@ -3,6 +3,7 @@ from retrieval.search.hybrid import SearchHit, SearchOutcome, chunk_search, reci
 from retrieval.search.lexical import LexicalResult, chunk_search_lexical, query_terms
 from retrieval.search.semantic import chunk_search_semantic
 from retrieval.search.timeouts import SearchTimeout
+from retrieval.search.requests import search_failures
 
 __all__ = [
     "LexicalResult",
@@ -14,4 +15,5 @@ __all__ = [
     "chunk_search_semantic",
     "query_terms",
     "reciprocal_rank_fusion",
+    "search_failures",
 ]

@@ -21,7 +21,7 @@ from typing import Sequence
 
 from django.db import connection
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.access import Scope
 from retrieval.search.definitions import definition_term, defining_chunks
 from retrieval.search.glossary import Rewrite

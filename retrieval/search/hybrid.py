@@ -13,8 +13,8 @@ from typing import Callable, Sequence
 from django.conf import settings
 from django.db import connection
 
-from acehrag.auth import Principal
-from acehrag.connections import release_connection
+from kernel.principal import Principal
+from kernel.connections import release_connection
 from retrieval.access import Scope, visible_documents_q
 from retrieval.citations import citation_for
 from retrieval.embedders import get_embedder

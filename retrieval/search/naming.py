@@ -15,26 +15,13 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.access import Scope, chunk_enabled_q, visible_documents_q
 from retrieval.models import Chunk, Document
 from retrieval.references import covered_articles
+from retrieval.instruments import QUESTION_TYPES
 
-# Alias (lower case, spaces collapsed) → (type family prefixes, jurisdiction named?)
-_TYPE_ALIASES: list[tuple[str, tuple[str, ...]]] = [
-    (r"qanun\s+aceh", ("Qanun Aceh",)),
-    (r"qanun", ("Qanun",)),
-    (r"(?:peraturan\s+gubernur|pergub)\s+aceh", ("Peraturan Gubernur Aceh",)),
-    (r"peraturan\s+gubernur|pergub", ("Peraturan Gubernur",)),
-    (r"(?:keputusan\s+gubernur|kepgub)\s+aceh", ("Keputusan Gubernur Aceh",)),
-    (r"keputusan\s+gubernur|kepgub", ("Keputusan Gubernur",)),
-    (r"(?:instruksi\s+gubernur|ingub)\s+aceh", ("Instruksi Gubernur Aceh",)),
-    (r"instruksi\s+gubernur|ingub", ("Instruksi Gubernur",)),
-    (r"undang-undang|undang\s+undang|uu", ("Undang-Undang",)),
-    (r"peraturan\s+pemerintah|pp", ("Peraturan Pemerintah",)),
-    (r"peraturan\s+presiden|perpres", ("Peraturan Presiden",)),
-]
-_TYPE = "|".join(f"(?:{alias})" for alias, _ in _TYPE_ALIASES)
+_TYPE = "|".join(f"(?:{alias})" for alias, _ in QUESTION_TYPES)
 NAMED_REGULATION = re.compile(
     rf"\b(?P<type>{_TYPE})\s*(?:nomor|nomer|no\.?|nr\.?|number)?\s*(?P<number>\d+[a-z]?)"
     rf"\s*(?:(?:tahun|th\.?|thn\.?|year|/)\s*(?P<year>(?:19|20)\d\d))",
@@ -66,7 +53,7 @@ class ArticleLocator:
 def type_prefixes(type_text: str) -> tuple[str, ...] | None:
     """The type family a written type ("pergub aceh", "UU") names, or None."""
     alias = " ".join(type_text.lower().split())
-    for pattern, prefixes in _TYPE_ALIASES:
+    for pattern, prefixes in QUESTION_TYPES:
         if re.fullmatch(pattern, alias):
             return prefixes
     return None

@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 import time
 
-from acehrag.telemetry import metrics
-from acehrag.telemetry.tracing import set_attributes, set_content, span
+from kernel.telemetry import metrics
+from kernel.telemetry.tracing import set_attributes, set_content, span
 
 
 def traced_search(search):

@@ -13,7 +13,7 @@ import uuid
 
 from django.db.models import Q
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.access import Scope, visible_documents_q
 from retrieval.models import Document
 from retrieval.search.naming import _TYPE, RESOLVE_BROWSE_LIMIT, type_prefixes

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from acehrag.limits import AnswerSlots, Overloaded
+from kernel.limits import AnswerSlots, Overloaded
 
 
 def test_a_free_slot_is_taken_at_once_and_given_back():

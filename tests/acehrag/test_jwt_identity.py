@@ -15,10 +15,11 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from django.conf import settings
 from django.test import RequestFactory, override_settings
 
-from acehrag.auth import Principal, PrincipalError, principal_from_request, verified_identity_enabled
-from acehrag.config import ConfigError, load_settings
+from acehrag.auth import PrincipalError, principal_from_request, verified_identity_enabled
+from kernel.principal import Principal
+from kernel.config import ConfigError, load_settings
 from acehrag.models import PartnerJwtKey
-from acehrag.partner_jwt import JwtKey, JwtPolicy
+from kernel.partner_jwt import JwtKey, JwtPolicy
 from tests.acehrag.test_auth import ROUTES, call
 from tests.factories import make_document
 

@@ -9,7 +9,7 @@ import re
 import httpx
 import pytest
 
-from acehrag.telemetry.logs import formatter, resolved_format
+from kernel.telemetry.logs import formatter, resolved_format
 from tests.conftest import TEST_API_KEY
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from answering.legal_status import legal_evidence
 from answering.llm.evidence import passage_block
 from answering.types import passage_from_hit

@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 
-from acehrag.config import LlmSettings
+from kernel.config import LlmSettings
 from answering.guard import REFUSAL
 from answering.models import AnswerTrace
 from answering.notices import REFUSAL_NOTICES

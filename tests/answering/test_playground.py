@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 
-from acehrag.config import PlaygroundSettings
+from kernel.config import PlaygroundSettings
 from answering.models import AnswerTrace, PlaygroundRun
 from conversations.models import Conversation, Message
 from memory.models import Memory

@@ -2,7 +2,7 @@
 import pytest
 
 from answering.judging import DeterministicFramingChecker, DeterministicJudge, JudgeFailure, JudgeItem
-from answering.v2.annotate import (
+from answering.annotation.annotate import (
     Annotation,
     annotate,
     annotations_frame,
@@ -10,8 +10,8 @@ from answering.v2.annotate import (
     faithfulness_block,
     framing_json,
 )
-from answering.v2.rendering import render_segments
-from answering.v2.segments import Rendered, Segment
+from answering.annotation.rendering import render_segments
+from answering.annotation.segments import Rendered, Segment
 
 QUESTION = "Berapa anggaran pendidikan Aceh tahun 2023?"
 P1 = "[Qanun Aceh Nomor 1 Tahun 2023 tentang APBA, Pasal 5]\nAnggaran pendidikan 2023 adalah Rp 5 miliar."

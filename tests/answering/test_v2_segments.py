@@ -5,8 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from answering.v2.rendering import render_segments, segment_context, unlocated_total, utf16_index, verified_text
-from answering.v2.segments import (
+from answering.annotation.rendering import render_segments, segment_context, utf16_index, verified_text
+from answering.annotation.segments import unlocated_total
+from answering.annotation.segments import (
     LAYOUTS,
     UNVERIFIED_HISTORY_NOTE,
     Rendered,

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from acehrag.auth import ANONYMOUS
+from kernel.principal import ANONYMOUS
 from livedata.models import Workbook
 from livedata.workbooks import storage
 from retrieval.ingestion import IngestOptions, document_ingest_bytes

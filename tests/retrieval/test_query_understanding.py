@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.models import GlossaryEntry
 from retrieval.search import chunk_search
 from retrieval.search.definitions import definition_term

@@ -101,7 +101,7 @@ def test_ingest_writes_plain_progress_lines_without_a_terminal(tmp_path):
 
 
 def test_progress_is_a_bar_on_a_terminal():
-    from acehrag.management.progress import CommandProgress
+    from kernel.progress import CommandProgress
 
     terminal = io.StringIO()
     out = io.StringIO()

@@ -6,7 +6,7 @@ import uuid
 import httpx
 import pytest
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.access import Scope
 from retrieval.models import Document
 from tests.conftest import TEST_API_KEY, purge_committed_corpus

@@ -6,7 +6,7 @@ import uuid
 
 from django.core.management.base import BaseCommand, CommandError
 
-from acehrag.management.progress import CommandProgress
+from kernel.progress import CommandProgress
 from retrieval.management.report import document_line, identity_label, section_lines
 from retrieval.selectors import document_get_staff, document_list_staff
 from retrieval.services import chunk_statistics_refresh, document_delete, document_reindex

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from acehrag.management.progress import CommandProgress
+from kernel.progress import CommandProgress
 from retrieval.ingestion import OUTCOMES, IngestOptions, IngestOutcome, IngestProgress, source_key_for
 from retrieval.management.report import document_line, section_lines
 from retrieval.models import Ingestion
@@ -51,10 +51,8 @@ class Command(BaseCommand):
             raise CommandError("no files found under the given paths")
         if title and len(files) > 1:
             raise CommandError("--title applies to a single file; the paths hold %d files" % len(files))
-        ingest_options = IngestOptions(
-            collection_id=collection, title=title, confidential=confidential,
-            owning_org_unit=org_unit, min_position_level=min_level,
-        )
+        ingest_options = IngestOptions.build(collection_id=collection, title=title, confidential=confidential,
+                                             owning_org_unit=org_unit, min_position_level=min_level)
         verbosity = options.get("verbosity", 1)
         with CommandProgress(len(files), stdout=self.stdout) as bar:
             progress = IngestProgress(on_change=lambda p: bar.update(

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from acehrag.auth import Principal
+from kernel.principal import Principal
 from retrieval.ingestion import IngestOptions, document_ingest_bytes
 from retrieval.models import Document, LegalRelation
 from retrieval.relations.selectors import legal_status_for

@@ -26,7 +26,7 @@ outer pipes, the delimiter row) is recorded as layout in ``Rendered``, so
 ``unlocated_total`` can tell the renderer's layout from text that no segment
 owns, such as a notice appended after rendering.
 
-Rendering lives in ``answering.v2.rendering``. ``parse_segments`` normalises what it accepts so the renderer stays in
+Rendering lives in ``answering.annotation.rendering``. ``parse_segments`` normalises what it accepts so the renderer stays in
 control of layout: text is stripped and line breaks inside it become one
 space; a heading loses leading ``#`` marks, a list item a leading bullet
 (``-``, ``*``, ``•``), a table segment its outer pipes; duplicate cites are
@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 LAYOUTS = ("paragraph", "heading", "list_item", "continue", "table_header", "table_row")
 KINDS = ("fact", "framing")
@@ -97,9 +97,24 @@ class Rendered:
 
     def unlocated_total(self, answer: str | None = None) -> int:
         """Unlocated runs of ``answer`` (default: the rendered one; it may extend it, e.g. a notice)."""
-        from answering.v2.rendering import unlocated_total
-
         return unlocated_total(self.answer if answer is None else answer, self.spans, self.layout)
+
+
+def unlocated_total(answer: str, spans: Iterable[Span | tuple[int, int]], layout: Iterable[tuple[int, int]] = ()) -> int:
+    """Runs of ``answer`` that no span covers and that are not renderer layout or bare whitespace.
+
+    A refusal or notice with no spans is one run; a notice appended after the
+    rendered text is one more.
+    """
+    covered = bytearray(len(answer))
+    for item in (*spans, *layout):
+        start, end = (item.start, item.end) if isinstance(item, Span) else item
+        covered[start:end] = b"\x01" * (min(end, len(answer)) - start)
+    runs = 0
+    for match in re.finditer(r"\x00+", covered.decode("latin-1")):
+        if answer[match.start():match.end()].strip():
+            runs += 1
+    return runs
 
 
 # --- parsing ---------------------------------------------------------------------------------

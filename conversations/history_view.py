@@ -1,6 +1,6 @@
 """What later turns may read of a stored /query/v2 answer (its ``metadata["v2_history"]``).
 
-A leaf module: conversations reads stored answers through it without importing the pipeline.
+Conversations own the stored messages and their history window; the /query/v2 composer writes this view through it.
 """
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ import sys
 
 import structlog
 
-from acehrag.telemetry.tracing import current_span_ids
+from kernel.telemetry.tracing import current_span_ids
 
 FORMATS = ("auto", "json", "console")
 

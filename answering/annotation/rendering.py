@@ -1,12 +1,11 @@
 """Rendering v2 segments as Markdown with exact offsets, and the views read from a rendering
-(the rules are in ``answering.v2.segments``' docstring)."""
+(the rules are in ``answering.annotation.segments``' docstring)."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
-from typing import Iterable, Mapping, Sequence
+from typing import Mapping, Sequence
 
-from answering.v2.segments import (
+from answering.annotation.segments import (
     _CELL_SEPARATOR, TABLE_LAYOUTS, UNVERIFIED_HISTORY_NOTE, VERIFIED_VERDICTS, Rendered, Segment, Span,
     check_structure,
 )
@@ -98,23 +97,6 @@ def render_segments(segments: Sequence[Segment]) -> Rendered:
 
 
 # --- what the answer leaves unowned ----------------------------------------------------------
-
-
-def unlocated_total(answer: str, spans: Iterable[Span | tuple[int, int]], layout: Iterable[tuple[int, int]] = ()) -> int:
-    """Runs of ``answer`` that no span covers and that are not renderer layout or bare whitespace.
-
-    A refusal or notice with no spans is one run; a notice appended after the
-    rendered text is one more.
-    """
-    covered = bytearray(len(answer))
-    for item in (*spans, *layout):
-        start, end = (item.start, item.end) if isinstance(item, Span) else item
-        covered[start:end] = b"\x01" * (min(end, len(answer)) - start)
-    runs = 0
-    for match in re.finditer(r"\x00+", covered.decode("latin-1")):
-        if answer[match.start():match.end()].strip():
-            runs += 1
-    return runs
 
 
 # --- what later turns see --------------------------------------------------------------------

@@ -1,0 +1,92 @@
+"""The work of one queued ingestion, as ``retrieval.tasks.ingest_file`` runs it.
+
+Below ``services`` (which queues the task) and ``tasks`` (which calls this), so
+the two never import each other in a circle.
+"""
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from retrieval.ingestion import IngestOptions, IngestOutcome, document_ingest_path, document_reindex
+from retrieval.models import Document, Ingestion
+from retrieval.sources import source_file_keep
+
+logger = logging.getLogger(__name__)
+
+
+def upload_dir() -> Path:
+    return settings.ACEH_RAG.data_dir / "uploads"
+
+
+def ingestion_run(*, ingestion_id: str, final_attempt: bool = True) -> str:
+    """Run one ingestion; returns its outcome, or "retry" for a transient failure."""
+    from retrieval.embedders import EmbeddingError
+
+    with transaction.atomic():
+        ingestion = Ingestion.objects.select_for_update().filter(pk=ingestion_id).first()
+        if ingestion is None:
+            logger.warning("ingestion %s no longer exists", ingestion_id)
+            return "missing"
+        if ingestion.status in (Ingestion.Status.SUCCEEDED, Ingestion.Status.FAILED):
+            return ingestion.outcome  # a redelivered message: already done
+        ingestion.status = Ingestion.Status.RUNNING
+        ingestion.attempts += 1
+        ingestion.save(update_fields=["status", "attempts", "updated_at"])
+
+    options = IngestOptions.of_ingestion(ingestion)
+    try:
+        outcome = _ingestion_work(ingestion, options)
+    except EmbeddingError as exc:
+        if not final_attempt:
+            Ingestion.objects.filter(pk=ingestion.pk).update(status=Ingestion.Status.QUEUED, error=str(exc))
+            return "retry"
+        raise
+    succeeded = outcome.status != "failed"
+    Ingestion.objects.filter(pk=ingestion.pk).update(
+        status=Ingestion.Status.SUCCEEDED if succeeded else Ingestion.Status.FAILED,
+        outcome=outcome.status,
+        error=outcome.reason,
+        document_id=outcome.document_id,
+        chunk_count=outcome.chunk_count,
+        updated_at=timezone.now(),
+    )
+    if ingestion.kind == Ingestion.Kind.FILE:
+        stored = Path(ingestion.stored_path)
+        if succeeded:
+            source_file_keep(document_id=outcome.document_id, path=stored)
+        if succeeded and stored.is_relative_to(upload_dir()):
+            shutil.rmtree(stored.parent, ignore_errors=True)
+    return outcome.status
+
+
+def _ingestion_work(ingestion: Ingestion, options: IngestOptions):
+    if ingestion.kind == Ingestion.Kind.REINDEX:
+        document = Document.objects.filter(pk=ingestion.document_id).first()
+        if document is None:
+            return IngestOutcome(status="failed", source_name=ingestion.source_name, source_key=ingestion.source_key,
+                                 reason="document was deleted")
+        outcome = document_reindex(document=document)
+        if outcome.status != "failed":
+            chunk_statistics_refresh()
+        return outcome
+    return document_ingest_path(path=Path(ingestion.stored_path), source_key=ingestion.source_key, options=options)
+
+
+def chunk_statistics_refresh() -> None:
+    """ANALYZE the chunks after a batch of ingestion.
+
+    The lexical tiers read each term's share of passages from pg_stats; until
+    autovacuum gets round to a freshly loaded corpus those shares describe the
+    old one, and the 5% rule would nominate on stale numbers.
+    """
+    from retrieval.search.lexical import forget_lexeme_statistics
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE retrieval_chunk")
+    forget_lexeme_statistics()

@@ -1,0 +1,107 @@
+"""The instrument-type vocabulary: every way a regulation's type is written, in one module.
+
+Three readers match it in three registers, each with its own table here:
+``HEADING_TYPES`` — the upper-case heading of a regulation's first page
+(``parsing.identity``), with ``DEFAULT_ISSUER`` for a heading that names none;
+``CITATION_TYPES`` + ``JURISDICTION_DEFAULT`` — a citation in running text and
+the canonical key it resolves to (``relations.citations``); ``QUESTION_TYPES`` —
+the short forms a question uses ("pergub", "uu"), mapped onto the canonical
+family prefixes stored on documents (``search.naming``).
+"""
+from __future__ import annotations
+
+# --------------------------------------------------------------------------- regulation headings
+
+_HEADING_SPACE = r"[ \t]*\n?[ \t]*"  # whitespace that may include one line break
+_HEADING_UU = r"UNDANG[ \t]*[-–—]?[ \t]*UNDANG"
+
+# (regex for the type phrase, canonical display form or None = title-case the match)
+HEADING_TYPES: list[tuple[str, str | None]] = [
+    (rf"PERATURAN{_HEADING_SPACE}PEMERINTAH{_HEADING_SPACE}PENGGANTI{_HEADING_SPACE}{_HEADING_UU}", "Peraturan Pemerintah Pengganti Undang-Undang"),
+    (r"QANUN\s+ACEH", "Qanun Aceh"),
+    (r"QANUN\s+(?:KABUPATEN|KOTA)\s+[A-Z][A-Z]+(?:\s+[A-Z][A-Z]+){0,3}?", None),
+    (r"PERATURAN\s+GUBE?R?NUR\s+ACEH", "Peraturan Gubernur Aceh"),
+    (r"KEPUTUSAN\s+GUBE?R?NUR\s+ACEH", "Keputusan Gubernur Aceh"),
+    (r"INSTRUKSI\s+GUBE?R?NUR\s+ACEH", "Instruksi Gubernur Aceh"),
+    (r"KEPUTUSAN\s+DEWAN\s+PERWAKILAN\s+RAKYAT\s+ACEH", "Keputusan Dewan Perwakilan Rakyat Aceh"),
+    (r"PERATURAN\s+DEWAN\s+PERWAKILAN\s+RAKYAT\s+ACEH", "Peraturan Dewan Perwakilan Rakyat Aceh"),
+    (r"PERATURAN\s+PEME[A-Za-z]{2,5}H", "Peraturan Pemerintah"),
+    (_HEADING_UU, "Undang-Undang"),
+    (r"PERATURAN\s+PRESIDEN", "Peraturan Presiden"),
+    (r"KEPUTUSAN\s+PRESIDEN", "Keputusan Presiden"),
+    (r"INSTRUKSI\s+PRESIDEN", "Instruksi Presiden"),
+    (r"PERATURAN\s+OTORITAS\s+JASA\s+KEUANGAN", "Peraturan Otoritas Jasa Keuangan"),
+    (r"PERATURAN\s+BANK\s+INDONESIA", "Peraturan Bank Indonesia"),
+    (r"PERATURAN\s+MAHKAMAH\s+AGUNG", "Peraturan Mahkamah Agung"),
+    (r"PERATURAN\s+MENTERI\s+[A-Z][A-Z,]*(?:\s+[A-Z][A-Z,]*){0,9}?", None),
+    (r"KEPUTUSAN\s+MENTERI\s+[A-Z][A-Z,]*(?:\s+[A-Z][A-Z,]*){0,9}?", None),
+    (r"PERATURAN\s+(?:KEPALA\s+)?BADAN\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,9}?", None),
+    (r"PERATURAN\s+(?:KEPALA\s+)?LEMBAGA\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,9}?", None),
+    (r"PERATURAN\s+DAERAH\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,5}?", None),
+    (r"PERATURAN\s+(?:BUPATI|WALI\s?KOTA)\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,3}?", None),
+    (r"KEPUTUSAN\s+(?:BUPATI|WALI\s?KOTA|KEPALA\s+[A-Z]+)\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,5}?", None),
+]
+
+
+DEFAULT_ISSUER = {
+    "Qanun Aceh": "Gubernur Aceh",
+    "Peraturan Gubernur Aceh": "Gubernur Aceh",
+    "Keputusan Gubernur Aceh": "Gubernur Aceh",
+    "Instruksi Gubernur Aceh": "Gubernur Aceh",
+    "Undang-Undang": "Presiden Republik Indonesia",
+    "Peraturan Pemerintah": "Presiden Republik Indonesia",
+    "Peraturan Pemerintah Pengganti Undang-Undang": "Presiden Republik Indonesia",
+    "Peraturan Presiden": "Presiden Republik Indonesia",
+    "Keputusan Presiden": "Presiden Republik Indonesia",
+    "Instruksi Presiden": "Presiden Republik Indonesia",
+    "Keputusan Dewan Perwakilan Rakyat Aceh": "Dewan Perwakilan Rakyat Aceh",
+}
+
+
+# --------------------------------------------------------------------------- citations in running text
+
+_CITATION_UU = r"Undang\s*-\s*[Uu]ndang|UNDANG\s*-?\s*UNDANG|Undang\s+[Uu]ndang"
+CITATION_WORD = r"(?:[A-Z][a-z]+|[A-Z]{2,})"
+CITATION_TYPES = (
+    rf"(?:Peraturan|PERATURAN)\s+(?:Pemerintah|PEMERINTAH)\s+(?:Pengganti|PENGGANTI)\s+(?:{_CITATION_UU})",
+    rf"(?:{_CITATION_UU})",
+    r"(?:Qanun|QANUN)(?:\s+(?:Aceh|ACEH|(?:Kabupaten|KABUPATEN|Kota|KOTA)(?:\s+" + CITATION_WORD + r"){1,3}))?",
+    r"(?:Peraturan|PERATURAN|Keputusan|KEPUTUSAN|Instruksi|INSTRUKSI)\s+(?:Gube?r?nur|GUBE?R?NUR)(?:\s+(?:Aceh|ACEH))?",
+    r"(?:Keputusan|KEPUTUSAN|Peraturan|PERATURAN)\s+(?:Dewan|DEWAN)\s+(?:Perwakilan|PERWAKILAN)\s+(?:Rakyat|RAKYAT)"
+    r"(?:\s+(?:Aceh|ACEH|Daerah|DAERAH))?",
+    r"(?:Peraturan|PERATURAN)\s+(?:Pemerintah|PEMERINTAH)",
+    r"(?:Peraturan|PERATURAN|Keputusan|KEPUTUSAN|Instruksi|INSTRUKSI)\s+(?:Presiden|PRESIDEN)",
+    r"(?:Peraturan|PERATURAN|Keputusan|KEPUTUSAN)\s+(?:Menteri|MENTERI)(?:\s+(?!Nomor|NOMOR)" + CITATION_WORD + r"){1,6}",
+    r"(?:Peraturan|PERATURAN)\s+(?:Daerah|DAERAH|Bupati|BUPATI|Wali\s?[Kk]ota|WALI\s?KOTA)"
+    r"(?:\s+(?!Nomor|NOMOR)" + CITATION_WORD + r"){0,4}",
+)
+
+JURISDICTION_DEFAULT = {
+    "undang-undang": "undang-undang",
+    "undang undang": "undang-undang",
+    "peraturan pemerintah pengganti undang-undang": "perpu",
+    "qanun": "qanun aceh",
+    "peraturan gubernur": "peraturan gubernur aceh",
+    "keputusan gubernur": "keputusan gubernur aceh",
+    "instruksi gubernur": "instruksi gubernur aceh",
+    "keputusan dewan perwakilan rakyat": "keputusan dewan perwakilan rakyat aceh",
+    "peraturan dewan perwakilan rakyat": "peraturan dewan perwakilan rakyat aceh",
+}
+
+
+# --------------------------------------------------------------------------- questions
+
+# Alias (lower case, spaces collapsed) → (type family prefixes, jurisdiction named?)
+QUESTION_TYPES: list[tuple[str, tuple[str, ...]]] = [
+    (r"qanun\s+aceh", ("Qanun Aceh",)),
+    (r"qanun", ("Qanun",)),
+    (r"(?:peraturan\s+gubernur|pergub)\s+aceh", ("Peraturan Gubernur Aceh",)),
+    (r"peraturan\s+gubernur|pergub", ("Peraturan Gubernur",)),
+    (r"(?:keputusan\s+gubernur|kepgub)\s+aceh", ("Keputusan Gubernur Aceh",)),
+    (r"keputusan\s+gubernur|kepgub", ("Keputusan Gubernur",)),
+    (r"(?:instruksi\s+gubernur|ingub)\s+aceh", ("Instruksi Gubernur Aceh",)),
+    (r"instruksi\s+gubernur|ingub", ("Instruksi Gubernur",)),
+    (r"undang-undang|undang\s+undang|uu", ("Undang-Undang",)),
+    (r"peraturan\s+pemerintah|pp", ("Peraturan Pemerintah",)),
+    (r"peraturan\s+presiden|perpres", ("Peraturan Presiden",)),
+]

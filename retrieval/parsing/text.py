@@ -1,0 +1,73 @@
+"""What every extractor returns, and the one normalisation they share (see ``extract``).
+
+Below the extractors (``pdf``, ``markup``) and the dispatcher (``extract``), so
+none of them imports another's module back.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ExtractedText:
+    text: str
+    page_starts: tuple[int, ...]
+    format: str  # "pdf" | "text" | "html" | "docx"
+
+
+class ExtractionError(Exception):
+    """Raised when a file cannot be turned into usable text; ``str(exc)`` is one line."""
+
+    def __init__(self, reason: str):
+        super().__init__(" ".join(str(reason).split()))
+
+
+# --------------------------------------------------------------------------- normalisation
+
+# Control characters except \n and \t (tabs become spaces below), plus zero-width
+# and BOM characters that only confuse downstream regexes.
+_CTRL_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\u200b-\u200d\u2060\ufeff\u00ad]")
+_HSPACE_RE = re.compile("[\t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+_TRAILING_WS_RE = re.compile(r"[ ]+$", re.MULTILINE)
+_MANY_BLANKS_RE = re.compile(r"\n{3,}")
+
+
+def normalise_text(text: str) -> str:
+    """Apply the module-wide normalisation to one unpaged text (or one page)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\x0c", "\n").replace("\x0b", "\n").replace("\u2028", "\n").replace("\u2029", "\n")
+    text = unicodedata.normalize("NFC", text)
+    text = _CTRL_RE.sub("", text)
+    text = _HSPACE_RE.sub(" ", text)
+    text = _TRAILING_WS_RE.sub("", text)
+    text = _MANY_BLANKS_RE.sub("\n\n", text)
+    return text.strip("\n")
+
+
+_INNER_SPACES_RE = re.compile(r"(?<=\S) {2,}")
+_LEADING_SPACES_RE = re.compile(r"(?m)^ +")
+
+
+def _join_pages(pages: list[str], collapse_spaces: bool = False) -> tuple[str, tuple[int, ...]]:
+    """Normalise each page and join them with a blank line; returns (text, page_starts)."""
+    parts: list[str] = []
+    starts: list[int] = []
+    pos = 0
+    for page in pages:
+        page = normalise_text(page)
+        if collapse_spaces:  # PDF layout padding: "Pada   saat   Peraturan" -> "Pada saat Peraturan"
+            page = _LEADING_SPACES_RE.sub("", _INNER_SPACES_RE.sub(" ", page))
+        page = page.strip()
+        if parts and page:
+            parts.append("\n\n")
+            pos += 2
+        starts.append(pos)
+        if page:
+            parts.append(page)
+            pos += len(page)
+    text = "".join(parts)
+    # An empty trailing page would point past the end of text: clamp it.
+    starts = [min(s, len(text)) for s in starts]
+    return text, tuple(starts)
