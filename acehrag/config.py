@@ -225,6 +225,15 @@ class MemorySettings:
 
 
 @dataclass(frozen=True)
+class HistorySettings:
+    """The prior exchanges an answer sees (the first exchange is pinned once the window is full)."""
+
+    max_messages: int = 10                # user + assistant messages: five exchanges
+    max_chars: int = 8000                 # question + answer characters in the window
+    max_tokens: int = 3000                # estimated prompt tokens of the window (~3 characters a token)
+
+
+@dataclass(frozen=True)
 class PublicChatSettings:
     enabled: bool = True
     max_question_chars: int = 1000
@@ -293,6 +302,7 @@ class AppSettings:
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     synthesis: SynthesisSettings = field(default_factory=SynthesisSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
+    history: HistorySettings = field(default_factory=HistorySettings)
     llm: LlmSettings = field(default_factory=LlmSettings)
     public_chat: PublicChatSettings = field(default_factory=PublicChatSettings)
     playground: PlaygroundSettings = field(default_factory=PlaygroundSettings)
@@ -412,6 +422,11 @@ def load_settings() -> AppSettings:
             partial_answers_enabled=env_bool(f"{p}SYNTHESIS__PARTIAL_ANSWERS_ENABLED", False),
         ),
         memory=MemorySettings(enabled=env_bool(f"{p}MEMORY__ENABLED", True)),
+        history=HistorySettings(
+            max_messages=env_int(f"{p}HISTORY__MAX_MESSAGES", 10, minimum=0),
+            max_chars=env_int(f"{p}HISTORY__MAX_CHARS", 8000, minimum=0),
+            max_tokens=env_int(f"{p}HISTORY__MAX_TOKENS", 3000, minimum=0),
+        ),
         llm=load_llm_settings(),
         public_chat=PublicChatSettings(
             enabled=env_bool(f"{p}PUBLIC_CHAT__ENABLED", True),

@@ -135,3 +135,27 @@ def test_a_memory_from_confidential_sources_is_recalled_only_for_verified_identi
     with override_settings(ACEH_RAG=untrusted):
         unverified = ask(api_client, question)
     assert not any(c["citations"][0]["kind"] == "memory" for c in unverified["claim_map"])
+
+
+def test_a_memory_from_a_unit_and_level_restricted_source_is_recalled_only_for_who_may_see_it(api_client):
+    Memory.objects.all().delete()
+    source = make_document(chunks=["Prosedur rahasia pengamanan server data kependudukan diatur oleh Diskominsa."],
+                           org_unit="Diskominsa", min_level=3)
+    insider = {**ALICE, "HTTP_X_USER_UNIT": "Diskominsa", "HTTP_X_USER_LEVEL": "4"}
+    first = ask(api_client, "Saya bekerja di Diskominsa. Bagaimana prosedur rahasia pengamanan server data kependudukan?",
+                insider)
+    assert any(c["document_id"] == str(source.id) and c["owning_org_unit"] == "Diskominsa"
+               for c in first["citations"])
+    memory = Memory.objects.get()
+    # Not confidential (the source is not), yet bound to the restricted source it was learnt beside.
+    assert (memory.confidential, memory.source_document_ids) == (False, [str(source.id)])
+    question = "Di mana saya bekerja, dan bagaimana prosedur pengamanan server?"
+
+    def recalled(headers) -> bool:
+        return any(c["citations"][0]["kind"] == "memory" for c in ask(api_client, question, headers)["claim_map"])
+
+    assert recalled(insider) is True
+    # Verified, but another unit, or too low a position level: the source is invisible, so is the memory.
+    assert recalled({**ALICE, "HTTP_X_USER_UNIT": "Bappeda", "HTTP_X_USER_LEVEL": "4"}) is False
+    assert recalled({**ALICE, "HTTP_X_USER_UNIT": "Diskominsa", "HTTP_X_USER_LEVEL": "2"}) is False
+    assert recalled(ALICE) is False
