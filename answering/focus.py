@@ -8,9 +8,11 @@ chosen units to carry it.
 from __future__ import annotations
 
 import re
+
 from dataclasses import dataclass
 
 from answering.faithfulness import content_stems
+from retrieval.signature import OFFICE, PERSON
 
 DEFINITION = re.compile(
     r"\b(?:apa\s+(?:yang\s+)?(?:di)?maksud(?:nya)?(?:\s+dengan)?|apa\s+itu|apakah\s+itu|pengertian(?:\s+dari)?|definisi(?:\s+dari)?|"
@@ -31,10 +33,6 @@ DATE = re.compile(r"\b(\d{1,2}\s+(?:" + "|".join(MONTHS) + r")(?:\s+\d{4})?|\d{1
 TIME_WORDS = re.compile(r"\b(tanggal|sebelum|sesudah|setelah|sejak|paling\s+(lambat|lama)|selama|hari|bulan|tahun|"
                         r"waktu|saat|ketika|mulai|sampai|hingga|berlaku|before|after|since|until|within|days?|months?|years?)\b", re.I)
 # A person's name as signature blocks print it: two or more capitalised words ("MUZAKIR MANAF", "DR. H. SUSILO …").
-PERSON = re.compile(r"\b(?:(?:DR|Dr|H|Hj|Ir|Prof|Drs)\.\s*)*[A-Z][A-Z'.]{2,}(?:\s+[A-Z][A-Z'.]{1,}){1,4}\b")
-OFFICE = re.compile(
-    r"\b(gubernur|wakil\s+gubernur|bupati|wali\s*kota|presiden|menteri|sekretaris\s+daerah|kepala\s+\w+|ketua\s+\w+|"
-    r"pejabat|badan|dinas|dewan|komisi|lembaga|satuan\s+kerja|governor|president|minister)\b", re.I)
 NUMBER = re.compile(r"\d|\b(satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan|sepuluh|belas|puluh|ratus|ribu|juta|"
                     r"miliar|triliun|seratus|seribu)\b", re.I)
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.conf import settings
+from django.db.models import Q, QuerySet
 
 from conversations.history_view import history_view_read
 from conversations.models import Conversation, Message
@@ -30,6 +31,14 @@ def message_get_by_turn(*, owner: str, conversation_id: uuid.UUID, exchange_inde
     return (Message.objects.select_related("conversation")
             .filter(conversation_id=conversation_id, conversation__owner=owner, exchange_index=exchange_index,
                     role=Message.Role.ASSISTANT).order_by("-position").first())
+
+
+def message_source_citations(*, message_id: uuid.UUID | None) -> list[dict]:
+    """The published sources of one stored answer (empty when it is unknown)."""
+    if message_id is None:
+        return []
+    row = Message.objects.filter(id=message_id).values_list("source_citations", flat=True).first()
+    return list(row or [])
 
 
 def conversation_messages(*, conversation: Conversation) -> list[Message]:
@@ -61,25 +70,54 @@ class HistoryWindow:
         return self.turns[-1].cited_document_ids if self.turns else ()
 
 
-def history_window(*, conversation: Conversation | None, max_messages: int = 10, max_chars: int = 8000) -> HistoryWindow:
-    """The most recent complete exchanges within the message and character caps.
+# Token estimate of a history message, the agent's own (answering.llm.agent): ~3 characters a token
+# for Indonesian legal text plus a per-message overhead. Kept here so conversations need not import answering.
+HISTORY_CHARS_PER_TOKEN = 3.0
+HISTORY_MESSAGE_OVERHEAD_TOKENS = 4
 
-    With the default cap of ten messages the sixth answer sees all five
-    earlier exchanges and the seventh sees five of six (truncated).
+
+def history_turn_tokens(turn: HistoryTurn) -> int:
+    return sum(int(len(text) / HISTORY_CHARS_PER_TOKEN) + HISTORY_MESSAGE_OVERHEAD_TOKENS
+               for text in (turn.question, turn.answer))
+
+
+def history_window(*, conversation: Conversation | None, max_messages: int | None = None,
+                   max_chars: int | None = None, max_tokens: int | None = None,
+                   pin_first: bool = True) -> HistoryWindow:
+    """The first exchange and the most recent ones within the message, character and token caps.
+
+    Caps default to ``ACEH_RAG_HISTORY__*``. With the default ten messages the
+    sixth answer sees all five earlier exchanges; the seventh sees five of six
+    and is truncated: the first exchange stays pinned (the question that
+    started the chat) beside the four most recent. Character and token
+    trimming drops the oldest unpinned exchange first and the pinned one only
+    when the most recent exchange alone remains beside it.
     """
+    caps = settings.ACEH_RAG.history
+    max_messages = caps.max_messages if max_messages is None else max_messages
+    max_chars = caps.max_chars if max_chars is None else max_chars
+    max_tokens = caps.max_tokens if max_tokens is None else max_tokens
     if conversation is None or conversation.pk is None:
         return HistoryWindow((), 0)
-    messages = list(
-        Message.objects.filter(conversation=conversation, role__in=[Message.Role.USER, Message.Role.ASSISTANT])
-        .order_by("-position")[: max_messages + 1]
-    )
     prior = (
         Message.objects.filter(conversation=conversation, role=Message.Role.USER)
         .values_list("exchange_index", flat=True).distinct().count()
     )
-    messages.reverse()
+    per_exchange = 2
+    room = max_messages // per_exchange
+    if room <= 0 or prior == 0:
+        return HistoryWindow((), prior)
+    last = (Message.objects.filter(conversation=conversation, role=Message.Role.USER)
+            .order_by("-exchange_index").values_list("exchange_index", flat=True).first())
+    pinned = pin_first and prior > room and room >= 2
+    recent_from = last - (room - 1 if pinned else room) + 1
+    wanted = Q(exchange_index__gte=recent_from) | (Q(exchange_index=0) if pinned else Q(pk__in=[]))
+    messages = list(
+        Message.objects.filter(wanted, conversation=conversation, role__in=[Message.Role.USER, Message.Role.ASSISTANT])
+        .order_by("position")
+    )
     exchanges: dict[int, dict] = {}
-    for message in messages[-max_messages:]:
+    for message in messages:
         slot = exchanges.setdefault(message.exchange_index, {"question": None, "answer": None, "docs": ()})
         if message.role == Message.Role.USER:
             slot["question"] = message.content
@@ -96,8 +134,15 @@ def history_window(*, conversation: Conversation | None, max_messages: int = 10,
         for index, slot in sorted(exchanges.items())
         if slot["question"] is not None and slot["answer"] is not None
     ]
-    while turns and sum(len(t.question) + len(t.answer) for t in turns) > max_chars:
-        turns.pop(0)
+
+    def over() -> bool:
+        return (sum(len(t.question) + len(t.answer) for t in turns) > max_chars
+                or sum(history_turn_tokens(t) for t in turns) > max_tokens)
+
+    while turns and over():
+        # The oldest unpinned exchange goes first; the pinned first one before the latest exchange.
+        keep_first = pinned and turns[0].exchange_index == 0 and len(turns) > 2
+        turns.pop(1 if keep_first else 0)
     return HistoryWindow(tuple(turns), prior)
 
 

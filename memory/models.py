@@ -28,6 +28,9 @@ class Memory(models.Model):
     embedding_model = models.CharField(max_length=200, blank=True)
     superseded_by = models.ForeignKey("self", on_delete=models.SET_NULL, blank=True, null=True, related_name="+")
     source_message_id = models.UUIDField(blank=True, null=True)
+    # Restricted documents (confidential, unit- or level-bound) the turn cited: the memory is recalled
+    # only for a principal the access predicate lets see every one of them.
+    source_document_ids = models.JSONField(default=list, blank=True)
     last_accessed_at = models.DateTimeField(blank=True, null=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

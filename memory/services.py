@@ -8,11 +8,13 @@ from django.db import transaction
 
 from django.utils import timezone
 
+from conversations.selectors import message_source_citations
 from kernel.errors import NotFound
 from kernel.principal import Principal
 from memory.extraction import MemoryCandidate, extract_memories
 from memory.models import Memory
 from retrieval.embedders import Embedder, get_embedder
+from retrieval.facade import document_ids_visible
 
 RECALL_LIMIT = 4
 
@@ -31,14 +33,17 @@ class RecalledMemory:
 
 
 def memory_record(*, owner: str, candidate: MemoryCandidate, confidential: bool, source_message_id=None,
-                  embedder: Embedder | None = None) -> Memory:
+                  source_document_ids: list[str] | None = None, embedder: Embedder | None = None) -> Memory:
     """Store one extracted memory: reinforce a duplicate, supersede a contradicted slot."""
+    restricted = list(dict.fromkeys(source_document_ids or ()))
     active = Memory.objects.select_for_update().filter(owner=owner, status=Memory.Status.ACTIVE)
     duplicate = active.filter(text=candidate.text).first()
     if duplicate is not None:
+        # A repeat learnt beside another restricted source is bound by both.
         Memory.objects.filter(pk=duplicate.pk).update(
             importance=min(1.0, duplicate.importance + 0.05), updated_at=timezone.now(),
             confidential=duplicate.confidential or confidential,
+            source_document_ids=list(dict.fromkeys([*(duplicate.source_document_ids or []), *restricted])),
         )
         return duplicate
     vector = (embedder or get_embedder()).embed_passages([candidate.text])[0]
@@ -46,6 +51,7 @@ def memory_record(*, owner: str, candidate: MemoryCandidate, confidential: bool,
         owner=owner, memory_type=candidate.memory_type, slot=candidate.slot, text=candidate.text,
         importance=candidate.importance, confidential=confidential, embedding=vector.tolist(),
         embedding_model=(embedder or get_embedder()).model_name, source_message_id=source_message_id,
+        source_document_ids=restricted,
     )
     if candidate.slot:
         active.filter(slot=candidate.slot).exclude(pk=memory.pk).update(
@@ -55,10 +61,34 @@ def memory_record(*, owner: str, candidate: MemoryCandidate, confidential: bool,
 
 @transaction.atomic
 def memory_extract_from_turn(*, owner: str, question: str, used_confidential_sources: bool, source_message_id=None) -> list[Memory]:
+    """Learn from the user's words; the caller has stored the answer (``source_message_id``) with its sources."""
+    candidates = extract_memories(question)
+    restricted = restricted_source_documents(message_source_citations(message_id=source_message_id)) if candidates else []
     return [
-        memory_record(owner=owner, candidate=candidate, confidential=used_confidential_sources, source_message_id=source_message_id)
-        for candidate in extract_memories(question)
+        memory_record(owner=owner, candidate=candidate, confidential=used_confidential_sources,
+                      source_message_id=source_message_id, source_document_ids=restricted)
+        for candidate in candidates
     ]
+
+
+def restricted_source_documents(citations: list[dict]) -> list[str]:
+    """Documents among an answer's sources that carry an access restriction (the citation's restriction fields)."""
+    return list(dict.fromkeys(
+        str(c["document_id"]) for c in citations
+        if c.get("document_id") and (c.get("confidential") or c.get("owning_org_unit")
+                                     or c.get("min_position_level") is not None)))
+
+
+def memories_visible(memories: list[Memory], principal: Principal) -> list[Memory]:
+    """Those whose restricted sources all pass the retrieval access predicate for ``principal``.
+
+    A source since deleted or re-restricted is no longer visible, so its memory stays hidden.
+    """
+    wanted = {doc for memory in memories for doc in memory.source_document_ids or ()}
+    if not wanted:
+        return memories
+    visible = document_ids_visible(principal=principal, document_ids=wanted)
+    return [m for m in memories if set(m.source_document_ids or ()) <= visible]
 
 
 def memory_recall(*, owner: str, question: str, principal: Principal, limit: int = RECALL_LIMIT,
@@ -69,14 +99,18 @@ def memory_recall(*, owner: str, question: str, principal: Principal, limit: int
     embeds its question once for recall and search); None embeds it here.
 
     A memory drawn from confidential sources is recalled only for a verified
-    identity (one that could see confidential documents). Preferences rank
+    identity (one that could see confidential documents); one drawn from a
+    restricted source only for a principal who may see that source (unit and
+    level by the retrieval access predicate). Preferences rank
     first: they change how every answer is written. Whether a recalled fact
     is restated in the answer is the synthesiser's decision.
     """
     memories = Memory.objects.filter(owner=owner, status=Memory.Status.ACTIVE).exclude(embedding=None)
     if not principal.verified:
         memories = memories.filter(confidential=False)
-    memories = list(memories.only("id", "memory_type", "slot", "text", "importance", "embedding"))
+    memories = memories_visible(
+        list(memories.only("id", "memory_type", "slot", "text", "importance", "embedding", "source_document_ids")),
+        principal)
     if not memories:
         return []
     query = query_vector() if query_vector is not None else get_embedder().embed_queries([question])[0]

@@ -14,7 +14,8 @@ from typing import Sequence
 from django.contrib.postgres.search import SearchQuery
 
 from kernel.principal import Principal
-from retrieval.access import Scope, chunk_enabled_q, chunks_visible, visible_documents_q
+from retrieval.signature import ENACTED_AT, closing_block
+from retrieval.access import Scope, chunk_enabled_q, chunks_visible, document_access_q, visible_documents_q
 from retrieval.citations import citation_for
 from retrieval.models import Chunk, Document
 
@@ -106,6 +107,15 @@ def content_visible_exists(*, principal: Principal, scope: Scope) -> bool:
     return chunks_visible(principal, scope).exists()
 
 
+def document_ids_visible(*, principal: Principal, document_ids) -> set[str]:
+    """Those of ``document_ids`` (UUID strings) the principal may read, as strings."""
+    wanted = [str(d) for d in document_ids]
+    if not wanted:
+        return set()
+    return {str(pk) for pk in Document.objects.filter(document_access_q(principal), id__in=wanted)
+            .values_list("id", flat=True)}
+
+
 def document_visible_first(*, principal: Principal, scope: Scope, document_id: uuid.UUID | None = None) -> DocumentRef | None:
     """The visible document (``document_id``, or the scope's first) as a reference."""
     documents = Document.objects.filter(visible_documents_q(principal, scope))
@@ -136,7 +146,6 @@ def article_chunks_visible(*, principal: Principal, scope: Scope, document_id: u
     return [chunk_hit(c) for c in article_chunks(document_id, locator)]
 
 
-CLOSING_CHUNK_LIMIT = 2
 DEFINITION_LOOKUP_DOCUMENTS = 3
 _ROWS = ("embedding", "search_vector", "document__text")
 
@@ -148,9 +157,8 @@ def _document_chunks(principal: Principal, scope: Scope | None, document_id: uui
 
 
 def closing_chunks_visible(*, principal: Principal, scope: Scope, document_id: uuid.UUID) -> list[ChunkHit]:
-    """The signature block of a visible document."""
-    chunks = _document_chunks(principal, scope, document_id).filter(kind="closing").order_by("ordinal")
-    return [chunk_hit(c) for c in chunks[:CLOSING_CHUNK_LIMIT]]
+    """The signature block of a visible document, with its neighbour when split (``retrieval.signature``)."""
+    return [chunk_hit(c) for c in closing_block(_document_chunks(principal, scope, document_id))]
 
 
 def definition_chunks_visible(*, principal: Principal, scope: Scope, document_ids: list[uuid.UUID],
@@ -183,7 +191,7 @@ def definition_chunks_visible(*, principal: Principal, scope: Scope, document_id
 
 def enactment_chunks_visible(*, principal: Principal, scope: Scope, document_id: uuid.UUID) -> list[ChunkHit]:
     """The chunk holding the enactment block ("Ditetapkan/Disahkan di … pada tanggal …"), even inside the last article."""
-    chunks = (_document_chunks(principal, scope, document_id).filter(text__iregex=r"(ditetapkan|disahkan)\s+di\s+\w+")
+    chunks = (_document_chunks(principal, scope, document_id).filter(text__iregex=ENACTED_AT)
               .exclude(kind="penjelasan").order_by("-ordinal"))
     return [chunk_hit(c) for c in chunks[:1]]
 

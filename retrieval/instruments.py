@@ -105,3 +105,6 @@ QUESTION_TYPES: list[tuple[str, tuple[str, ...]]] = [
     (r"peraturan\s+pemerintah|pp", ("Peraturan Pemerintah",)),
     (r"peraturan\s+presiden|perpres", ("Peraturan Presiden",)),
 ]
+# Short forms a title slug may use for a family ("pergub-aceh-5-2025-…").
+SLUG_SHORT_FORMS = {"Peraturan Gubernur": "pergub", "Keputusan Gubernur": "kepgub", "Instruksi Gubernur": "ingub",
+                    "Undang-Undang": "uu", "Peraturan Pemerintah": "pp", "Peraturan Presiden": "perpres"}

@@ -9,6 +9,7 @@ from django.db.models import Case, Count, IntegerField, Q, QuerySet, Sum, Value,
 from kernel.principal import Principal
 from retrieval.access import Scope, chunk_enabled_q, visible_documents_q
 from retrieval.models import Chunk, Document, Ingestion
+from retrieval.roster import signatory_roster
 
 
 def indexed_embedding_models() -> list[str]:
@@ -38,11 +39,13 @@ FACT_GROUPS = {"instrument_type": "instrument_type", "year": "year"}
 
 def document_facts(*, principal: Principal, scope: Scope | None = None, instrument_type: str | None = None,
                    year: int | None = None, title_contains: str | None = None,
-                   group_by: str | None = None) -> dict:
+                   group_by: str | None = None, operation: str = "count") -> dict:
     """Exact counts of visible indexed documents, optionally filtered and grouped.
 
     The title filter is a case-insensitive literal substring, applied before
-    counting; grouping is by instrument type or year (most frequent first).
+    counting; grouping is by instrument type or year (most frequent first), or
+    by signatory (role-preserving groups with the roster's coverage,
+    ``retrieval.roster``). The document count needs no extracted fact card.
     """
     documents = Document.objects.filter(visible_documents_q(principal, scope), status=Document.Status.INDEXED)
     if instrument_type:
@@ -52,7 +55,11 @@ def document_facts(*, principal: Principal, scope: Scope | None = None, instrume
     if title_contains:
         documents = documents.filter(title__icontains=title_contains.strip())
     facts: dict = {"documents": documents.count()}
-    if group_by in FACT_GROUPS:
+    if group_by == "signatory":
+        roster = signatory_roster(documents, operation=operation)
+        facts["groups"] = roster.pop("groups")
+        facts["roster"] = roster
+    elif group_by in FACT_GROUPS:
         field = FACT_GROUPS[group_by]
         rows = documents.values(field).annotate(count=Count("id")).order_by("-count", field)
         facts["groups"] = [{group_by: row[field], "count": row["count"]} for row in rows[:50]]

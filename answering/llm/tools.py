@@ -13,6 +13,7 @@ from typing import Callable
 
 from answering.llm.agent import ToolResult
 from answering.types import Passage
+from retrieval.search.naming import type_prefixes
 
 MAX_QUERY_CHARS = 200
 
@@ -36,14 +37,19 @@ CORPUS_FACTS = {
         "name": "corpus_facts",
         "description": "Exact counts of indexed documents the user may read, optionally filtered by instrument type "
                        "(e.g. \"Qanun Aceh\", \"Peraturan Gubernur Aceh\"), year and a literal title substring, "
-                       "and grouped by instrument_type or year.",
+                       "and grouped by instrument_type, year or signatory. Signatory groups keep the signing role "
+                       "(\"Pj. Gubernur Aceh\" apart from \"Gubernur Aceh\") and come with the roster's coverage; "
+                       "when some names are unreadable their counts are lower bounds, and with none readable the "
+                       "roster is unavailable.",
         "parameters": {
             "type": "object",
             "properties": {
                 "instrument_type": {"type": "string"},
                 "year": {"type": "string", "description": "Four digits, e.g. \"2014\"."},
                 "title_contains": {"type": "string"},
-                "group_by": {"type": "string", "enum": ["instrument_type", "year"]},
+                "group_by": {"type": "string", "enum": ["instrument_type", "year", "signatory"]},
+                "operation": {"type": "string", "enum": ["count", "list", "compare"],
+                              "description": "With signatory groups: list/compare also name each group's documents."},
             },
         },
     },
@@ -114,16 +120,66 @@ class CorpusTools:
 
     def _facts(self, arguments: dict) -> str:
         year = arguments.get("year")
-        if year is not None and not re.fullmatch(r"\d{4}", str(year).strip()):
+        if isinstance(year, bool) or (year is not None and not re.fullmatch(r"\d{4}", str(year).strip())):
             return "Error: \"year\" must be four digits, e.g. \"2014\"."
-        group_by = arguments.get("group_by")
-        if group_by not in (None, "instrument_type", "year"):
-            return "Error: \"group_by\" must be \"instrument_type\" or \"year\"."
-        facts = self.facts(
-            instrument_type=_text(arguments.get("instrument_type")), year=int(year) if year is not None else None,
-            title_contains=_text(arguments.get("title_contains")), group_by=group_by,
-        )
-        return "Indexed documents you may read (exact counts): " + json.dumps(facts, ensure_ascii=False)
+        request = facts_request(arguments)
+        if isinstance(request, str):
+            return request
+        group_by, operation = request
+        filters = {"instrument_type": display_type(_text(arguments.get("instrument_type"))),
+                   "year": int(str(year).strip()) if year is not None else None,
+                   "title_contains": _text(arguments.get("title_contains")), "group_by": group_by}
+        if group_by == "signatory":
+            filters["operation"] = operation
+        facts = self.facts(**filters)
+        roster = facts.get("roster")
+        if roster and roster["status"] == "unavailable":
+            heading = ("Indexed documents you may read (exact count); the signatory roster is unavailable: "
+                       "no document carries a readable officer name")
+        elif roster and roster["lower_bound"]:
+            heading = ("Indexed documents you may read (exact count); signatory counts are lower bounds: "
+                       "some signature blocks carry no readable officer name")
+        else:
+            heading = "Indexed documents you may read (exact counts)"
+        return heading + ": " + json.dumps(facts, ensure_ascii=False)
+
+
+SIGNATORY_WORDS = {"signatory", "signatories", "signer", "signers", "signed_by", "signing_officer", "penandatangan"}
+FACT_OPERATIONS = ("count", "list", "compare")
+_SIGNATORY_OPERATION = re.compile(
+    r"(?P<a>count|list|compare)[_\s-]+(?:of[_\s-]+)?(?P<w>\w+)|(?P<w2>\w+)[_\s-]+(?P<b>count|list|compare)")
+
+
+def facts_request(arguments: dict) -> tuple[str | None, str] | str:
+    """(group_by, operation) of a corpus_facts call, or an error text.
+
+    A signatory request in any of its spellings (group_by "signatory"/"signer", operation
+    "count_signatories"/"compare_signers", or operation with field "signatory") becomes the one
+    role-preserving signatory grouping.
+    """
+    group_by = _text(arguments.get("group_by"))
+    operation = (_text(arguments.get("operation")) or "count").lower()
+    field = (_text(arguments.get("field")) or "").lower()
+    if group_by and group_by.lower() in SIGNATORY_WORDS:
+        group_by = "signatory"
+    combined = _SIGNATORY_OPERATION.fullmatch(operation)
+    if combined and (combined.group("w") or combined.group("w2")) in SIGNATORY_WORDS:
+        operation, group_by = combined.group("a") or combined.group("b"), "signatory"
+    if field in SIGNATORY_WORDS:
+        group_by = "signatory"
+    if operation not in FACT_OPERATIONS:
+        return "Error: \"operation\" must be \"count\", \"list\" or \"compare\"."
+    if group_by not in (None, "instrument_type", "year", "signatory"):
+        return "Error: \"group_by\" must be \"instrument_type\", \"year\" or \"signatory\"."
+    return group_by, operation
+
+
+def display_type(value: str | None) -> str | None:
+    """A written type in its display form ("pergub aceh" → "Peraturan Gubernur Aceh"); unknown ones as given."""
+    if value is None:
+        return None
+    prefixes = type_prefixes(value)
+    return prefixes[0] if prefixes else value
 
 
 def _text(value) -> str | None:

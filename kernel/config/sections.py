@@ -148,6 +148,15 @@ class MemorySettings:
 
 
 @dataclass(frozen=True)
+class HistorySettings:
+    """The prior exchanges an answer sees (the first exchange is pinned once the window is full)."""
+
+    max_messages: AtLeast0 = 10           # user + assistant messages: five exchanges
+    max_chars: AtLeast0 = 8000            # question + answer characters in the window
+    max_tokens: AtLeast0 = 3000           # estimated prompt tokens of the window (~3 characters a token)
+
+
+@dataclass(frozen=True)
 class PublicChatSettings:
     enabled: bool = True
     max_question_chars: AtLeast1 = 1000
@@ -217,6 +226,7 @@ class AppSettings:
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     synthesis: SynthesisSettings = field(default_factory=SynthesisSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
+    history: HistorySettings = field(default_factory=HistorySettings)
     llm: LlmSettings = field(default_factory=LlmSettings)
     public_chat: PublicChatSettings = field(default_factory=PublicChatSettings)
     playground: PlaygroundSettings = field(default_factory=PlaygroundSettings)

@@ -26,7 +26,14 @@ from retrieval.access import Scope
 from retrieval.search.definitions import definition_term, defining_chunks
 from retrieval.search.glossary import Rewrite
 from retrieval.search.lexical import _lexemes, _rank_sql, _tsquery, idf, lexeme_shares, query_terms
-from retrieval.search.naming import article_chunks, find_article, find_named_regulations, resolve_regulation
+from retrieval.search.naming import (
+    article_chunks,
+    find_article,
+    find_articles,
+    find_named_regulations,
+    named_anchors,
+    resolve_regulation,
+)
 from retrieval.search.semantic import vector_literal
 from retrieval.search.titles import titled_documents
 
@@ -83,6 +90,18 @@ def named_documents(query: str, rewrite: Rewrite, *, principal: Principal, scope
     if not found:
         found = titled_documents(query, principal=principal, scope=scope)
     return found
+
+
+def _article_owners(query: str, documents: list[uuid.UUID], *, principal: Principal,
+                    scope: Scope | None) -> list[tuple[uuid.UUID, tuple]]:
+    """Each named document with the locators that belong to its own citation; a question whose documents
+    come from nicknames or titles reads its locators in every one of them."""
+    pairs = []
+    for anchor in named_anchors(query):
+        document = resolve_regulation(anchor.named, principal=principal, scope=scope)
+        if document is not None and anchor.locators:
+            pairs.append((document.id, anchor.locators))
+    return pairs or [(document_id, tuple(find_articles(query))) for document_id in documents]
 
 
 def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite) -> list[uuid.UUID]:
@@ -164,8 +183,9 @@ def focus_ranking(
     documents = named_documents(query, rewrite, principal=principal, scope=scope)
     locator = find_article(query) if documents else None
     if locator:
-        for document_id in documents:
-            front += [chunk.id for chunk in article_chunks(document_id, locator)]
+        for document_id, locators in _article_owners(query, documents, principal=principal, scope=scope):
+            for own in locators:
+                front += [chunk.id for chunk in article_chunks(document_id, own)]
         stages.append("named-article")
     order = [chunk_id for chunk_id, _ in ranked]
     owner = _documents_of(order)

@@ -10,29 +10,39 @@ reads its anchors from the same functions.
 from __future__ import annotations
 
 import re
+import time
 import uuid
 from dataclasses import dataclass
 
+from django.db import OperationalError, connection, transaction
 from django.db.models import Q
 
 from kernel.principal import Principal
 from retrieval.access import Scope, chunk_enabled_q, visible_documents_q
 from retrieval.models import Chunk, Document
 from retrieval.references import covered_articles
-from retrieval.instruments import QUESTION_TYPES
+from retrieval.instruments import QUESTION_TYPES, SLUG_SHORT_FORMS
 
+_JURISDICTION_NAMED = re.compile(r"\baceh$", re.IGNORECASE)
 _TYPE = "|".join(f"(?:{alias})" for alias, _ in QUESTION_TYPES)
+_WORD = r"[^\W\d_]+"
 NAMED_REGULATION = re.compile(
-    rf"\b(?P<type>{_TYPE})\s*(?:nomor|nomer|no\.?|nr\.?|number)?\s*(?P<number>\d+[a-z]?)"
-    rf"\s*(?:(?:tahun|th\.?|thn\.?|year|/)\s*(?P<year>(?:19|20)\d\d))",
+    rf"\b(?P<type>{_TYPE})(?:\s+(?P<place>(?:kabupaten|kota)\s+{_WORD}(?:\s+{_WORD}){{0,2}}?))?"
+    rf"\s*(?:nomor|nomer|no\.?|nr\.?|number)?\s*(?P<number>\d+[a-z]?)"
+    rf"\s*(?:(?:tahun|th\.?|thn\.?|year|/)\s*(?P<year>(?:19|20)\d\d))(?!\d)",
     re.IGNORECASE,
 )
+_NUMBER = r"\d+[A-Z]?|[IVX]+"
+_THROUGH = r"\s*(?:-|–|s\.?\s?d\.?|sampai(?:\s+dengan)?|hingga|to|through)\s*"
 PASAL = re.compile(
-    r"\b(?:pasal|article)\s+(?P<pasal>\d+[a-z]?|[IVX]+)\b(?:\s+ayat\s*\(?(?P<ayat>\d+)\)?)?(?:\s+angka\s+(?P<angka>\d+))?",
+    rf"\b(?:pasal|article)\s+(?P<pasal>{_NUMBER})\b(?:{_THROUGH}(?:pasal\s+)?(?P<last>\d+[A-Z]?)\b)?"
+    r"(?:\s+ayat\s*\(?(?P<ayat>\d+)\)?)?(?:\s+angka\s+(?P<angka>\d+)(?:" + _THROUGH + r"(?P<angka_last>\d+))?)?",
     re.IGNORECASE,
 )
 ANCHOR_CHUNK_LIMIT = 6
 RESOLVE_BROWSE_LIMIT = 4
+RESOLVE_DEADLINE_SECONDS = 10.0      # the identity lookup's bound; past it ordinary retrieval goes on
+ARTICLE_RANGE_LIMIT = 20             # "Pasal 5 sampai dengan Pasal 9": at most this many articles read
 
 
 @dataclass(frozen=True)
@@ -41,6 +51,9 @@ class NamedRegulation:
     number: str
     year: int
     text: str
+    exact: bool = False               # the jurisdiction was named: the type must be exactly the prefix
+    start: int = 0                    # where the citation sits in the question (locator ownership)
+    end: int = 0
 
 
 @dataclass(frozen=True)
@@ -48,6 +61,31 @@ class ArticleLocator:
     pasal: str
     ayat: str | None
     angka: str | None = None
+
+    last = None                       # see ArticleRange
+    angka_last = None
+
+    def articles(self) -> tuple[str, ...]:
+        """The articles the locator names: one, or a bounded numeric range."""
+        if self.last and self.pasal.isdigit() and self.last.isdigit() and 0 <= int(self.last) - int(self.pasal) < ARTICLE_RANGE_LIMIT:
+            return tuple(str(n) for n in range(int(self.pasal), int(self.last) + 1))
+        return (self.pasal,) + ((self.last,) if self.last else ())
+
+
+@dataclass(frozen=True)
+class ArticleRange(ArticleLocator):
+    """A locator over several articles ("Pasal 5 sampai dengan Pasal 7") or items ("angka 5-9")."""
+
+    last: str | None = None
+    angka_last: str | None = None
+
+
+@dataclass(frozen=True)
+class NamedAnchor:
+    """One instrument of the question with the locators that belong to it."""
+
+    named: NamedRegulation
+    locators: tuple[ArticleLocator, ...]
 
 
 def type_prefixes(type_text: str) -> tuple[str, ...] | None:
@@ -64,8 +102,14 @@ def find_named_regulations(question: str) -> list[NamedRegulation]:
     named = []
     for match in NAMED_REGULATION.finditer(question):
         prefixes = type_prefixes(match.group("type"))
-        if prefixes:
-            named.append(NamedRegulation(prefixes, match.group("number"), int(match.group("year")), match.group(0)))
+        if not prefixes:
+            continue
+        exact = bool(_JURISDICTION_NAMED.search(match.group("type")))
+        if match.group("place"):
+            # "Qanun Kabupaten Aceh Besar": the jurisdiction makes the type exact.
+            prefixes, exact = (f"{prefixes[0]} {' '.join(w.capitalize() for w in match.group('place').split())}",), True
+        named.append(NamedRegulation(prefixes, match.group("number").upper(), int(match.group("year")),
+                                     match.group(0), exact, match.start(), match.end()))
     return named
 
 
@@ -74,25 +118,87 @@ def find_named_regulation(question: str) -> NamedRegulation | None:
     return named[0] if named else None
 
 
+def find_articles(question: str) -> list[ArticleLocator]:
+    return [_locator(match) for match in PASAL.finditer(question)]
+
+
 def find_article(question: str) -> ArticleLocator | None:
+    """The question's article locator (the first instrument's own, when several are named)."""
+    anchors = named_anchors(question)
+    if anchors and anchors[0].locators:
+        return anchors[0].locators[0]
     match = PASAL.search(question)
-    if not match:
-        return None
-    return ArticleLocator(match.group("pasal").upper(), match.group("ayat"), match.group("angka"))
+    return _locator(match) if match else None
+
+
+def _locator(match: re.Match) -> ArticleLocator:
+    pasal, ayat, angka = match.group("pasal").upper(), match.group("ayat"), match.group("angka")
+    if match.group("last") or match.group("angka_last"):
+        return ArticleRange(pasal, ayat, angka, (match.group("last") or "").upper() or None, match.group("angka_last"))
+    return ArticleLocator(pasal, ayat, angka)
+
+
+def named_anchors(question: str) -> list[NamedAnchor]:
+    """Each named instrument with its locators: "Pasal 8 Qanun …" and "Qanun … Pasal 8" both belong to that Qanun.
+
+    A locator directly followed by a citation (only its ayat/angka and a linking word between) belongs
+    to it; otherwise to the nearest citation before it; a locator before every citation and not
+    attached to one belongs to the first.
+    """
+    named = find_named_regulations(question)
+    if not named:
+        return []
+    owned: dict[int, list[ArticleLocator]] = {i: [] for i in range(len(named))}
+    for match in PASAL.finditer(question):
+        following = next((i for i, n in enumerate(named) if n.start >= match.end()), None)
+        gap = question[match.end():named[following].start] if following is not None else None
+        if gap is not None and re.fullmatch(r"[\s,]*(?:(?:dari|dalam|pada|di|of|in)\s+)?", gap, re.IGNORECASE):
+            owner = following
+        else:
+            before = [i for i, n in enumerate(named) if n.end <= match.start()]
+            owner = before[-1] if before else 0
+        owned[owner].append(_locator(match))
+    return [NamedAnchor(n, tuple(owned[i])) for i, n in enumerate(named)]
 
 
 def resolve_regulation(named: NamedRegulation, *, principal: Principal, scope: Scope | None) -> Document | None:
-    """The one visible indexed document with that identity, or None if none or several."""
-    type_match = Q()
+    """The one visible indexed document with that identity, or None if none, several or too slow.
+
+    A document matches by its identity card (type, number with its letter suffix, year), or by the
+    citation at the start of its title ("Qanun Aceh Nomor 6 Tahun 2014 tentang …", or a slug such as
+    "qanun-aceh-6-2014_hukum-jinayat") when its card does not contradict it. Amendments and
+    implementing regulations carry their own citation first, so one that only references the named
+    instrument does not match. Resolution needs one source identity (``source_key``, else the id) with
+    exactly one current record; reaching the browse limit is ambiguous, and so is a lookup past
+    ``RESOLVE_DEADLINE_SECONDS``.
+    """
+    number_q, year_q, type_q = Q(number__iregex=_number_pattern(named.number)), Q(year=named.year), Q()
     for prefix in named.type_prefixes:
-        type_match |= Q(instrument_type__istartswith=prefix)
-    candidates = list(
-        Document.objects.filter(visible_documents_q(principal, scope))
-        .filter(type_match, number__iregex=_number_pattern(named.number), year=named.year)
-        .only("id", "title", "source_key")[:RESOLVE_BROWSE_LIMIT]
-    )
-    # Several versions of one source cannot both be visible; several sources are ambiguous.
-    return candidates[0] if len(candidates) == 1 else None
+        type_q |= Q(instrument_type__iexact=prefix) if named.exact else Q(instrument_type__istartswith=prefix)
+    card = type_q & number_q & year_q
+    no_conflict = ((Q(instrument_type__isnull=True) | Q(instrument_type="") | type_q)
+                   & (Q(number__isnull=True) | Q(number="") | number_q) & (Q(year__isnull=True) | year_q))
+    titled = Q(title__iregex=_title_pattern(named)) & no_conflict
+    started = time.monotonic()
+    try:
+        with transaction.atomic():   # a savepoint: a cancelled lookup rolls back its own timeout with it
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT current_setting('statement_timeout')")
+                previous = cursor.fetchone()[0]
+                cursor.execute("SELECT set_config('statement_timeout', %s, true)",
+                               [f"{max(1, int(RESOLVE_DEADLINE_SECONDS * 1000))}ms"])
+            candidates = list(
+                Document.objects.filter(visible_documents_q(principal, scope)).filter(card | titled)
+                .exclude(status=Document.Status.SUPERSEDED)
+                .only("id", "title", "source_key").order_by("id")[:RESOLVE_BROWSE_LIMIT])
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT set_config('statement_timeout', %s, true)", [previous])
+    except OperationalError:
+        return None                  # cancelled at the deadline
+    if time.monotonic() - started > RESOLVE_DEADLINE_SECONDS or len(candidates) >= RESOLVE_BROWSE_LIMIT:
+        return None
+    identities = {candidate.source_key or str(candidate.id) for candidate in candidates}
+    return candidates[0] if len(identities) == 1 and len(candidates) == 1 else None
 
 
 def _number_pattern(number: str) -> str:
@@ -100,22 +206,47 @@ def _number_pattern(number: str) -> str:
     return "^0*" + re.escape(number.lstrip("0") or "0") + "$"
 
 
+_SEP = r"[[:space:]_/.-]+"
+
+
+def _title_pattern(named: NamedRegulation) -> str:
+    """A PostgreSQL regular expression for the citation at the start of a title or a slug of it."""
+    forms = []
+    for prefix in named.type_prefixes:
+        words = _SEP.join(re.escape(word) for word in re.split(r"[\s-]+", prefix.lower()))
+        family = next((short for long, short in SLUG_SHORT_FORMS.items() if prefix.startswith(long)), None)
+        if family:
+            rest = prefix[len(next(long for long in SLUG_SHORT_FORMS if prefix.startswith(long))):].strip()
+            short = re.escape(family) + ("" if not rest else _SEP + _SEP.join(re.escape(w) for w in rest.lower().split()))
+            words = f"(?:{words}|{short})"
+        # A bare family ("Qanun") admits a jurisdiction between type and number ("Qanun Aceh Nomor 6").
+        forms.append(words if named.exact else words + r"(?:[[:space:]_-]+[[:alpha:]]+){0,4}")
+    number = re.escape(named.number.lstrip("0") or "0")
+    return (rf"^[[:space:]]*(?:{'|'.join(forms)}){_SEP}(?:(?:nomor|no){_SEP})?0*{number}{_SEP}"
+            rf"(?:tahun{_SEP})?{named.year}([^0-9]|$)")
+
+
 def article_chunks(document_id: uuid.UUID, locator: ArticleLocator, limit: int = ANCHOR_CHUNK_LIMIT) -> list[Chunk]:
-    """Chunks of the article (body first, then its Penjelasan), ayat/angka-specific first."""
-    heading = f"Pasal {locator.pasal}"
+    """Chunks of the article or article range (body first, then its Penjelasan), ayat/angka-specific first."""
+    articles = locator.articles()
+    headings = Q()
+    for article in articles:
+        headings |= Q(section_path__contains=[f"Pasal {article}"])
     candidates = (
         Chunk.objects.filter(chunk_enabled_q(), document_id=document_id)
-        .filter(Q(section_path__contains=[heading]) | Q(legal_reference__regex=r"Pasal [0-9]+[A-Z]?\s*[-–]"))
+        .filter(headings | Q(legal_reference__regex=r"Pasal [0-9]+[A-Z]?\s*[-–]"))
         .select_related("document").defer("embedding", "search_vector", "document__text").order_by("ordinal")
     )
-    chunks = [c for c in candidates if locator.pasal in covered_articles(c.section_path, c.legal_reference)]
+    chunks = [c for c in candidates if set(articles) & covered_articles(c.section_path, c.legal_reference)]
     chunks.sort(key=lambda c: (c.kind == "penjelasan", not _mentions_unit(c, locator), c.ordinal))
     return chunks[:limit]
 
 
 def _mentions_unit(chunk: Chunk, locator: ArticleLocator) -> bool:
     if locator.angka:
-        return _angka_in_reference(chunk.legal_reference or "", int(locator.angka))
+        last = int(locator.angka_last or locator.angka)
+        return any(_angka_in_reference(chunk.legal_reference or "", n)
+                   for n in range(int(locator.angka), min(last, int(locator.angka) + ARTICLE_RANGE_LIMIT) + 1))
     return bool(locator.ayat) and f"({locator.ayat})" in (chunk.legal_reference or chunk.text[:20])
 
 

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import httpx
 import pytest
 from django.conf import settings
 from django.test import override_settings
 
 from memory.extraction import extract_memories
 from memory.models import Memory
+from tests.conftest import TEST_API_KEY
 from tests.factories import make_document
 
 pytestmark = pytest.mark.django_db
@@ -135,3 +137,39 @@ def test_a_memory_from_confidential_sources_is_recalled_only_for_verified_identi
     with override_settings(ACEH_RAG=untrusted):
         unverified = ask(api_client, question)
     assert not any(c["citations"][0]["kind"] == "memory" for c in unverified["claim_map"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_memory_from_a_unit_and_level_restricted_source_is_recalled_only_for_who_may_see_it(live_server_factory):
+    """Against a real server: verified identities of another unit or a lower level do not recall it."""
+    Memory.objects.all().delete()
+    source = make_document(chunks=["Prosedur rahasia pengamanan server data kependudukan diatur oleh Diskominsa."],
+                           org_unit="Diskominsa", min_level=3)
+    server = live_server_factory()
+
+    def ask_live(query, headers):
+        response = httpx.post(server.url + "/query", json={"query": query}, timeout=60,
+                              headers={"X-API-Key": TEST_API_KEY, "X-User-Subject": "alice", **headers})
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    insider = {"X-User-Unit": "Diskominsa", "X-User-Level": "4"}
+    first = ask_live("Saya bekerja di Diskominsa. Bagaimana prosedur rahasia pengamanan server data kependudukan?",
+                     insider)
+    assert any(c["document_id"] == str(source.id) and c["owning_org_unit"] == "Diskominsa"
+               and c["min_position_level"] == 3 for c in first["citations"])
+    memory = Memory.objects.get()
+    # Not confidential (the source is not), yet bound to the restricted source it was learnt beside.
+    assert (memory.confidential, memory.source_document_ids) == (False, [str(source.id)])
+    question = "Di mana saya bekerja, dan bagaimana prosedur pengamanan server?"
+
+    def recalled(headers) -> bool:
+        claims = ask_live(question, headers)["claim_map"]
+        return any(c["citations"][0]["kind"] == "memory" and c["citations"][0]["memory_id"] == memory.id
+                   for c in claims)
+
+    assert recalled(insider) is True
+    # Verified, but another unit, or too low a position level: the source is invisible, so is the memory.
+    assert recalled({"X-User-Unit": "Bappeda", "X-User-Level": "4"}) is False
+    assert recalled({"X-User-Unit": "Diskominsa", "X-User-Level": "2"}) is False
+    assert recalled({}) is False
