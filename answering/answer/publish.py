@@ -16,8 +16,7 @@ from answering.answer.contracts import SEARCH_TOP_K, AnswerCore
 from answering.models import AnswerTrace
 from answering.telemetry import step_span
 from conversations.services import ExchangeRecord, conversation_mcp_selection_save, exchange_persist
-from memory.services import memory_extract_from_turn
-from retrieval.embedders import EmbeddingError
+from memory.services import memory_learn_after_commit
 
 logger = logging.getLogger(__name__)
 
@@ -71,15 +70,12 @@ class ExchangePublisher:
             conversation_mcp_selection_save(conversation_id=prepared.conversation_id,
                                             mcp_source_ids=prepared.sources.save_mcp_selection)
         if settings.ACEH_RAG.memory.enabled and not result.blocked:
-            try:
-                memory_extract_from_turn(
-                    owner=prepared.request.owner, question=prepared.request.question,
-                    source_message_id=prepared.message_id,
-                    used_confidential_sources=any(p.citation.get("confidential") for p in result.cited_passages),
-                )
-            except EmbeddingError as exc:
-                # The answer is stored and correct; only the memory is lost. Say so in the log.
-                logger.warning("memory extraction skipped for message %s: %s", prepared.message_id, exc)
+            # After commit, as a task: a memory is learnt from a turn that is stored.
+            memory_learn_after_commit(
+                owner=prepared.request.owner, question=prepared.request.question,
+                source_message_id=prepared.message_id,
+                used_confidential_sources=any(p.citation.get("confidential") for p in result.cited_passages),
+            )
 
     @staticmethod
     def _persist(context: AnswerContext, composer: Composer, result: AnswerCore, *, total_ms: float) -> None:

@@ -6,7 +6,7 @@ from dataclasses import replace
 import httpx
 import pytest
 from django.conf import settings
-from django.test import override_settings
+from django.test import TestCase, override_settings
 
 from memory.extraction import extract_memories
 from memory.models import Memory
@@ -26,7 +26,9 @@ def corpus():
 
 
 def ask(client, query, headers=ALICE, **body):
-    response = client.post("/query", data={"query": query, **body}, content_type="application/json", **headers)
+    # The test's transaction never commits; run what the answer queued on commit (memory learning) as a commit would.
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = client.post("/query", data={"query": query, **body}, content_type="application/json", **headers)
     assert response.status_code == 200, response.content
     return response.json()
 
@@ -173,3 +175,14 @@ def test_a_memory_from_a_unit_and_level_restricted_source_is_recalled_only_for_w
     assert recalled({"X-User-Unit": "Bappeda", "X-User-Level": "4"}) is False
     assert recalled({"X-User-Unit": "Diskominsa", "X-User-Level": "2"}) is False
     assert recalled({}) is False
+
+
+def test_a_memory_is_learnt_only_once_the_turn_commits(api_client):
+    with TestCase.captureOnCommitCallbacks(execute=False) as queued:
+        response = api_client.post("/query", data={"query": "Saya bekerja di Bappeda. Apa tugas PPID?"},
+                                   content_type="application/json", **ALICE)
+    assert response.status_code == 200
+    assert not Memory.objects.exists() and queued        # queued for after the commit, not learnt inside it
+    for callback in queued:
+        callback()
+    assert list(Memory.objects.values_list("text", flat=True)) == ["Works at Bappeda."]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from kernel.principal import Principal
-from answering.anchors import closing_chunks
+from retrieval.facade import Scope, closing_chunks_visible
 from retrieval.models import Chunk
 from retrieval.search import naming
 from retrieval.search.naming import (
@@ -124,7 +124,7 @@ def test_a_split_signature_block_is_read_with_its_neighbour_chunk():
         "QANUN ACEH\nNOMOR 3 TAHUN 2023\n\nTENTANG\n\nCONTOH\n\nPasal 1\nIsi pertama.\n\n"
         "Pasal 2\nQanun ini mulai berlaku pada tanggal diundangkan.\n\nDitetapkan di Banda Aceh\npada tanggal 2 Mei 2023\n\n"
         "Pasal 3\nMUZAKIR MANAF\n"))
-    closing = closing_chunks(law.id)
+    closing = closing_chunks_visible(principal=ANYONE, scope=Scope(), document_id=law.id)
     texts = [c.text for c in closing]
     assert any(t.startswith("Ditetapkan di Banda Aceh") for t in texts)       # narrowed to the closing span
     assert any("MUZAKIR MANAF" in t for t in texts)                            # the neighbour holds the name
