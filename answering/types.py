@@ -1,24 +1,16 @@
 """Data carried between the answer pipeline's steps."""
 from __future__ import annotations
 
-import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+
+from retrieval.facade import ChunkHit
 
 
 @dataclass(frozen=True)
-class Passage:
-    """A retrieved chunk as the synthesiser sees it."""
+class Passage(ChunkHit):
+    """A retrieved chunk (the facade's ``ChunkHit``) as the synthesiser sees it: where it came from, its key."""
 
-    chunk_id: uuid.UUID
-    document_id: uuid.UUID
-    document_title: str
-    legal_reference: str | None
-    section_path: tuple[str, ...]
-    kind: str
-    text: str
-    score: float
-    citation: dict
-    origin: str                 # "anchor" | "closing" | "followup" | "search" | "agent"
+    origin: str = "search"      # "anchor" | "closing" | "followup" | "search" | "agent" | "tool"
     key: str | None = None      # "P1", "P2", … once shown to a model (or on /query/v2)
     # What an indexed regulation says about this passage's document (/query/v2 with
     # ACEH_RAG_LEGAL_RELATIONS__SURFACE_ENABLED only; None leaves the identity as it was).
@@ -127,11 +119,8 @@ class ToolCall:
 
 def passage_from_hit(hit, origin: str) -> Passage:
     """A retrieval ``ChunkHit`` (``retrieval.facade``) as the passage an answer reads and cites."""
-    return Passage(
-        chunk_id=hit.chunk_id, document_id=hit.document_id, document_title=hit.document_title,
-        legal_reference=hit.legal_reference, section_path=hit.section_path, kind=hit.kind, text=hit.text,
-        score=float(hit.score), citation=hit.citation, origin=origin,
-    )
+    values = {f.name: getattr(hit, f.name) for f in fields(ChunkHit)}
+    return Passage(**{**values, "score": float(hit.score)}, origin=origin)
 # --- what a judge is given and how it fails (answering.judging) --------------------------------
 
 JUDGE_FAILURE_REASONS = ("deadline", "budget", "judge_unavailable")

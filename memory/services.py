@@ -44,7 +44,9 @@ def memory_learn_after_commit(*, owner: str, question: str, source_message_id, u
 
     def queue() -> None:
         try:
-            memory_learn.delay(owner, question, str(source_message_id), used_confidential_sources)
+            # The subject and the question never reach the broker's or the worker's logs.
+            memory_learn.apply_async(args=(owner, question, str(source_message_id), used_confidential_sources),
+                                     argsrepr=f"(message {source_message_id})", kwargsrepr="{}")
         except BrokerUnavailable as exc:
             logger.warning("task broker unavailable, memory of message %s not learnt: %s", source_message_id, exc)
 

@@ -24,9 +24,13 @@ CONVERSATION_READ_MAX = 2
 ADMIN_DOCUMENT_PAGE_MAX = 8
 
 
+LAST_CAPTURED: list[str] = []
+
+
 def queries_of(call) -> tuple[int, object]:
     with CaptureQueriesContext(connection) as captured:
         result = call()
+    LAST_CAPTURED[:] = [q["sql"][:200] for q in captured.captured_queries]
     return len(captured), result
 
 
@@ -38,7 +42,7 @@ def test_search_reads_a_fixed_number_of_queries(api_client, django_assert_max_nu
     post = lambda: api_client.post("/search", data=body, content_type="application/json")  # noqa: E731
     post()  # warm the per-process caches (lexeme statistics, embedder)
     one, response = queries_of(post)
-    assert one <= SEARCH_MAX[mode]
+    assert one <= SEARCH_MAX[mode], "\n".join(LAST_CAPTURED)
     assert response.status_code == 200 and len(response.json()["results"]) == 1
     # When eight more documents match
     for index in range(2, 10):

@@ -91,9 +91,10 @@ def test_the_receipt_holds_no_text_of_the_run(api_client, corpus):
         assert not any(text in value for value in stored), text
 
 
-def test_the_same_question_on_query_v2_does_publish(api_client, corpus):
+def test_the_same_question_on_query_v2_does_publish(api_client, corpus, django_capture_on_commit_callbacks):
     """The contrast that makes "publishes nothing" mean something: /query/v2 writes every row."""
-    response = api_client.post("/query/v2", data={"query": QUESTION}, content_type="application/json", **admin())
+    with django_capture_on_commit_callbacks(execute=True):      # memory is learnt once the turn commits
+        response = api_client.post("/query/v2", data={"query": QUESTION}, content_type="application/json", **admin())
     assert response.status_code == 200
     conversations, messages, memories, traces = published_rows()
     assert conversations == 1 and messages == 2 and memories == 1 and traces == 1
