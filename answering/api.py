@@ -14,7 +14,7 @@ from ninja import Router
 
 from kernel.principal import request_principal
 from kernel.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
-from kernel.limits import answer_slots
+from kernel.limits import answer_slots, worker_thread_deprioritise
 from answering.answer.contracts import AnswerCancelled, AnswerCore, AnswerRequest, GatedAnswer
 from answering.answer.pipeline import AnswerPipeline, query_pipeline
 from answering.runner import StreamedAnswer
@@ -77,6 +77,7 @@ def result_body(result: GatedAnswer) -> dict:
 
 def json_answer(pipeline: AnswerPipeline, answer: AnswerRequest, body_of: Callable[[AnswerCore], dict]):
     """Run one answer to a JSON response (a domain error goes to the one handler)."""
+    worker_thread_deprioritise()
     with answer_slots().held():
         result = pipeline.run(pipeline.prepare(answer))
     response = JsonResponse(body_of(result))

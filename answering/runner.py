@@ -15,7 +15,7 @@ from typing import AsyncIterator, Callable
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 
-from kernel.limits import answer_slots
+from kernel.limits import answer_slots, worker_thread_deprioritise
 from answering.answer.contracts import AnswerCore, AnswerRequest, Prepared
 from answering.answer.pipeline import AnswerPipeline, query_pipeline
 
@@ -32,6 +32,7 @@ def _once(action: Callable[[], None]) -> Callable[[], None]:
 
 def _prepare_in_thread(pipeline: AnswerPipeline, request: AnswerRequest) -> Prepared:
     # The connection goes back to the pool: the stream may stay open long after setup.
+    worker_thread_deprioritise()
     try:
         return pipeline.prepare(request)
     finally:
@@ -39,6 +40,7 @@ def _prepare_in_thread(pipeline: AnswerPipeline, request: AnswerRequest) -> Prep
 
 
 def _run_in_thread(pipeline: AnswerPipeline, prepared: Prepared) -> AnswerCore:
+    worker_thread_deprioritise()
     try:
         return pipeline.run(prepared)
     finally:

@@ -148,3 +148,32 @@ def answer_slots() -> AnswerSlots:
             _slots = AnswerSlots(limits.max_concurrent_answers, limits.answer_queue_seconds,
                                  limits.max_queued_answers)
         return _slots
+
+
+# Worker threads (sync views, answers) run at a lower CPU priority than the thread running the
+# event loop: on a saturated machine the loop is scheduled first whenever it is runnable, so
+# probes, stream frames and accepts are not delayed behind answer work (Linux: niceness is per
+# thread). Raising niceness needs no privilege; it cannot be undone in the thread, which only
+# ever serves requests.
+WORKER_NICENESS = 10
+_thread = threading.local()
+
+
+def worker_thread_deprioritise() -> None:
+    """Lower the calling worker thread's CPU priority once; never the event loop's thread."""
+    if getattr(_thread, "deprioritised", False):
+        return
+    _thread.deprioritised = True
+    if threading.current_thread() is threading.main_thread():
+        return
+    try:
+        asyncio.get_running_loop()
+        return                                   # an event loop runs in this thread
+    except RuntimeError:
+        pass
+    try:
+        import os
+
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WORKER_NICENESS)
+    except (AttributeError, OSError):            # not Linux, or refused: priorities stay equal
+        pass

@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Status, File, Form, Query, Router
 from ninja.files import UploadedFile
 
+from kernel.limits import worker_thread_deprioritise
 from kernel.principal import request_principal
 from kernel.schemas import ErrorOut
 from retrieval import schemas
@@ -45,6 +46,7 @@ def upload_requester(request: HttpRequest) -> str:
     summary="Raw hybrid / semantic / lexical retrieval",
 )
 def search(request: HttpRequest, payload: schemas.SearchRequest):
+    worker_thread_deprioritise()
     query = require_query_length(require_query_text(payload.query))
     scope = Scope.from_request(payload.collection_ids, payload.document_ids)
     with search_failures():
