@@ -88,9 +88,20 @@ def followup_rule(question: str, history, *, names_instrument: bool | None = Non
     documents = _documents(turns)
     if not documents:
         return FollowupDecision(False, "nothing_cited_before")
-    return FollowupDecision(True, "refers_back", documents, hints_first=not (own - shared),
+    return FollowupDecision(True, "refers_back", documents, hints_first=not _own_topic(own - shared),
                             exchanges=tuple(t.exchange_index for t in turns),
                             next_article=next_article(question, history))
+
+
+# Words that only say what is asked of the referent (when, who signed, in force): a follow-up made of
+# them and a reference back ("kapan diundangkannya?") has no topic of its own, so its referent leads.
+FOCUS_ONLY_STEMS = frozenset(content_stems(
+    "diundangkan ditetapkan disahkan ditandatangani menandatangani penandatangan berlaku tanggal kapan siapa "
+    "berapa isi isinya bunyi bunyinya maksud artinya"))
+
+
+def _own_topic(own: set[str]) -> set[str]:
+    return set(own) - FOCUS_ONLY_STEMS
 
 
 NEXT_ARTICLE = re.compile(r"\b(pasal\s+(berikut(nya)?|selanjutnya|sesudahnya)|next\s+article)\b", re.I)
@@ -136,7 +147,7 @@ def followup_model(question: str, history, client, budget, *, names_instrument: 
     documents = _documents([turns[i] for i in sorted(chosen)])
     own = distinctive_stems(question) - content_stems("\n".join(t.question + t.answer for t in turns.values()))
     return FollowupDecision(bool(documents), "judged_followup" if documents else "nothing_cited_before", documents,
-                            hints_first=not own, mechanism="model", exchanges=tuple(sorted(chosen)))
+                            hints_first=not _own_topic(own), mechanism="model", exchanges=tuple(sorted(chosen)))
 
 
 def replace_mechanism(decision: FollowupDecision, mechanism: str) -> FollowupDecision:

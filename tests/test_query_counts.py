@@ -19,7 +19,10 @@ ANSWER = ("Pejabat Pengelola Informasi dan Dokumentasi wajib memberikan pemberit
 
 # Measured 2026-12-01: hybrid search 14 (both arms, their statement timeouts, citations and legal
 # status in bulk), semantic 7, lexical 7; a conversation read-back 2; the admin document page 8.
-SEARCH_MAX = {"hybrid": 14, "semantic": 7, "lexical": 7}
+# The lexical leg reads one more statement when its all-words tier falls short and the any-word
+# tier runs: which happens depends on the term statistics of the rest of the table (15 and 8 in a
+# full-suite run), never on how many rows match.
+SEARCH_MAX = {"hybrid": 15, "semantic": 7, "lexical": 8}
 CONVERSATION_READ_MAX = 2
 ADMIN_DOCUMENT_PAGE_MAX = 8
 

@@ -106,8 +106,13 @@ class EvidenceGatherer:
         if anchor_document and search_scope is not scope and not main_hits:
             main_hits = self.search(question, scope, "search")[0]
 
-        own, hints = (followup_hits, main_hits) if followup.hints_first else (main_hits, followup_hits)
-        ranked = [p for pair in zip_longest(own, hints) for p in pair if p is not None]
+        if followup.hints_first and followup_hits:
+            # No topic of its own ("kapan diundangkannya?"): the question is about its referent, so other
+            # documents' passages (every regulation has an enactment line) are not its evidence.
+            carried = set(followup_scope.document_ids)
+            ranked = followup_hits + [p for p in main_hits if p.document_id in carried]
+        else:
+            ranked = [p for pair in zip_longest(main_hits, followup_hits) for p in pair if p is not None]
         # A follow-up's focus ("kapan diundangkannya?") is about the document it refers back to.
         referents = list(followup_scope.document_ids) if followup_scope else []
         ranked = self._focus_hits(anchor_document, ranked, referents) + ranked
