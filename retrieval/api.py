@@ -58,7 +58,8 @@ def search(request: HttpRequest, payload: schemas.SearchRequest):
     except EmbeddingError as exc:
         return Status(502, {"detail": f"Embedding dependency failed: {exc}"})
     except SearchTimeout:
-        return Status(503, {"detail": "Search timed out; try a more specific query"})
+        # The seed's table lists 502 for a failed retrieval dependency; 503 stays the database outage's.
+        return Status(502, {"detail": "Search timed out; try a more specific query"})
     # JsonResponse, not the schema: citation fields that exist only for restricted
     # sources must survive serialisation (the schema documents the shape).
     return JsonResponse({
