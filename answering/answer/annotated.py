@@ -33,7 +33,8 @@ from answering.types import AnswerDraft, GuardDecision, Passage
 from answering.v2.annotate import (
     Annotation, annotate, annotations_frame, claims_json, faithfulness_block, framing_json, grounding,
 )
-from answering.v2.segments import Rendered, Segment, check_structure, parse_segments, render_segments, verified_text
+from answering.v2.rendering import render_segments, verified_text
+from answering.v2.segments import Rendered, Segment, check_structure, parse_segments
 from memory.services import RecalledMemory
 from kernel.errors import NotFound, RetrievalFailed
 from retrieval.access import Scope

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Callable, Collection, Mapping, Sequence
 
 from answering.judging import SUPPORTED, UNSUPPORTED, FramingChecker, Judge, JudgeFailure, JudgeItem
-from answering.v2.segments import Rendered, Segment, Span, segment_context, unlocated_total
+from answering.v2.rendering import segment_context, unlocated_total
+from answering.v2.segments import Rendered, Segment, Span
 
 MECHANISM = "annotate-v2"
 VERDICTS = ("supported", "unsupported", "unverified", "uncited", "invalid_citation", "from_conversation")

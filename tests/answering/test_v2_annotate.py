@@ -10,7 +10,8 @@ from answering.v2.annotate import (
     faithfulness_block,
     framing_json,
 )
-from answering.v2.segments import Rendered, Segment, render_segments
+from answering.v2.rendering import render_segments
+from answering.v2.segments import Rendered, Segment
 
 QUESTION = "Berapa anggaran pendidikan Aceh tahun 2023?"
 P1 = "[Qanun Aceh Nomor 1 Tahun 2023 tentang APBA, Pasal 5]\nAnggaran pendidikan 2023 adalah Rp 5 miliar."

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from answering.v2.rendering import render_segments, segment_context, unlocated_total, utf16_index, verified_text
 from answering.v2.segments import (
     LAYOUTS,
     UNVERIFIED_HISTORY_NOTE,
@@ -12,11 +13,6 @@ from answering.v2.segments import (
     Segment,
     SegmentError,
     parse_segments,
-    render_segments,
-    segment_context,
-    unlocated_total,
-    utf16_index,
-    verified_text,
 )
 
 SEED_SEGMENTS = (
