@@ -71,6 +71,11 @@ class ChunkSearchResult:
     mode: SearchMode
     hits: tuple[ChunkHit, ...]
     lexical_tier: str | None = None
+    lexical_matches: int | None = None     # keyword matches on any term; 0: the search matched none of its terms
+
+    @property
+    def zero_match(self) -> bool:
+        return self.lexical_matches == 0
 
 
 @dataclass(frozen=True)
@@ -99,7 +104,7 @@ def chunks_search(*, principal: Principal, query: str, mode: SearchMode = Search
     outcome = chunk_search(query, mode=mode.value, top_k=top_k, principal=principal, scope=scope,
                            embed_query=vectors.get if vectors is not None else None)
     return ChunkSearchResult(mode=mode, hits=tuple(chunk_hit(hit.chunk, hit.score) for hit in outcome.hits),
-                             lexical_tier=outcome.lexical_tier)
+                             lexical_tier=outcome.lexical_tier, lexical_matches=outcome.lexical_matches)
 
 
 def content_visible_exists(*, principal: Principal, scope: Scope) -> bool:

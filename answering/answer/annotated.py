@@ -146,6 +146,7 @@ class AnnotateComposer:
             memory_ids = memory_labels(recalled)
             run = AgentRun("answer_segments", lambda content: model_segments(content, memory_ids),
                            progress=self._progress_of(context, ledger), editorial=self._editorial,
+                           rewrite_zero_match=True,
                            search_in_document=lambda document_id, query: self._search_in_document(
                                context, ledger, document_id, query))
             try:

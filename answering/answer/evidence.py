@@ -43,6 +43,7 @@ class EvidenceGatherer:
         self._models = models
         self._surface_legal = surface_legal
         self._arms: dict[tuple, ChunkSearchResult] = {}
+        self._zero_match: set[str] = set()   # the agent's searches that matched none of their terms
         self._vectors = QueryVectors()
 
     def question_vector(self):
@@ -178,6 +179,8 @@ class EvidenceGatherer:
                 call.summary = {"passages": len(found.hits), "lexical_tier": found.lexical_tier}
             self._arms[key] = found
             self.steps.lexical_tiers.append({"origin": origin, "tier": found.lexical_tier, "query": query})
+        if origin == "agent" and found.zero_match:
+            self._zero_match.add(query)
         passages = [passage_from_hit(hit, origin) for hit in found.hits]
         if not self._surface_legal:
             return passages, found.lexical_tier
@@ -185,6 +188,11 @@ class EvidenceGatherer:
         surfaced = surface_search(passages, principal=self.request.principal, scope=self.request.scope)
         self.legal_notes += [n for n in surfaced.clauses if n not in self.legal_notes]
         return surfaced.passages, found.lexical_tier
+
+    def zero_matched(self, query: str) -> bool:
+        """Whether the agent's search for ``query`` (as the tool received it) matched none of its terms."""
+        from answering.llm.tools import MAX_QUERY_CHARS
+        return query.strip()[:MAX_QUERY_CHARS] in self._zero_match
 
     def count_all_terms(self, document_id: str, query: str) -> int:
         """Precondition: ``document_id`` is a UUID's text (the agent's argument, reported as given)."""

@@ -98,6 +98,7 @@ class AgentRun:
     editorial: str | None = None
     search_in_document: Callable | None = None
     history_labelled: bool = False       # /query's prose may cite an earlier exchange as [H1]
+    rewrite_zero_match: bool = False     # /query/v2: a zero-match search is rewritten before answering
 
 
 def agent_answer(models: Models, evidence: EvidenceGatherer, run: AgentRun, *, language: str,
@@ -109,6 +110,7 @@ def agent_answer(models: Models, evidence: EvidenceGatherer, run: AgentRun, *, l
         client=models.agent, budget=models.budget, llm=settings.ACEH_RAG.llm, ledger=ledger,
         tools=agent_tools(evidence, search_in_document=run.search_in_document), cancelled=cancelled,
         on_cancel=AnswerCancelled, progress=run.progress,
+        zero_match=evidence.zero_matched if run.rewrite_zero_match else None,
     )
     given = AgentInput(
         system=agent_system_prompt(language, run.answer_format, run.editorial),

@@ -66,6 +66,7 @@ class SearchOutcome:
     lexical_tier: str | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
     stages: tuple[str, ...] = ()     # question-aware stages applied (hybrid), see focus.py
+    lexical_matches: int | None = None   # passages the keyword leg matched on any term (None: no keyword leg)
 
 
 def reciprocal_rank_fusion(
@@ -202,5 +203,6 @@ def chunk_search(
     hits = tuple(SearchHit(chunk=chunks[chunk_id], score=round(score, 6)) for chunk_id, score in candidates[:top_k] if chunk_id in chunks)
     return SearchOutcome(
         mode=mode, hits=hits, lexical_tier=lexical.tier if lexical else None,
+        lexical_matches=len(lexical.chunk_ids) if lexical else None,
         timings_ms={name: round(ms, 2) for name, ms in timings.items()}, stages=stages,
     )

@@ -302,3 +302,51 @@ def test_openapi_lists_each_answer_routes_statuses_and_the_new_fields(server):
     request = components["QueryRequest"]["properties"]
     assert "grounding" in request["include_grounding"]["description"]
     assert "tool_call_audit" in request["include_provenance"]["description"]
+
+
+# -- 4. agent rules by route -----------------------------------------------------------------------
+
+
+def zero_match_agent(body):
+    """Round 1: a nonsense search and a good one; told to rewrite, it searches again; then it answers."""
+    messages = body["messages"]
+    system = messages[0]["content"]
+    searched = [m for m in messages if m["role"] == "tool"]
+    if "tools" in body and not searched:
+        return completion(None, finish="tool_calls", tool_calls=[
+            tool_call("search_documents", {"query": "qwertyzzq"}, "call_a"),
+            tool_call("search_documents", {"query": "zakat"}, "call_b")])
+    if "tools" in body and "tidak cocok dengan satu pun istilahnya" in (messages[-1].get("content") or ""):
+        return completion(None, finish="tool_calls", tool_calls=[tool_call("search_documents", {"query": "muzakki"}, "call_c")])
+    label = shown_passages(body)[0][0]
+    if '"segments"' in system:
+        return completion(json.dumps({"segments": [{"text": ZAKAT, "kind": "fact", "cites": [label], "layout": "paragraph"}]}))
+    return completion(f"{ZAKAT[:-1]} [{label}].")
+
+
+@pytest.mark.parametrize("path,rewritten", [("/query/v2", True), ("/query", False)])
+def test_a_zero_match_search_is_rewritten_before_answering_on_v2_only(modelled, model, corpus, path, rewritten):
+    model.scripts.update(agent=zero_match_agent, framing=lambda body: completion(json.dumps({"checkable": []})))
+    response = post(modelled, path, query=QUESTION, include_provenance=True)
+    assert response.status_code == 200, response.text
+    queries = [e["executed_arguments"]["query"] for e in response.json()["tool_call_audit"]
+               if e["tool"] == "search_documents"]
+    agent_bodies = model.bodies("agent")
+    nudges = [m["content"] for m in agent_bodies[-1]["messages"] if m["role"] == "user"
+              and "tidak cocok dengan satu pun istilahnya" in m["content"]]
+    if rewritten:
+        assert "muzakki" in queries and len(agent_bodies) == 4     # search, answer (sent back), rewrite, answer
+        assert nudges == ['Pencarian "qwertyzzq" tidak cocok dengan satu pun istilahnya. Tulis ulang pencarian itu '
+                          'dengan istilah lain sebelum menjawab.']
+    else:
+        assert "muzakki" not in queries and len(agent_bodies) == 2 and nudges == []
+
+
+def test_the_first_round_search_rule_is_asked_on_v2_only(modelled, model, corpus):
+    model.scripts.update(agent=zero_match_agent, framing=lambda body: completion(json.dumps({"checkable": []})))
+    rule = "for a topic in a place, send two or three different searches in your first round"
+    for path, expected in (("/query/v2", True), ("/query", False)):
+        model.calls.clear()
+        post(modelled, path, query="What must a muzakki pay in Aceh?")
+        system = model.bodies("agent")[0]["messages"][0]["content"]
+        assert (rule in system) is expected, path
