@@ -163,19 +163,38 @@ class EvidenceGatherer:
 
     # -- searches (the gatherer's arms and the agent's) ------------------------------------
 
-    def search(self, query: str, scope: Scope, origin: str) -> tuple[list[Passage], str | None]:
+    def agent_search(self, query: str, scope: Scope) -> tuple[list[Passage], str | None]:
+        """The agent's search_documents call: its own wording, then the original-question arm.
+
+        The question's arm runs without its keyword leg (the agent's arm keeps one), once per answer,
+        and only adds passages the agent's arm did not return, within the same top_k (seed "Retrieval
+        reuse within one answer"). The tier reported is the agent's arm's.
+        """
+        passages, tier = self.search(query, scope, "agent")
+        question = self.request.question
+        if query == question or len(passages) >= SEARCH_TOP_K:
+            return passages, tier
+        original, _ = self.search(question, scope, "question", keyword_leg=False)
+        seen = {p.chunk_id for p in passages}
+        return (passages + [p for p in original if p.chunk_id not in seen])[:SEARCH_TOP_K], tier
+
+    def search(self, query: str, scope: Scope, origin: str, *, keyword_leg: bool = True
+               ) -> tuple[list[Passage], str | None]:
         """Passages of one hybrid arm (run once per answer) and its lexical tier decision."""
-        key = (query, SearchMode.HYBRID, SEARCH_TOP_K, self.request.principal, scope)
+        key = (query, SearchMode.HYBRID, SEARCH_TOP_K, self.request.principal, scope, keyword_leg)
         found = self._arms.get(key)
         if found is None:
             arguments = {"query": query, "mode": SearchMode.HYBRID.value, "top_k": SEARCH_TOP_K}
+            if not keyword_leg:
+                arguments["keyword_leg"] = False
             if scope.document_ids:
                 arguments["document_ids"] = [str(d) for d in scope.document_ids]
             if scope.collection_ids:
                 arguments["collection_ids"] = list(scope.collection_ids)
             with self.steps.tool("search_documents", arguments) as call:
                 found = facade.chunks_search(principal=self.request.principal, query=query, mode=SearchMode.HYBRID,
-                                             top_k=SEARCH_TOP_K, scope=scope, vectors=self._vectors)
+                                             top_k=SEARCH_TOP_K, scope=scope, vectors=self._vectors,
+                                             keyword_leg=keyword_leg)
                 call.summary = {"passages": len(found.hits), "lexical_tier": found.lexical_tier}
             self._arms[key] = found
             self.steps.lexical_tiers.append({"origin": origin, "tier": found.lexical_tier, "query": query})

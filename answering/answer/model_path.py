@@ -80,7 +80,7 @@ def agent_tools(evidence: EvidenceGatherer, *, search_in_document=None):
     tools = CorpusTools(
         documents=not prepared.mcp_only,
         external=evidence.mcp.agent_tools(sources.mcp) if sources else (),
-        search=lambda query: evidence.search(query, prepared.request.scope, "agent"),
+        search=lambda query: evidence.agent_search(query, prepared.request.scope),
         facts=evidence.facts,
         search_in_document=search_in_document,
     )

@@ -350,3 +350,36 @@ def test_the_first_round_search_rule_is_asked_on_v2_only(modelled, model, corpus
         post(modelled, path, query="What must a muzakki pay in Aceh?")
         system = model.bodies("agent")[0]["messages"][0]["content"]
         assert (rule in system) is expected, path
+
+
+def test_the_original_question_arm_runs_once_without_its_keyword_leg(modelled, model, corpus):
+    """Seed "Retrieval reuse within one answer": beside the agent's wording, the question's arm runs the
+    hybrid path without its keyword leg, once per answer however many searches the agent sends."""
+    def agent(body):
+        searched = [m for m in body["messages"] if m["role"] == "tool"]
+        if "tools" in body and len(searched) < 2:
+            return completion(None, finish="tool_calls", tool_calls=[
+                tool_call("search_documents", {"query": ["zakat", "muzakki"][len(searched)]}, f"call_{len(searched)}")])
+        return completion(f"{ZAKAT[:-1]} [{shown_passages(body)[0][0]}].")
+
+    model.scripts.update(agent=agent)
+    body = post(modelled, "/query", query=QUESTION, include_provenance=True).json()
+    arms = [e["executed_arguments"] for e in body["tool_call_audit"] if e["tool"] == "search_documents"]
+    assert arms.count({"query": QUESTION, "mode": "hybrid", "top_k": 8, "keyword_leg": False}) == 1
+    # The gatherer's own question arm (no other arm beside it) keeps its keyword leg.
+    assert arms[0] == {"query": QUESTION, "mode": "hybrid", "top_k": 8}
+    original = next(e for e in body["tool_call_audit"] if e["executed_arguments"].get("keyword_leg") is False)
+    assert original["result"]["lexical_tier"] is None
+
+
+def test_a_hybrid_search_without_its_keyword_leg_reports_no_tier(corpus):
+    from retrieval.access import Scope
+    from retrieval.facade import SearchMode, chunks_search
+    from acehrag.auth import Principal
+
+    anonymous = Principal()
+    both = chunks_search(principal=anonymous, query="zakat", mode=SearchMode.HYBRID, top_k=5, scope=Scope())
+    semantic_only = chunks_search(principal=anonymous, query="zakat", mode=SearchMode.HYBRID, top_k=5, scope=Scope(),
+                                  keyword_leg=False)
+    assert both.lexical_tier is not None and both.lexical_matches >= 1
+    assert semantic_only.lexical_tier is None and semantic_only.lexical_matches is None and semantic_only.hits
