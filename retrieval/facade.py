@@ -17,6 +17,7 @@ from acehrag.auth import Principal
 from retrieval.access import Scope, chunk_enabled_q, chunks_visible, visible_documents_q
 from retrieval.citations import citation_for
 from retrieval.models import Chunk, Document
+from retrieval.search.timeouts import search_deadline  # noqa: F401  (re-exported: an answer's tool deadline)
 
 
 # -- the answer path (answering) -------------------------------------------------------------
