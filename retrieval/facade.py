@@ -7,7 +7,7 @@ checked a document id. Results are frozen values, never ORM rows.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Sequence
 
@@ -215,6 +215,36 @@ def clause_chunk_visible(*, principal: Principal, document_id: uuid.UUID, char_s
     chunk = (_document_chunks(principal, None, document_id)
              .filter(char_start__lte=char_start, char_end__gt=char_start).order_by("ordinal").first())
     return chunk_hit(chunk) if chunk else None
+
+
+@dataclass(frozen=True)
+class PassagePacket:
+    """One passage an earlier answer cited, as stored (metadata.synthesis.source_passages)."""
+
+    document_id: uuid.UUID
+    chunk_id: uuid.UUID
+    visible_chars: int                 # positive: how much of the chunk that answer showed
+
+
+def chunks_restored_visible(*, principal: Principal, scope: Scope, packets: Sequence[PassagePacket]) -> list[ChunkHit]:
+    """The current bodies of earlier cited chunks, each within its persisted visible prefix, in packet order.
+
+    Access and scope are rechecked; a chunk no longer visible, disabled, or now in another document is
+    left out (fresh retrieval finds what is needed). A restored body is never longer than it was shown.
+    """
+    if not packets:
+        return []
+    visible = Document.objects.filter(visible_documents_q(principal, scope))
+    chunks = {c.id: c for c in Chunk.objects.filter(chunk_enabled_q(), document__in=visible,
+                                                    id__in=[p.chunk_id for p in packets])
+              .select_related("document").defer(*_ROWS)}
+    hits = []
+    for packet in packets:
+        chunk = chunks.get(packet.chunk_id)
+        if chunk is not None and chunk.document_id == packet.document_id:
+            hit = chunk_hit(chunk)
+            hits.append(replace(hit, text=hit.text[:packet.visible_chars]))
+    return hits
 
 
 def chunk_visible_get(*, principal: Principal, chunk_id: uuid.UUID) -> ChunkHit | None:

@@ -14,6 +14,7 @@ from itertools import zip_longest
 
 from answering.anchors import ArticleLocator, asks_for_signatory, find_article, find_named_regulation
 from answering.answer.contracts import MAX_PASSAGES, SEARCH_TOP_K, Prepared
+from answering.answer.restore import restored_passages
 from answering.answer.steps import StepRecorder
 from answering.focus import definition_term, question_focus
 from answering.followup import FollowupDecision, followup_model, followup_rule
@@ -82,6 +83,12 @@ class EvidenceGatherer:
             anchor_document = facade.document_visible_first(principal=principal, scope=scope)
         followup = self._followup(names_instrument=bool(named))
         locator = find_article(question)
+        followup_anchor = False
+        if followup.carry and len(followup.document_ids) == 1 and anchor_document is None and not followup.next_article:
+            # One earlier document: its anchors (article, closing, focus) are read; the searches stay the question's.
+            anchor_document = facade.document_visible_first(principal=principal, scope=scope,
+                                                             document_id=uuid.UUID(str(followup.document_ids[0])))
+            followup_anchor = anchor_document is not None
         if followup.next_article and not (named or locator):
             # "pasal berikutnya apa?": read the article after the one the previous answer cited.
             anchor_document = facade.document_visible_first(principal=principal, scope=scope,
@@ -100,7 +107,7 @@ class EvidenceGatherer:
             followup_scope = Scope(collection_ids=scope.collection_ids, document_ids=tuple(carried)) if carried else None
 
         search_scope = scope
-        if anchor_document and not locator:
+        if anchor_document and not locator and not followup_anchor:
             search_scope = Scope(collection_ids=scope.collection_ids, document_ids=(anchor_document.id,))
         followup_hits = self.search(question, followup_scope, "followup")[0] if followup_scope else []
         main_hits = self.search(question, search_scope, "search")[0]
@@ -119,7 +126,8 @@ class EvidenceGatherer:
 
         merged: list[Passage] = []
         seen: set[uuid.UUID] = set()
-        for passage in [*live, *anchor, *closing, *ranked]:
+        restored = restored_passages(self.prepared, self.steps, followup) if followup.carry else []
+        for passage in [*live, *anchor, *closing, *restored, *ranked]:
             if passage.chunk_id not in seen:
                 seen.add(passage.chunk_id)
                 merged.append(passage)

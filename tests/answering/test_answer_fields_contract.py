@@ -383,3 +383,46 @@ def test_a_hybrid_search_without_its_keyword_leg_reports_no_tier(corpus):
                                   keyword_leg=False)
     assert both.lexical_tier is not None and both.lexical_matches >= 1
     assert semantic_only.lexical_tier is None and semantic_only.lexical_matches is None and semantic_only.hits
+
+
+# -- 5. documents and chats ----------------------------------------------------------------------
+
+
+def test_a_follow_up_restores_the_earlier_cited_passages_and_reads_its_one_document(server, corpus):
+    headers = {"X-User-Subject": f"follow-{uuid.uuid4().hex[:6]}"}
+    first = post(server, "/query", headers, query=QUESTION).json()
+    assert [c["document_id"] for c in first["citations"]] == [corpus["zakat"]]
+    stored = stored_assistant(server, first, headers)["metadata"]["synthesis"]["source_passages"]
+    assert [(p["document_id"], p["chunk_id"]) for p in stored] == [(corpus["zakat"], first["citations"][0]["chunk_id"])]
+    assert isinstance(stored[0]["visible_chars"], int) and stored[0]["visible_chars"] > 0
+
+    later = post(server, "/query", headers, query="lalu bagaimana dengan itu?", conversation_id=first["conversation_id"],
+                 include_provenance=True).json()
+    audit = later["tool_call_audit"]
+    restore = [e for e in audit if e["tool"] == "restore_passages"]
+    assert restore and restore[0]["result"] == {"restored": 1, "invalid": 0}
+    assert restore[0]["executed_arguments"] == {"exchanges": [0]}
+    # The carried document rides on every search's audit entry.
+    searches = [e for e in audit if e["tool"] == "search_documents"]
+    assert searches and all(e["followup_document_ids"] == [corpus["zakat"]] for e in searches)
+
+
+def test_restored_bodies_stay_within_their_visible_prefix_and_access(corpus, django_db_blocker):
+    from acehrag.auth import Principal
+    from answering.answer.restore import passage_packet
+    from retrieval.access import Scope
+    from retrieval.facade import PassagePacket, chunks_restored_visible
+    from retrieval.models import Chunk
+
+    chunk = Chunk.objects.get(document_id=corpus["zakat"])
+    packets = [PassagePacket(uuid.UUID(corpus["zakat"]), chunk.id, 12),
+               PassagePacket(uuid.UUID(corpus["ppid"]), chunk.id, 12)]           # moved document: left out
+    hits = chunks_restored_visible(principal=Principal(), scope=Scope(), packets=packets)
+    assert [(h.chunk_id, h.text) for h in hits] == [(chunk.id, chunk.text[:12])]
+    outside = Scope(document_ids=(uuid.UUID(corpus["ppid"]),))
+    assert chunks_restored_visible(principal=Principal(), scope=outside, packets=packets[:1]) == []
+    valid = {"document_id": corpus["zakat"], "chunk_id": str(chunk.id)}
+    assert passage_packet({**valid, "visible_chars": 40}) == PassagePacket(uuid.UUID(corpus["zakat"]), chunk.id, 40)
+    for bad in (0, -3, True, "40", None, 4.5):
+        assert passage_packet({**valid, "visible_chars": bad}) is None
+    assert passage_packet({"chunk_id": str(chunk.id), "visible_chars": 4}) is None
