@@ -16,7 +16,9 @@ from kernel.principal import request_principal
 from kernel.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
 from kernel.limits import answer_slots, worker_thread_deprioritise
 from answering.answer.contracts import AnswerCancelled, AnswerCore, AnswerRequest, GatedAnswer
+from answering.answer.gated import gate_dropped_reasons
 from answering.answer.pipeline import AnswerPipeline, query_pipeline
+from answering.answer.provenance import opt_in_fields, tool_fields
 from answering.runner import StreamedAnswer
 from answering.schemas import QueryRequest, QueryResponse
 from answering.sse import SSE_HEADERS, coalesced, error_frame, result_frames, sse_frame
@@ -43,6 +45,8 @@ def answer_request(request: HttpRequest, payload: QueryRequest, route: str, rout
         route_family=route_family,
         mcp_source_ids=tuple(payload.mcp_source_ids) if payload.mcp_source_ids is not None else None,
         mcp_given="mcp_source_ids" in payload.model_fields_set,
+        include_grounding=bool(payload.include_grounding),
+        include_provenance=bool(payload.include_provenance),
     )
 
 
@@ -56,6 +60,7 @@ def common_body(result: AnswerCore) -> dict:
         "history_truncated": result.history.truncated,
         "history_exchanges_in_view": result.history.exchanges_in_view,
         "citations": result.citations,
+        **tool_fields(result),
         "fallback_used": result.fallback_used,
         "fallback_reason": result.fallback_reason,
         "claims_supported": result.claims_supported,
@@ -70,6 +75,7 @@ def result_body(result: GatedAnswer) -> dict:
         "claim_map": result.claim_map,
         "provenance_complete": result.provenance_complete,
         "dropped_claims_count": result.dropped_claims_count,
+        "dropped_claim_reasons": gate_dropped_reasons(result),
         # Only a refusal that checked nothing says so; absence makes no verification claim.
         **({"faithfulness_checked": False} if result.faithfulness_checked is False else {}),
     }
@@ -80,7 +86,9 @@ def json_answer(pipeline: AnswerPipeline, answer: AnswerRequest, body_of: Callab
     worker_thread_deprioritise()
     with answer_slots().held():
         result = pipeline.run(pipeline.prepare(answer))
-    response = JsonResponse(body_of(result))
+    body = {**body_of(result), **opt_in_fields(result, include_grounding=answer.include_grounding,
+                                               include_provenance=answer.include_provenance)}
+    response = JsonResponse(body)
     response["Cache-Control"] = "no-transform"
     return response
 
@@ -105,11 +113,18 @@ async def stream_answer(answer: AnswerRequest, *, make_pipeline: Callable[..., A
     async def frames():
         try:
             async for item in streamed.run():
-                if isinstance(item, AnswerCore):
-                    for chunk in coalesced(frames_of(item)):
-                        yield chunk
-                else:
+                if not isinstance(item, AnswerCore):
                     yield sse_frame(*item)
+                    continue
+                try:
+                    framed = list(frames_of(item))
+                except Exception:
+                    # The answer is complete but could not be framed: the seed's stream_failed, not query_failed.
+                    logger.exception("answer stream framing failed")
+                    yield error_frame("stream_failed", "The answer stream could not be completed")
+                    return
+                for chunk in coalesced(framed):
+                    yield chunk
         except DomainError as exc:
             yield error_frame(f"http_{exc.http_status}", exc.message)
         except AnswerCancelled:

@@ -106,8 +106,8 @@ def quantity_supported(claimed: Quantity, stated: Iterable[Quantity]) -> bool:
 
 def judge_claim(claim: Claim, passages: Mapping[str, str]) -> ClaimVerdict:
     """Deterministic support check of one claim against its cited passages."""
-    if claim.is_memory:
-        return ClaimVerdict(claim, True, "memory")
+    if claim.restates:
+        return ClaimVerdict(claim, True, claim.restates)
     cited = [passages[key] for key in claim.citation_keys if key in passages]
     if not cited:
         return ClaimVerdict(claim, False, "no_citation")
@@ -127,7 +127,7 @@ def render_answer(framing: str, claims: Iterable[Claim]) -> str:
     """The published text: framing, then each claim followed by its labels."""
     parts = []
     for claim in claims:
-        labels = " ".join(f"[{key}]" for key in claim.citation_keys if key != "memory")
+        labels = " ".join(f"[{key}]" for key in claim.citation_keys if key not in ("memory", "history"))
         sentence = claim.text.rstrip()
         end = sentence[-1] if sentence and sentence[-1] in ".!?" else "."
         body = sentence[:-1] if sentence and sentence[-1] in ".!?" else sentence
@@ -162,8 +162,8 @@ def claim_verdicts(claims: tuple[Claim, ...], passages: Mapping[str, str], judge
     items = []
     for index, claim in enumerate(claims):
         cited = {key: passages[key] for key in claim.citation_keys if key in passages}
-        if claim.is_memory:
-            verdicts[index] = ClaimVerdict(claim, True, "memory")
+        if claim.restates:
+            verdicts[index] = ClaimVerdict(claim, True, claim.restates)
         elif not cited:
             verdicts[index] = ClaimVerdict(claim, False, "no_citation")
         else:
@@ -191,10 +191,10 @@ def faithfulness_gate(draft: AnswerDraft, passages: Mapping[str, str], *, partia
     """Drop unsupported claims; withhold the answer when too little survives."""
     verdicts = claim_verdicts(draft.claims, passages, judge, batch_size)
     kept = tuple(v.claim for v in verdicts if v.supported)
-    checked = [v for v in verdicts if v.reason != "memory"]
+    checked = [v for v in verdicts if v.reason not in ("memory", "history")]
     supported = sum(1 for v in checked if v.supported)
     dropped = len(verdicts) - len(kept)
-    source_kept = [claim for claim in kept if not claim.is_memory]
+    source_kept = [claim for claim in kept if not claim.restates]
     language = draft.language if draft.language in WITHHELD_TEXT else "id"
     if dropped == 0:
         return GateResult(kept, verdicts, render_answer(draft.framing, kept), False, None, 0, supported, len(checked))

@@ -60,7 +60,7 @@ def model_gate(question: str, draft: AnswerDraft, passages: Sequence[Passage], t
     if not draft.claims:
         return _label_free(draft, texts, judge, model_asserts_facts(draft.framing, models.judge, models.budget),
                            batch_size)
-    labelled = [c for c in draft.claims if c.citation_keys and not c.is_memory]
+    labelled = [c for c in draft.claims if c.citation_keys and not c.restates]
     if labelled and not any(key in texts for claim in labelled for key in claim.citation_keys):
         return refusal("unresolved_citation", language)
     surplus = tuple(c for c in draft.claims if not c.citation_keys and _is_excerpt(c, passages))

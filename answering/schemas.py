@@ -29,9 +29,13 @@ class QueryRequest(StrictSchema):
         "family (/query vs /query/v2): 409."))
     collection_ids: list[str] | None = Field(None, description=COLLECTION_IDS)
     document_ids: list[uuid.UUID] | None = Field(None, description=DOCUMENT_IDS)
-    # Accepted for compatibility with the seeds' clients; they change nothing here.
-    include_grounding: bool | None = Field(None, description=ACCEPTED_IGNORED)
-    include_provenance: bool | None = Field(None, description=ACCEPTED_IGNORED)
+    include_grounding: bool | None = Field(None, description=(
+        "JSON only: true adds grounding (the passages the answer cites, as the stream's passage frames) and "
+        "used_docs (the cited document ids) to the body. Ignored by the streams."))
+    include_provenance: bool | None = Field(None, description=(
+        "JSON only: true adds tool_call_audit (every tool call with proposed_arguments, executed_arguments and, "
+        "for a carried follow-up's searches, followup_document_ids) and model_call_log (every model call) to the "
+        "body. Ignored by the streams."))
     offer_artifacts: bool | None = Field(None, description=ACCEPTED_IGNORED + " No files are generated.")
     mcp_source_ids: list[str] | None = Field(None, description=(
         "MCP sources for this chat (GET /mcp-sources); in an existing chat the selection is saved for every "
@@ -69,6 +73,10 @@ class AnswerFields(Schema):
                                                 "show a notice asking the user to restate earlier points.")
     history_exchanges_in_view: int = Field(description="Prior question/answer pairs in that window (0 for a new chat).")
     citations: list[Citation | ToolCitation] = Field(description="Sources of the answer (shared citation object), in label order.")
+    tool: str | None = Field(description='The tool whose reads ground the answer: "vector_search" for the indexed '
+                                         'documents, a live-data or MCP tool\'s name when its read is the source; '
+                                         'null when no tool was selected (a refusal before retrieval).')
+    tool_executed: bool = Field(description="true when that tool ran to completion at least once for this answer.")
     fallback_used: bool = Field(description="true when a refusal or fallback notice was published instead of an answer.")
     fallback_reason: str | None = Field(description="Why (e.g. no_answer, coverage_incomplete, policy_blocked, "
                                                     "model_timeout, context_budget_exhausted); null for a full answer.")
@@ -79,11 +87,41 @@ class AnswerFields(Schema):
                                                      'never 0%.')
 
 
-class QueryResponse(AnswerFields):
+class Grounding(Schema):
+    """A passage the answer cites, as the stream's passage frame carries it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    kind: Literal["chunk", "tool"]
+    text: str
+    citation_key: str
+    chunk_id: str | None = Field(None, description="kind chunk: the chunk's UUID.")
+    source_type: str | None = Field(None, description='kind chunk: "document".')
+    score: float | None = Field(None, description="kind chunk: its retrieval score.")
+    tool: str | None = Field(None, description="kind tool: the tool that read it.")
+    source_url: str | None = Field(None, description="kind tool: the source's URL when it has one.")
+    citation: dict | None = Field(None, description="kind tool: the full citation object (with call identity).")
+
+
+class OptInFields(Schema):
+    grounding: list[Grounding] | None = Field(None, description="Only with include_grounding: true.")
+    used_docs: list[str] | None = Field(None, description="Only with include_grounding: true: the document ids "
+                                                          "(UUIDs) the answer cites, first-cited first.")
+    tool_call_audit: list[dict] | None = Field(None, description=(
+        "Only with include_provenance: true: call, tool, proposed_arguments, executed_arguments (identical: no "
+        "query is rewritten), ok, ms, result, and followup_document_ids on searches of a carried follow-up."))
+    model_call_log: list[dict] | None = Field(None, description="Only with include_provenance: true: every model "
+                                                                "call (purpose, timing, tokens); [] without a model.")
+
+
+class QueryResponse(AnswerFields, OptInFields):
     claim_map: list[dict] = Field(description="Surviving claims with their labelled citation references "
                                               "(kind chunk, history or memory).")
     provenance_complete: bool = Field(description="Verification verdict for the published factual text.")
     dropped_claims_count: int = Field(description="Unsupported claims removed before the answer was returned.")
+    dropped_claim_reasons: dict[str, int] = Field(description=(
+        "How many dropped claims each reason removed (no_support, number_mismatch, no_citation, surplus_excerpt, "
+        "unparseable, deadline, budget, …); {} when nothing was dropped. Claim text is withheld."))
     faithfulness_checked: bool | None = Field(None, description="Present (false) only when nothing could be checked "
                                                                 "(context_budget_exhausted); absence claims nothing.")
 
@@ -95,7 +133,7 @@ class QueryV2Request(QueryRequest):
                                                               "(it was an opt-in from 21 to 23 Oct 2026).")
 
 
-class QueryV2Response(AnswerFields):
+class QueryV2Response(AnswerFields, OptInFields):
     schema_: str = Field(alias="schema", description='Always "annotate-v2"; treat anything else as unverified.')
     claims: list[dict] = Field(description="Fact segments: text, citation_keys, citations, verdict (supported, "
                                            "unsupported, unverified, uncited, invalid_citation, from_conversation), "

@@ -7,6 +7,7 @@ from typing import Iterable, Iterator
 
 from answering.guard import REFUSAL
 from answering.answer.contracts import AnswerCore, GatedAnswer
+from answering.answer.provenance import grounding_object
 
 SSE_HEADERS = {
     "Cache-Control": "no-cache, no-transform",
@@ -73,16 +74,7 @@ def trace_frame(result: AnswerCore) -> bytes:
 
 
 def passage_frame(passage) -> bytes:
-    if passage.citation.get("kind") == "tool":
-        return sse_frame("passage", {
-            "kind": "tool", "text": passage.text, "tool": passage.citation["tool"],
-            "source_url": passage.citation.get("source_url"), "citation": passage.citation,
-            "citation_key": passage.label,
-        })
-    return sse_frame("passage", {
-        "kind": "chunk", "text": passage.text, "chunk_id": str(passage.chunk_id),
-        "source_type": "document", "score": round(passage.score, 6), "citation_key": passage.label,
-    })
+    return sse_frame("passage", grounding_object(passage))
 
 
 def answer_frames(result: AnswerCore, *, start: dict, citations: list[dict],

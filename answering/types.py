@@ -42,12 +42,22 @@ class Passage(ChunkHit):
 @dataclass(frozen=True)
 class Claim:
     text: str                           # the sentence without its labels
-    citation_keys: tuple[str, ...]      # e.g. ("chunk:<uuid>",) or ("memory",)
+    citation_keys: tuple[str, ...]      # e.g. ("chunk:<uuid>",), ("memory",) or ("history",)
     memory_id: int | None = None
+    turn_index: int | None = None       # the earlier exchange (zero-based) a history claim restates
 
     @property
     def is_memory(self) -> bool:
         return self.memory_id is not None
+
+    @property
+    def is_history(self) -> bool:
+        return self.turn_index is not None
+
+    @property
+    def restates(self) -> str | None:
+        """"memory" or "history": a claim verified against no source, in neither grounding count (seed)."""
+        return "memory" if self.is_memory else "history" if self.is_history else None
 
 
 @dataclass(frozen=True)

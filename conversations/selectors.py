@@ -164,3 +164,19 @@ def conversation_container(*, conversation_id: uuid.UUID) -> ConversationContain
     saved = row["mcp_source_ids"]
     return ConversationContainer(row["owner"], row["workspace_id"], row["notebook_id"],
                                  tuple(saved) if saved is not None else None)
+
+
+def exchange_source_passages(*, conversation_id: uuid.UUID, exchange_indices: list[int]) -> list[dict]:
+    """The ``metadata.synthesis.source_passages`` packets stored with those exchanges' answers, most recent first.
+
+    Precondition: the caller has already checked access to the conversation. Entries are returned as stored;
+    the caller validates their bounds.
+    """
+    messages = (Message.objects.filter(conversation_id=conversation_id, exchange_index__in=exchange_indices,
+                                       role=Message.Role.ASSISTANT)
+                .order_by("-exchange_index", "-position").only("metadata"))
+    packets: list[dict] = []
+    for message in messages:
+        stored = ((message.metadata or {}).get("synthesis") or {}).get("source_passages")
+        packets += [entry for entry in stored if isinstance(entry, dict)] if isinstance(stored, list) else []
+    return packets

@@ -73,6 +73,17 @@ class UpstreamFailed(DomainError):
     http_status = 502
 
 
+class RetrievalFailed(UpstreamFailed):
+    """A search could not read the index: its embedder failed, or a statement hit its time bound.
+
+    502 on every route (the seeds' tables list no other status for it). An
+    agent told of it may search again within its deadline; on /query/v2 a
+    turn whose tools read nothing at all is a 404 instead (seed).
+    """
+
+    code = "retrieval_failed"
+
+
 class Unavailable(DomainError):
     code = "unavailable"
     http_status = 503

@@ -1,7 +1,7 @@
 """Retrieval's domain errors; ``acehrag.api`` renders each as ``{"detail": message}`` with its status."""
 from __future__ import annotations
 
-from kernel.errors import BadRequest, DomainError, Forbidden, NotFound, PayloadTooLarge, Unavailable, UpstreamFailed
+from kernel.errors import BadRequest, DomainError, Forbidden, NotFound, PayloadTooLarge, RetrievalFailed, Unavailable
 
 QUERY_EMPTY = "Query must not be empty"
 # As /query's question bound (answering.answer.contracts.MAX_QUESTION_CHARS): longer is a 413.
@@ -16,11 +16,13 @@ class QueryTooLong(PayloadTooLarge):
     code = "query_too_long"
 
 
-class EmbeddingFailed(UpstreamFailed):
+class EmbeddingFailed(RetrievalFailed):
     code = "embedding_failed"
 
 
-class SearchTimedOut(Unavailable):
+class SearchTimedOut(RetrievalFailed):
+    """502 like every failed retrieval dependency (the seeds' tables); 503 stays the database outage's."""
+
     code = "search_timeout"
 
 

@@ -7,7 +7,7 @@ checked a document id. Results are frozen values, never ORM rows.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Sequence
 
@@ -18,6 +18,7 @@ from retrieval.signature import ENACTED_AT, closing_block
 from retrieval.access import Scope, chunk_enabled_q, chunks_visible, document_access_q, visible_documents_q
 from retrieval.citations import citation_for
 from retrieval.models import Chunk, Document
+from retrieval.search.timeouts import search_deadline  # noqa: F401  (re-exported: an answer's tool deadline)
 
 
 # -- the answer path (answering) -------------------------------------------------------------
@@ -72,6 +73,11 @@ class ChunkSearchResult:
     mode: SearchMode
     hits: tuple[ChunkHit, ...]
     lexical_tier: str | None = None
+    lexical_matches: int | None = None     # keyword matches on any term; 0: the search matched none of its terms
+
+    @property
+    def zero_match(self) -> bool:
+        return self.lexical_matches == 0
 
 
 @dataclass(frozen=True)
@@ -90,7 +96,8 @@ def chunk_hit(chunk: Chunk, score: float = 1.0) -> ChunkHit:
 
 
 def chunks_search(*, principal: Principal, query: str, mode: SearchMode = SearchMode.HYBRID, top_k: int,
-                  scope: Scope | None = None, vectors: QueryVectors | None = None) -> ChunkSearchResult:
+                  scope: Scope | None = None, vectors: QueryVectors | None = None,
+                  keyword_leg: bool = True) -> ChunkSearchResult:
     """The visible chunks ranked for ``query``; raises EmbeddingError or SearchTimeout.
 
     ``vectors`` embeds ``query`` (inside the search, once per text) when the mode needs a vector.
@@ -98,9 +105,9 @@ def chunks_search(*, principal: Principal, query: str, mode: SearchMode = Search
     from retrieval.search import chunk_search
 
     outcome = chunk_search(query, mode=mode.value, top_k=top_k, principal=principal, scope=scope,
-                           embed_query=vectors.get if vectors is not None else None)
+                           embed_query=vectors.get if vectors is not None else None, keyword_leg=keyword_leg)
     return ChunkSearchResult(mode=mode, hits=tuple(chunk_hit(hit.chunk, hit.score) for hit in outcome.hits),
-                             lexical_tier=outcome.lexical_tier)
+                             lexical_tier=outcome.lexical_tier, lexical_matches=outcome.lexical_matches)
 
 
 def content_visible_exists(*, principal: Principal, scope: Scope) -> bool:
@@ -216,6 +223,36 @@ def clause_chunk_visible(*, principal: Principal, document_id: uuid.UUID, char_s
     chunk = (_document_chunks(principal, None, document_id)
              .filter(char_start__lte=char_start, char_end__gt=char_start).order_by("ordinal").first())
     return chunk_hit(chunk) if chunk else None
+
+
+@dataclass(frozen=True)
+class PassagePacket:
+    """One passage an earlier answer cited, as stored (metadata.synthesis.source_passages)."""
+
+    document_id: uuid.UUID
+    chunk_id: uuid.UUID
+    visible_chars: int                 # positive: how much of the chunk that answer showed
+
+
+def chunks_restored_visible(*, principal: Principal, scope: Scope, packets: Sequence[PassagePacket]) -> list[ChunkHit]:
+    """The current bodies of earlier cited chunks, each within its persisted visible prefix, in packet order.
+
+    Access and scope are rechecked; a chunk no longer visible, disabled, or now in another document is
+    left out (fresh retrieval finds what is needed). A restored body is never longer than it was shown.
+    """
+    if not packets:
+        return []
+    visible = Document.objects.filter(visible_documents_q(principal, scope))
+    chunks = {c.id: c for c in Chunk.objects.filter(chunk_enabled_q(), document__in=visible,
+                                                    id__in=[p.chunk_id for p in packets])
+              .select_related("document").defer(*_ROWS)}
+    hits = []
+    for packet in packets:
+        chunk = chunks.get(packet.chunk_id)
+        if chunk is not None and chunk.document_id == packet.document_id:
+            hit = chunk_hit(chunk)
+            hits.append(replace(hit, text=hit.text[:packet.visible_chars]))
+    return hits
 
 
 def chunk_visible_get(*, principal: Principal, chunk_id: uuid.UUID) -> ChunkHit | None:

@@ -47,25 +47,31 @@ DEFAULTS = {
     415: ("Unsupported or mismatched file type.", "Unsupported file type .exe; expected one of .docx, .htm, .html, "
                                                    ".md, .pdf, .txt"),
     429: ("Rate limited; retry after the Retry-After header's seconds.", "Too many playground runs; retry later"),
-    502: ("A model or embedding dependency failed.", "Model dependency failed: HTTP 500 from the model server"),
-    503: ("Search or the answer timed out, or a dependency is unavailable.", "Search timed out; try a more specific query"),
+    502: ("A model or embedding dependency failed, or a search hit its time bound.",
+          "Model dependency failed: HTTP 500 from the model server"),
+    503: ("The database is unavailable, or the server is at its answer capacity (retry after Retry-After).",
+          "Service temporarily unavailable"),
 }
 ANSWER_404 = ("Unknown conversation_id (or another subject's), or no visible indexed content to answer from.",
               "Conversation 3f0c2a8e-1b7d-4c55-9a1e-6d2b8f4e7a10 not found")
+ANSWER_V2_404 = ("Unknown conversation_id (or another subject's), no visible indexed content, or the tools that ran "
+                 "returned nothing readable (including a search that failed or hit its time bound).",
+                 "The tools that ran returned nothing readable for this question")
 ANSWER_413 = ("The question (and history) cannot fit the answer context.",
               "The question is too long for the answer context (9000 > 8000 characters)")
 OVERRIDES = {
     "/query": {404: ANSWER_404, 413: ANSWER_413},
     "/query/stream": {404: ANSWER_404, 413: ANSWER_413},
-    "/query/v2": {404: ANSWER_404, 413: ANSWER_413},
-    "/query/v2/stream": {404: ANSWER_404, 413: ANSWER_413},
+    "/query/v2": {404: ANSWER_V2_404, 413: ANSWER_413},
+    "/query/v2/stream": {404: ANSWER_V2_404, 413: ANSWER_413},
     "/playground": {
         403: ("The caller is not a verified admin.", "Verified admin principal required"),
         404: ANSWER_404, 413: ANSWER_413,
         503: ("Verified identity is disabled (no trusted headers, no JWT key): the playground fails closed.",
               "The playground needs verified identity: configure a partner JWT key or trust identity headers"),
     },
-    "/search": {502: ("The embedding (or rerank) dependency failed.", "Embedding dependency failed: connection refused")},
+    "/search": {502: ("The embedding (or rerank) dependency failed, or the search hit its time bound.",
+                      "Embedding dependency failed: connection refused")},
     "/documents/{document_id}": {404: ("Unknown or not visible.", "Document 3f0c2a8e-1b7d-4c55-9a1e-6d2b8f4e7a10 not found")},
     "/ingestions/{ingestion_id}": {404: ("Unknown ingestion.", "Ingestion 3f0c2a8e-1b7d-4c55-9a1e-6d2b8f4e7a10 not found")},
     "/conversations/{conversation_id}": {

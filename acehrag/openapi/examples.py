@@ -17,7 +17,7 @@ GROUNDING = {"claims_supported": 1, "claims_total": 1, "grounding_rate": 1.0}
 ANSWER_COMMON = {
     "conversation_id": CONVERSATION, "message_id": MESSAGE, "trace_id": "9c1b2a3d4e5f46a7b8c9d0e1f2a3b4c5",
     "history_truncated": False, "history_exchanges_in_view": 0, "citations": [CITATION],
-    "fallback_used": False, "fallback_reason": None, **GROUNDING,
+    "tool": "vector_search", "tool_executed": True, "fallback_used": False, "fallback_reason": None, **GROUNDING,
 }
 V2_CLAIM = {"text": V2_ANSWER, "citation_keys": ["P1"], "citations": [{"citation_key": "P1", "citation": CITATION}],
             "verdict": "supported", "unverified_reason": None, "invalid_citation_keys": [], "kind": "fact",
@@ -58,7 +58,7 @@ RESPONSES = {
          "score": 0.0325, "citation": CITATION}]},
     ("post", "/query"): {"answer": ANSWER, **ANSWER_COMMON,
                          "claim_map": [{"text": ANSWER, "citations": [{"kind": "chunk", "chunk_id": CHUNK}]}],
-                         "provenance_complete": True, "dropped_claims_count": 0},
+                         "provenance_complete": True, "dropped_claims_count": 0, "dropped_claim_reasons": {}},
     ("post", "/query/v2"): V2_RESPONSE,
     ("post", "/playground"): {**{k: v for k, v in V2_RESPONSE.items() if k not in ("conversation_id", "message_id")},
                               "trace_id": None, "playground_run_id": INGESTION, "published": False,

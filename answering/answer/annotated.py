@@ -36,9 +36,12 @@ from answering.annotation.annotate import (
 from answering.annotation.rendering import render_segments, verified_text
 from answering.annotation.segments import Rendered, Segment, check_structure, parse_segments
 from memory.services import RecalledMemory
+from kernel.errors import NotFound, RetrievalFailed
 from retrieval.facade import Scope
 from retrieval.search.glossary import glossary_expansions
 
+NOTHING_READABLE = "The tools that ran returned nothing readable for this question"
+READABLE_TEXT_TOOLS = frozenset({"corpus_facts"})     # a tool whose answer is text, not passages
 SCHEMA = "annotate-v2"
 ROUTE_FAMILY = "query_v2"
 SOURCE_SCOPE_EMPTY = (
@@ -93,6 +96,13 @@ def model_segments(content: str, memory_ids: dict[str, int]) -> tuple[Segment, .
                  for s in segments)
 
 
+def require_readable(passages: list[Passage], steps) -> None:
+    """/query/v2's 404: the tools that ran returned nothing readable (a failed or timed-out search included)."""
+    if passages or any(call.ok and call.tool in READABLE_TEXT_TOOLS for call in steps.calls):
+        return
+    raise NotFound(NOTHING_READABLE, code="nothing_readable")
+
+
 class NothingCheckable:
     """A framing check for system copy: no segment states a fact to verify."""
 
@@ -126,13 +136,17 @@ class AnnotateComposer:
         if context.prepared.scope_empty:
             return AnnotatedOutcome(SOURCE_SCOPE_EMPTY, [], fallback_reason="source_scope_empty")
         evidence, steps, question = context.evidence, context.steps, context.question
-        passages = evidence.gather()
+        try:
+            passages = evidence.gather()
+        except RetrievalFailed:
+            passages = []        # a failed search read nothing; the agent may search again (seed)
         ledger = PassageLedger()
         system_notice = False
         if context.models:
             memory_ids = memory_labels(recalled)
             run = AgentRun("answer_segments", lambda content: model_segments(content, memory_ids),
                            progress=self._progress_of(context, ledger), editorial=self._editorial,
+                           rewrite_zero_match=True,
                            search_in_document=lambda document_id, query: self._search_in_document(
                                context, ledger, document_id, query))
             try:
@@ -143,7 +157,9 @@ class AnnotateComposer:
                 checked = False if stop.reason == "context_budget_exhausted" else None
                 return AnnotatedOutcome(refusal_notice(stop.reason, language), ledger.passages(),
                                         fallback_reason=stop.reason, checked=checked)
+            require_readable(ledger.passages(), steps)
         else:
+            require_readable(passages, steps)
             shown = ledger.show(passages)
             key_of = {p.label: k.key for p, k in zip(passages, shown)}
             draft = steps.step("synthesis", lambda: with_memory_claims(

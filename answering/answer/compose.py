@@ -40,7 +40,10 @@ class AnswerContext:
 
     def run_fields(self) -> dict:
         """The result fields the recorder kept."""
-        return {"tool_calls": list(self.steps.calls), "lexical_tiers": list(self.steps.lexical_tiers)}
+        followup = self.evidence.followup_record or {}
+        carried = tuple(followup.get("followup_document_ids") or ()) if followup.get("decision") == "carried" else ()
+        return {"tool_calls": list(self.steps.calls), "lexical_tiers": list(self.steps.lexical_tiers),
+                "followup_document_ids": carried}
 
 
 class Outcome(Protocol):

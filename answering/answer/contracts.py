@@ -39,6 +39,8 @@ class AnswerRequest:
     route_family: str = "query"
     mcp_source_ids: tuple[str, ...] | None = None
     mcp_given: bool = False            # the request carried mcp_source_ids (even null)
+    include_grounding: bool = False    # JSON only: grounding + used_docs in the body
+    include_provenance: bool = False   # JSON only: tool_call_audit + model_call_log in the body
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,7 @@ class AnswerCore:
     synthesis_mode: str = "deterministic-extractive"
     judge_mechanism: str = "deterministic lexical+numeric support judge"
     model_calls: list[dict] = field(default_factory=list)
+    followup_document_ids: tuple[str, ...] = ()   # documents a follow-up carried into its searches
 
     @property
     def blocked(self) -> bool:

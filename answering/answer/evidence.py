@@ -14,6 +14,7 @@ from itertools import zip_longest
 
 from answering.anchors import ArticleLocator, asks_for_signatory, find_article, find_named_regulation
 from answering.answer.contracts import MAX_PASSAGES, SEARCH_TOP_K, Prepared
+from answering.answer.restore import restored_passages
 from answering.answer.steps import StepRecorder
 from answering.focus import definition_term, question_focus
 from answering.followup import FollowupDecision, followup_model, followup_rule
@@ -43,6 +44,7 @@ class EvidenceGatherer:
         self._models = models
         self._surface_legal = surface_legal
         self._arms: dict[tuple, ChunkSearchResult] = {}
+        self._zero_match: set[str] = set()   # the agent's searches that matched none of their terms
         self._vectors = QueryVectors()
 
     def question_vector(self):
@@ -81,6 +83,12 @@ class EvidenceGatherer:
             anchor_document = facade.document_visible_first(principal=principal, scope=scope)
         followup = self._followup(names_instrument=bool(named))
         locator = find_article(question)
+        followup_anchor = False
+        if followup.carry and len(followup.document_ids) == 1 and anchor_document is None and not followup.next_article:
+            # One earlier document: its anchors (article, closing, focus) are read; the searches stay the question's.
+            anchor_document = facade.document_visible_first(principal=principal, scope=scope,
+                                                             document_id=uuid.UUID(str(followup.document_ids[0])))
+            followup_anchor = anchor_document is not None
         if followup.next_article and not (named or locator):
             # "pasal berikutnya apa?": read the article after the one the previous answer cited.
             anchor_document = facade.document_visible_first(principal=principal, scope=scope,
@@ -99,7 +107,7 @@ class EvidenceGatherer:
             followup_scope = Scope(collection_ids=scope.collection_ids, document_ids=tuple(carried)) if carried else None
 
         search_scope = scope
-        if anchor_document and not locator:
+        if anchor_document and not locator and not followup_anchor:
             search_scope = Scope(collection_ids=scope.collection_ids, document_ids=(anchor_document.id,))
         followup_hits = self.search(question, followup_scope, "followup")[0] if followup_scope else []
         main_hits = self.search(question, search_scope, "search")[0]
@@ -126,7 +134,8 @@ class EvidenceGatherer:
 
         merged: list[Passage] = []
         seen: set[uuid.UUID] = set()
-        for passage in [*live, *anchor, *closing, *ranked]:
+        restored = restored_passages(self.prepared, self.steps, followup) if followup.carry else []
+        for passage in [*live, *anchor, *closing, *restored, *ranked]:
             if passage.chunk_id not in seen:
                 seen.add(passage.chunk_id)
                 merged.append(passage)
@@ -174,22 +183,43 @@ class EvidenceGatherer:
 
     # -- searches (the gatherer's arms and the agent's) ------------------------------------
 
-    def search(self, query: str, scope: Scope, origin: str) -> tuple[list[Passage], str | None]:
+    def agent_search(self, query: str, scope: Scope) -> tuple[list[Passage], str | None]:
+        """The agent's search_documents call: its own wording, then the original-question arm.
+
+        The question's arm runs without its keyword leg (the agent's arm keeps one), once per answer,
+        and only adds passages the agent's arm did not return, within the same top_k (seed "Retrieval
+        reuse within one answer"). The tier reported is the agent's arm's.
+        """
+        passages, tier = self.search(query, scope, "agent")
+        question = self.request.question
+        if query == question or len(passages) >= SEARCH_TOP_K:
+            return passages, tier
+        original, _ = self.search(question, scope, "question", keyword_leg=False)
+        seen = {p.chunk_id for p in passages}
+        return (passages + [p for p in original if p.chunk_id not in seen])[:SEARCH_TOP_K], tier
+
+    def search(self, query: str, scope: Scope, origin: str, *, keyword_leg: bool = True
+               ) -> tuple[list[Passage], str | None]:
         """Passages of one hybrid arm (run once per answer) and its lexical tier decision."""
-        key = (query, SearchMode.HYBRID, SEARCH_TOP_K, self.request.principal, scope)
+        key = (query, SearchMode.HYBRID, SEARCH_TOP_K, self.request.principal, scope, keyword_leg)
         found = self._arms.get(key)
         if found is None:
             arguments = {"query": query, "mode": SearchMode.HYBRID.value, "top_k": SEARCH_TOP_K}
+            if not keyword_leg:
+                arguments["keyword_leg"] = False
             if scope.document_ids:
                 arguments["document_ids"] = [str(d) for d in scope.document_ids]
             if scope.collection_ids:
                 arguments["collection_ids"] = list(scope.collection_ids)
             with self.steps.tool("search_documents", arguments) as call:
                 found = facade.chunks_search(principal=self.request.principal, query=query, mode=SearchMode.HYBRID,
-                                             top_k=SEARCH_TOP_K, scope=scope, vectors=self._vectors)
+                                             top_k=SEARCH_TOP_K, scope=scope, vectors=self._vectors,
+                                             keyword_leg=keyword_leg)
                 call.summary = {"passages": len(found.hits), "lexical_tier": found.lexical_tier}
             self._arms[key] = found
             self.steps.lexical_tiers.append({"origin": origin, "tier": found.lexical_tier, "query": query})
+        if origin == "agent" and found.zero_match:
+            self._zero_match.add(query)
         passages = [passage_from_hit(hit, origin) for hit in found.hits]
         if not self._surface_legal:
             return passages, found.lexical_tier
@@ -197,6 +227,11 @@ class EvidenceGatherer:
         surfaced = surface_search(passages, principal=self.request.principal, scope=self.request.scope)
         self.legal_notes += [n for n in surfaced.clauses if n not in self.legal_notes]
         return surfaced.passages, found.lexical_tier
+
+    def zero_matched(self, query: str) -> bool:
+        """Whether the agent's search for ``query`` (as the tool received it) matched none of its terms."""
+        from answering.llm.tools import MAX_QUERY_CHARS
+        return query.strip()[:MAX_QUERY_CHARS] in self._zero_match
 
     def count_all_terms(self, document_id: str, query: str) -> int:
         """Precondition: ``document_id`` is a UUID's text (the agent's argument, reported as given)."""

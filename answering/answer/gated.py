@@ -10,7 +10,8 @@ from kernel.telemetry.tracing import current_trace_id
 from answering.answer.compose import AnswerContext, faithfulness_checked_field
 from answering.answer.contracts import GatedAnswer
 from answering.answer.memory import memory_labels, with_memory_claims
-from answering.answer.model_path import AgentRun, agent_answer
+from answering.answer.model_path import AgentRun, agent_answer, history_labels
+from answering.answer.provenance import dropped_claim_reasons
 from answering.faithfulness import faithfulness_gate
 from answering.guard import REFUSAL
 from answering.live import claim_citation
@@ -42,6 +43,23 @@ class GatedOutcome:
         return self.gate.fallback_used
 
 
+def conversation_citation(claim) -> dict:
+    """A claim_map record of a claim restating the user's memory or an earlier exchange: no document, no chunk.
+
+    History carries the original zero-based exchange index, not an offset in the window (seed).
+    """
+    if claim.is_memory:
+        return {"kind": "memory", "memory_id": claim.memory_id, "citation_key": "memory",
+                "document_id": None, "chunk_id": None}
+    return {"kind": "history", "turn_index": claim.turn_index, "citation_key": "history",
+            "document_id": None, "chunk_id": None}
+
+
+def gate_dropped_reasons(result: GatedAnswer) -> dict[str, int]:
+    """/query's dropped_claim_reasons: dropped claims per reason; {} when nothing was dropped."""
+    return dropped_claim_reasons(result.dropped_claims) if result.dropped_claims_count else {}
+
+
 def refusal_gate(reason: str, language: str) -> GateResult:
     return GateResult((), (), refusal_notice(reason, language), True, reason, 0, 0, 0)
 
@@ -69,8 +87,9 @@ class GateComposer:
         if context.models:
             ledger = PassageLedger()
             memory_ids = memory_labels(recalled)
-            run = AgentRun("answer_prose", lambda content: parse_prose_answer(content, memory_ids=memory_ids,
-                                                                              language=language))
+            history_ids = history_labels(context.prepared.history)
+            run = AgentRun("answer_prose", lambda content: parse_prose_answer(
+                content, memory_ids=memory_ids, language=language, history_ids=history_ids), history_labelled=True)
             try:
                 draft = steps.step("agent", lambda: agent_answer(
                     context.models, context.evidence, run, language=language, recalled=recalled, initial=passages,
@@ -111,9 +130,8 @@ class GateComposer:
             {
                 "claim": claim.text,
                 "citations": [
-                    {"kind": "memory", "memory_id": claim.memory_id, "citation_key": "memory"} if key == "memory" else
-                    claim_citation(key, by_label[key])
-                    for key in claim.citation_keys if key == "memory" or key in by_label
+                    conversation_citation(claim) if key in ("memory", "history") else claim_citation(key, by_label[key])
+                    for key in claim.citation_keys if key in ("memory", "history") or key in by_label
                 ],
             }
             for claim in gate.kept
@@ -148,6 +166,7 @@ class GateComposer:
                 "mechanism": result.judge_mechanism,
                 "action_on_failure": "drop unsupported claim; withhold the answer when most claims fail",
                 "dropped_claims": result.dropped_claims,
+                "dropped_claim_reasons": gate_dropped_reasons(result),
                 "fallback_used": result.fallback_used,
                 "fallback_reason": result.fallback_reason,
                 "claims_supported": result.claims_supported,

@@ -59,11 +59,16 @@ def agent_system_prompt(language: str, answer_format: str, editorial: str | None
     return "\n\n".join((editorial or prompt("editorial", language), prompt("agent", language), prompt(answer_format, language)))
 
 
-def history_messages(history: HistoryWindow) -> list[dict]:
-    """Earlier exchanges as chat messages for the agent."""
+def history_labels(history: HistoryWindow) -> dict[str, int]:
+    """H1, H2, … (the window's exchanges, oldest first) → each one's original zero-based exchange index."""
+    return {f"H{number}": turn.exchange_index for number, turn in enumerate(history.turns, start=1)}
+
+
+def history_messages(history: HistoryWindow, *, labelled: bool = False) -> list[dict]:
+    """Earlier exchanges as chat messages for the agent; ``labelled``: each question carries its [H…] label."""
     messages = []
-    for turn in history.turns:
-        messages.append({"role": "user", "content": turn.question})
+    for label, turn in zip(history_labels(history), history.turns):
+        messages.append({"role": "user", "content": f"[{label}] {turn.question}" if labelled else turn.question})
         messages.append({"role": "assistant", "content": turn.answer})
     return messages
 
@@ -75,7 +80,7 @@ def agent_tools(evidence: EvidenceGatherer, *, search_in_document=None):
     tools = CorpusTools(
         documents=not prepared.mcp_only,
         external=evidence.mcp.agent_tools(sources.mcp) if sources else (),
-        search=lambda query: evidence.search(query, prepared.request.scope, "agent"),
+        search=lambda query: evidence.agent_search(query, prepared.request.scope),
         facts=evidence.facts,
         search_in_document=search_in_document,
     )
@@ -92,6 +97,8 @@ class AgentRun:
     progress: Callable[[], object] | None = None
     editorial: str | None = None
     search_in_document: Callable | None = None
+    history_labelled: bool = False       # /query's prose may cite an earlier exchange as [H1]
+    rewrite_zero_match: bool = False     # /query/v2: a zero-match search is rewritten before answering
 
 
 def agent_answer(models: Models, evidence: EvidenceGatherer, run: AgentRun, *, language: str,
@@ -103,10 +110,11 @@ def agent_answer(models: Models, evidence: EvidenceGatherer, run: AgentRun, *, l
         client=models.agent, budget=models.budget, llm=settings.ACEH_RAG.llm, ledger=ledger,
         tools=agent_tools(evidence, search_in_document=run.search_in_document), cancelled=cancelled,
         on_cancel=AnswerCancelled, progress=run.progress,
+        zero_match=evidence.zero_matched if run.rewrite_zero_match else None,
     )
     given = AgentInput(
         system=agent_system_prompt(language, run.answer_format, run.editorial),
-        history=history_messages(prepared.history), question=prepared.request.question, language=language,
+        history=history_messages(prepared.history, labelled=run.history_labelled), question=prepared.request.question, language=language,
         initial=initial,
         memories="\n".join(memory_block(key, m.text) for key, m in zip(memory_labels(recalled), recalled)),
     )

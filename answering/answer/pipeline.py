@@ -35,7 +35,7 @@ from conversations.services import conversation_access_for_route
 from kernel.errors import NotFound, PayloadTooLarge
 from memory.extraction import preferred_language
 from memory.services import RecalledMemory, memory_recall
-from retrieval.facade import content_visible_exists
+from retrieval.facade import content_visible_exists, search_deadline
 from workspaces.sources import answer_sources_resolve
 
 NO_CONTENT = "No visible indexed content is available to answer this question"
@@ -83,7 +83,9 @@ class AnswerPipeline:
     def run(self, prepared: Prepared) -> AnswerCore:
         models = Models.from_settings() if settings.ACEH_RAG.llm.enabled else None
         try:
-            with answer_span(prepared.request.route, prepared.request.question) as root:
+            # The answer's deadline bounds every search statement by the time it has left (seed).
+            deadline = models.budget.started + models.budget.seconds if models else None
+            with answer_span(prepared.request.route, prepared.request.question) as root, search_deadline(deadline):
                 result = self._run(prepared, models)
                 answer_finished(root, route=prepared.request.route, fallback_reason=result.fallback_reason,
                                 grounding_rate=result.grounding_rate, citations=len(result.citations),

@@ -13,6 +13,7 @@ from django.db import transaction
 
 from answering.answer.compose import AnswerContext, Composer
 from answering.answer.contracts import SEARCH_TOP_K, AnswerCore
+from answering.answer.provenance import stored_fields
 from answering.models import AnswerTrace
 from answering.telemetry import step_span
 from conversations.services import ExchangeRecord, conversation_mcp_selection_save, exchange_persist
@@ -47,7 +48,7 @@ def answer_metadata(context: AnswerContext, composer: Composer, result: AnswerCo
             "document_ids": [str(d) for d in request.scope.document_ids],
             "followup": context.evidence.followup_record,
         },
-        "synthesis": composer.synthesis_metadata(result),
+        "synthesis": {**composer.synthesis_metadata(result), **stored_fields(result)},
         "model_call_log": result.model_calls,
         **composer.extra_metadata(result),
         "policy_guard": {

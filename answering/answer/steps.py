@@ -14,7 +14,7 @@ from typing import Callable, Iterator
 from answering.answer.contracts import EventSink
 from answering.telemetry import step_span, tool_finished, tool_span
 from answering.types import ToolCall
-from kernel.errors import Unavailable, UpstreamFailed
+from kernel.errors import RetrievalFailed
 from retrieval.embedders import EmbeddingError
 from retrieval.search import SearchTimeout
 from workspaces.mcp_client import McpUnavailable
@@ -42,10 +42,11 @@ class StepRecorder:
                 raise
             except EmbeddingError as exc:
                 self._finish(call, started, False, {"error": "dependency_failed"}, span)
-                raise UpstreamFailed(f"Retrieval dependency failed: {exc}", code="dependency_failed") from exc
+                raise RetrievalFailed(f"Retrieval dependency failed: {exc}", code="dependency_failed") from exc
             except SearchTimeout as exc:
                 self._finish(call, started, False, {"error": "timeout"}, span)
-                raise Unavailable("Retrieval timed out", code="retrieval_timeout") from exc
+                raise RetrievalFailed("Retrieval timed out; try a more specific question",
+                                      code="retrieval_timeout") from exc
             self._finish(call, started, True, call.summary, span)
 
     def run(self, tool: str, arguments: dict, work: Callable, summarise: Callable[[object], dict]) -> tuple[object, str]:

@@ -39,6 +39,11 @@ REGENERATE = {
     "id": "Jawaban Anda tidak dapat dibaca ({error}). Tulis ulang jawaban akhir persis dalam format yang diminta.",
     "en": "Your answer could not be read ({error}). Write the final answer again exactly in the required format.",
 }
+REWRITE_ZERO_MATCH = {
+    "id": "Pencarian {queries} tidak cocok dengan satu pun istilahnya. Tulis ulang pencarian itu dengan istilah lain "
+          "sebelum menjawab.",
+    "en": "The search {queries} matched none of its terms. Rewrite that search with other terms before answering.",
+}
 NOTHING_FITS = "The results did not fit the remaining context. Answer with the evidence you already have."
 
 
@@ -97,7 +102,8 @@ class Agent:
     def __init__(self, *, client: ChatClient, budget: ModelBudget, llm: LlmSettings, tools: AgentTools,
                  ledger: PassageLedger, cancelled: Callable[[], bool] = lambda: False,
                  on_cancel: Callable[[], Exception] | None = None,
-                 progress: Callable[[], object] | None = None, stall_rounds: int = 2) -> None:
+                 progress: Callable[[], object] | None = None, stall_rounds: int = 2,
+                 zero_match: Callable[[str], bool] | None = None) -> None:
         self.client = client
         self.budget = budget
         self.llm = llm
@@ -109,6 +115,8 @@ class Agent:
         # ``progress()`` unchanged end the search phase.
         self._progress = progress
         self._stall_rounds = stall_rounds
+        # /query/v2: a search that matched none of its terms is rewritten before the agent answers (seed).
+        self._zero_match = zero_match
         self.rounds = 0
 
     # -- the loop -----------------------------------------------------------------------
@@ -117,6 +125,8 @@ class Agent:
         messages = self._opening(given)
         definitions = self.tools.definitions()
         stalled, seen = 0, self._progress() if self._progress else None
+        unrewritten: list[str] = []            # this round's zero-match searches
+        nudged: set[str] = set()
         for round_number in range(self.llm.max_tool_rounds + 1):
             last_round = round_number == self.llm.max_tool_rounds or stalled >= self._stall_rounds
             offered = None if last_round else definitions
@@ -138,6 +148,18 @@ class Agent:
                 if self._progress:
                     now = self._progress()
                     stalled, seen = (stalled + 1 if now == seen else 0), now
+                searched = [str(c.arguments.get("query", "")) for c in completion.tool_calls if c.name == "search_documents"]
+                if searched and self._zero_match:
+                    unrewritten = [q for q in searched if self._zero_match(q)]
+                continue
+            pending = [q for q in unrewritten if q not in nudged]
+            if pending and offered:
+                # Enforced here, not only asked in the prompt: the answer waits for the rewrite.
+                nudged.update(pending)
+                quoted = ", ".join(f'"{q.strip()}"' for q in pending)
+                messages += [{"role": "assistant", "content": completion.content or ""},
+                             {"role": "user", "content": REWRITE_ZERO_MATCH.get(given.language, REWRITE_ZERO_MATCH["id"])
+                              .format(queries=quoted)}]
                 continue
             return self._finish(messages, completion.content, parse, given.language)
         raise AgentStopped("query_budget_exhausted")  # unreachable: the last round offers no tools

@@ -13,14 +13,17 @@ from typing import Mapping
 
 from answering.types import AnswerDraft, Claim
 
-LABEL_GROUP = re.compile(r"\s*\[((?:[PM]\d+)(?:\s*[,;]\s*[PM]\d+)*)\]")
+LABEL_GROUP = re.compile(r"\s*\[((?:[PMH]\d+)(?:\s*[,;]\s*[PMH]\d+)*)\]")
 # A sentence ends at . ! ? before a capital (not inside "Rp2.000" or "No. 6") or at a line break.
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])|\n+")
-_DANGLING = re.compile(r"\[(?:[PM]\d*)?(?:[^\]]*)$|\[\s*P\d+[^\]\d,; ]")
+_DANGLING = re.compile(r"\[(?:[PMH]\d*)?(?:[^\]]*)$|\[\s*P\d+[^\]\d,; ]")
 _MARKUP = re.compile(r"^\s*(```|\{|\[\s*\{|<tool_call>|<\|)")
 
 
-def parse_prose_answer(content: str, *, memory_ids: Mapping[str, int], language: str) -> AnswerDraft:
+def parse_prose_answer(content: str, *, memory_ids: Mapping[str, int], language: str,
+                       history_ids: Mapping[str, int] | None = None) -> AnswerDraft:
+    """``history_ids``: the earlier exchanges' labels (H1, …) → their zero-based exchange index."""
+    history_ids = history_ids or {}
     text = (content or "").strip()
     if not text:
         # Not a format error to regenerate: the gate refuses it as empty_completion.
@@ -43,7 +46,11 @@ def parse_prose_answer(content: str, *, memory_ids: Mapping[str, int], language:
             framing.append(bare)
             continue
         memory = [memory_ids[k] for k in keys if k in memory_ids]
-        if memory and all(k.startswith("M") for k in keys):
+        turns = [history_ids[k] for k in keys if k in history_ids]
+        if turns and all(k.startswith("H") for k in keys):
+            # Restates an earlier exchange: conversation provenance, verified against no source.
+            claims.append(Claim(text=bare, citation_keys=("history",), turn_index=turns[0]))
+        elif memory and all(k.startswith("M") for k in keys):
             claims.append(Claim(text=bare, citation_keys=("memory",), memory_id=memory[0]))
         else:
             claims.append(Claim(text=bare, citation_keys=tuple(dict.fromkeys(k for k in keys if k.startswith("P")))))

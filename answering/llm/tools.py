@@ -14,8 +14,11 @@ from typing import Callable
 from answering.llm.agent import ToolResult
 from answering.types import Passage
 from retrieval.search.naming import type_prefixes
+from kernel.errors import RetrievalFailed
 
 MAX_QUERY_CHARS = 200
+# A failed read is not stored; the agent may search again while its deadline lasts (seed).
+SEARCH_FAILED = "Error: this search could not be completed ({reason}). You may search again, or answer with what you have."
 
 SEARCH_DOCUMENTS = {
     "type": "function",
@@ -107,7 +110,10 @@ class CorpusTools:
             query = arguments.get("query")
             if not isinstance(query, str) or not query.strip():
                 return ToolResult(text="Error: search_documents needs a non-empty \"query\" string.")
-            passages, tier = self.search(query.strip()[:MAX_QUERY_CHARS])
+            try:
+                passages, tier = self.search(query.strip()[:MAX_QUERY_CHARS])
+            except RetrievalFailed as exc:
+                return ToolResult(text=SEARCH_FAILED.format(reason=exc.message))
             return ToolResult(passages=passages, tier=tier)
         if name == "corpus_facts":
             return ToolResult(text=self._facts(arguments))
@@ -115,7 +121,10 @@ class CorpusTools:
             document_id, query = arguments.get("document_id"), arguments.get("query")
             if not (isinstance(document_id, str) and isinstance(query, str) and query.strip()):
                 return ToolResult(text="Error: search_in_document needs \"document_id\" and a non-empty \"query\".")
-            return self.search_in_document(document_id.strip(), query.strip()[:MAX_QUERY_CHARS])
+            try:
+                return self.search_in_document(document_id.strip(), query.strip()[:MAX_QUERY_CHARS])
+            except RetrievalFailed as exc:
+                return ToolResult(text=SEARCH_FAILED.format(reason=exc.message))
         return ToolResult(text=f"Error: there is no tool named {name!r}.")
 
     def _facts(self, arguments: dict) -> str:

@@ -66,6 +66,7 @@ class SearchOutcome:
     lexical_tier: str | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
     stages: tuple[str, ...] = ()     # question-aware stages applied (hybrid), see focus.py
+    lexical_matches: int | None = None   # passages the keyword leg matched on any term (None: no keyword leg)
 
 
 def reciprocal_rank_fusion(
@@ -121,8 +122,13 @@ def chunk_search(
     principal: Principal,
     scope: Scope | None = None,
     embed_query: Callable[[str], Sequence[float]] | None = None,
+    keyword_leg: bool = True,
 ) -> SearchOutcome:
     """Search visible chunks; raises EmbeddingError (502) or SearchTimeout.
+
+    ``keyword_leg=False`` (hybrid only) runs the hybrid path without its lexical leg: semantic retrieval,
+    the label and follow-up nominations and the rerank (an answer's original-question arm beside the
+    agent's own searches, seed "Retrieval reuse within one answer").
 
     ``embed_query(text)`` gives ``text`` embedded by the current embedder (an
     answer embeds its question once for every arm); None embeds it here.
@@ -138,7 +144,8 @@ def chunk_search(
 
     lexical_limit = top_k if mode == "lexical" else max(config.lexical_candidate_limit, top_k)
     pending: Future | None = None
-    if mode == "hybrid" and _can_overlap_legs():
+    lexical_leg = mode == "lexical" or (mode == "hybrid" and keyword_leg)
+    if mode == "hybrid" and lexical_leg and _can_overlap_legs():
         # The worker runs in a copy of this context, so its span joins the search's trace.
         pending = _lexical_workers().submit(contextvars.copy_context().run, _lexical_leg_on_worker,
                                             rewrite.lexical, condition, lexical_limit, config)
@@ -161,7 +168,7 @@ def chunk_search(
         # Wait without holding a connection: the worker needs one from the same bounded pool.
         release_connection()
         lexical, timings["lexical"] = pending.result()
-    elif mode in ("hybrid", "lexical"):
+    elif lexical_leg:
         lexical, timings["lexical"] = _lexical_leg(rewrite.lexical, condition, lexical_limit, config)
 
     if mode == "semantic":
@@ -170,8 +177,8 @@ def chunk_search(
         ranked = list(zip(lexical.chunk_ids, lexical.scores))
     else:
         ranked = reciprocal_rank_fusion(
-            [([chunk_id for chunk_id, _ in semantic], config.semantic_weight),
-             (list(lexical.chunk_ids), config.lexical_weight)],
+            [([chunk_id for chunk_id, _ in semantic], config.semantic_weight)]
+            + ([(list(lexical.chunk_ids), config.lexical_weight)] if lexical else []),
             config.rrf_k,
         )
 
@@ -202,5 +209,6 @@ def chunk_search(
     hits = tuple(SearchHit(chunk=chunks[chunk_id], score=round(score, 6)) for chunk_id, score in candidates[:top_k] if chunk_id in chunks)
     return SearchOutcome(
         mode=mode, hits=hits, lexical_tier=lexical.tier if lexical else None,
+        lexical_matches=len(lexical.chunk_ids) if lexical else None,
         timings_ms={name: round(ms, 2) for name, ms in timings.items()}, stages=stages,
     )

@@ -30,7 +30,7 @@ QUESTION = "Saya bekerja di Bappeda. Ke mana muzakki wajib membayar zakat?"
 PROMPT = "Jawablah sebagai redaktur uji coba PLAYGROUND-7731 dengan kalimat yang sangat singkat."
 V2_FIELDS = {"schema", "answer", "trace_id", "history_truncated", "history_exchanges_in_view", "citations",
              "fallback_used", "fallback_reason", "claims", "framing", "faithfulness", "claims_supported",
-             "claims_total", "grounding_rate"}
+             "claims_total", "grounding_rate", "tool", "tool_executed"}
 PLAYGROUND_FIELDS = V2_FIELDS | {"playground_run_id", "published", "latency_ms"}
 
 

@@ -22,7 +22,8 @@ CITATION_FIELDS = {"kind", "document_id", "document_title", "chunk_id", "chunk_o
                    "legal_reference", "char_start", "char_end"}
 RESPONSE_FIELDS = {"answer", "conversation_id", "message_id", "trace_id", "history_truncated", "history_exchanges_in_view",
                    "citations", "claim_map", "provenance_complete", "fallback_used", "fallback_reason",
-                   "dropped_claims_count", "claims_supported", "claims_total", "grounding_rate"}
+                   "dropped_claims_count", "claims_supported", "claims_total", "grounding_rate",
+                   "tool", "tool_executed", "dropped_claim_reasons"}
 
 
 

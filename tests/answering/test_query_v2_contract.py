@@ -24,7 +24,7 @@ BUDGET = ("Anggaran pendidikan 2023 adalah Rp 5 miliar. Anggaran pendidikan tahu
           "dan digunakan untuk rehabilitasi sekolah.")
 ZAKAT = "Setiap muzakki wajib membayar zakat melalui Baitul Mal Aceh paling lambat akhir tahun berjalan."
 KEPT_V1 = {"answer", "conversation_id", "message_id", "trace_id", "history_truncated", "history_exchanges_in_view",
-           "citations", "fallback_used", "fallback_reason", "claims_supported", "claims_total", "grounding_rate"}
+           "citations", "fallback_used", "fallback_reason", "claims_supported", "claims_total", "grounding_rate", "tool", "tool_executed"}
 REMOVED = {"claim_map", "dropped_claims_count", "dropped_claim_reasons", "provenance_complete"}
 CLAIM_FIELDS = {"text", "citation_keys", "citations", "verdict", "unverified_reason", "invalid_citation_keys", "kind",
                 "layout", "start", "end", "start_utf16", "end_utf16"}
