@@ -5,8 +5,6 @@ query-v2 ("Errors": a 404 when the tools that ran returned nothing readable).
 """
 from __future__ import annotations
 
-import uuid
-
 import pytest
 
 from tests.answering.scripted_model import completion, first_sentence, shown_passages, tool_call
@@ -87,30 +85,3 @@ def test_the_agent_may_search_again_after_a_failed_search(live_server_factory, c
             assert [e["ok"] for e in searches] == [False, True], searches
             told = [m["content"] for m in model.bodies("agent")[-1]["messages"] if m["role"] == "tool"]
             assert told[0].startswith("Error: this search could not be completed")
-
-
-def test_a_framing_failure_after_the_answer_is_the_seeds_stream_failed(corpus):
-    """A pipeline failure is query_failed or http_<status>; the stream's own framing failing is stream_failed.
-    No real server can be made to fail its framing on demand, so the route's generator runs in process
-    (the pipeline really runs, in its worker thread, against the committed corpus)."""
-    import asyncio
-
-    from kernel.principal import Principal
-    from answering.answer.contracts import AnswerRequest
-    from answering.api import stream_answer
-    from retrieval.access import Scope
-
-    def broken_frames(result):
-        raise ValueError("cannot frame")
-
-    async def frames():
-        answer = AnswerRequest(question=QUESTION, principal=Principal(), owner=f"frame-{uuid.uuid4().hex[:6]}",
-                               conversation_id=None, scope=Scope(), route="/query/stream")
-        response = await stream_answer(answer, frames_of=broken_frames)
-        return b"".join([chunk async for chunk in response.streaming_content]).decode()
-
-    raw = asyncio.run(frames())
-    events = [block.split("\n") for block in raw.strip().split("\n\n")]
-    assert events[0][0] == "event: tool.started"
-    assert events[-1] == ["event: error", 'data: {"code":"stream_failed","message":"The answer stream could not be completed"}']
-    assert not any(line == "event: done" for event in events for line in event)
