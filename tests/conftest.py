@@ -168,6 +168,16 @@ def fresh_lexeme_statistics():
     yield
 
 
+def corpus_statistics_refresh() -> None:
+    """ANALYZE the chunk table: the lexical tiers read term shares from ``pg_stats`` (as they would
+    once autovacuum has analysed an ingestion), so a test's corpus is measured, not whatever
+    autovacuum last sampled of earlier tests' rows. Inside a transaction its own rows count."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE retrieval_chunk")
+
+
 def purge_committed_corpus() -> None:
     """Remove what a module- or package-scoped fixture committed for real servers to read.
 
@@ -196,6 +206,7 @@ def corpus(django_db_setup, django_db_blocker):
         outcomes = sample_corpus_ingest()
         assert all(o.status == "ingested" for o in outcomes), outcomes
         ids = {o.source_name: str(o.document_id) for o in outcomes}
+        corpus_statistics_refresh()
     yield ids
     with django_db_blocker.unblock():
         purge_committed_corpus()

@@ -35,7 +35,7 @@ class Corpus:
 def corpus(django_db_setup, django_db_blocker) -> Corpus:
     """The sample corpus plus one document per restriction, committed for server processes."""
     from retrieval.services import sample_corpus_ingest
-    from tests.conftest import purge_committed_corpus
+    from tests.conftest import corpus_statistics_refresh, purge_committed_corpus
     from tests.factories import make_document
 
     with django_db_blocker.unblock():
@@ -65,6 +65,7 @@ def corpus(django_db_setup, django_db_blocker) -> Corpus:
                 "Berapa panjang minimal kata sandi akun pengguna sistem elektronik yang memproses Data Pribadi?",
                 "12 (dua belas) karakter"),
         }
+        corpus_statistics_refresh()
     yield Corpus(documents=documents, restricted=restricted)
     with django_db_blocker.unblock():
         from memory.models import Memory

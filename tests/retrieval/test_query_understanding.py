@@ -191,12 +191,14 @@ def test_the_glossary_is_edited_in_the_admin(admin_client):
 def test_within_document_re_ranking_orders_the_dominant_documents_chunks_by_distinctive_terms():
     from retrieval.search.focus import _documents_of, _within_document
     from retrieval.search.lexical import forget_lexeme_statistics
+    from tests.conftest import corpus_statistics_refresh
 
     zakat = make_document(title="Qanun Zakat", chunks=[
         "Zakat dikelola Baitul Mal secara amanah.", "Zakat disalurkan Baitul Mal kepada mustahik.",
         "Kadar zakat penghasilan ditetapkan dua setengah persen dari nisab.", "Zakat dicatat Baitul Mal setiap tahun.",
     ])
     other = make_document(title="Qanun Pajak", chunks=["Pajak air permukaan dibayar bulanan."])
+    corpus_statistics_refresh()
     forget_lexeme_statistics()
     by_ordinal = {c.ordinal: c.id for c in zakat.chunks.all()}
     body = [by_ordinal[o] for o in sorted(by_ordinal) if o > 0][:4]
