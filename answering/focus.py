@@ -86,8 +86,31 @@ def question_focus(question: str) -> Focus:
     if WHO.search(question):
         return Focus("signatory" if ENACTMENT.search(question) else "who")
     if HOW_MUCH.search(question):
-        return Focus("figure")
+        return Focus("figure", frozenset(asked_units(question)))
     return Focus("general")
+
+
+# The unit a figure question names ("berapa hari", "brp lama"): a number followed by it answers it.
+UNITS = ("hari", "minggu", "bulan", "tahun", "jam", "menit", "persen", "kali", "orang", "rupiah", "meter",
+         "kilometer", "hektar", "hektare", "km", "ha")
+DURATION_UNITS = ("hari", "minggu", "bulan", "tahun", "jam", "menit")
+ASKED_UNIT = re.compile(r"\b(?:berapa|brp)\s+(?P<unit>\w+)", re.I)
+
+
+def asked_units(question: str) -> tuple[str, ...]:
+    match = ASKED_UNIT.search(question)
+    if not match:
+        return ()
+    word = match.group("unit").lower()
+    if word == "lama":
+        return DURATION_UNITS
+    return (word,) if word in UNITS else ()
+
+
+def carries_unit_figure(text: str, units) -> bool:
+    """A number followed by one of ``units`` ("10 (sepuluh) hari kerja", "2,5 persen")."""
+    pattern = "|".join(map(re.escape, units))
+    return bool(re.search(rf"\d[\d.,]*\s*(?:\([^)]{{1,40}}\)\s*)?(?:{pattern})\b", text, re.I))
 
 
 def focus_bonus(focus: Focus, text: str, closing: bool) -> float:
@@ -107,6 +130,8 @@ def focus_bonus(focus: Focus, text: str, closing: bool) -> float:
             return 0.8
         return 0.4 if PERSON.search(text) else 0.0
     if focus.kind == "figure":
+        if focus.term_stems:                 # the unit asked: its figure, not any number, answers
+            return 0.8 if carries_unit_figure(text, focus.term_stems) else (0.1 if re.search(r"\d", text) else -0.1)
         return 0.4 if re.search(r"\d", text) else -0.1
     return 0.0
 
