@@ -10,9 +10,9 @@ import re
 import httpx
 import pytest
 
-from tests.answering.scripted_model import ScriptedModel, allowing_guard, careful_agent, completion, supporting_judge
+from tests.answering.scripted_model import allowing_guard, careful_agent, completion, supporting_judge
+from tests.answering.test_query_v2_contract import modelled, scripted  # noqa: F401 (shared fixtures)
 from tests.conftest import TEST_API_KEY, purge_committed_corpus
-from tests.http_fakes import FakeModelServer
 
 KEY = {"X-API-Key": TEST_API_KEY}
 ZAKAT = "Setiap muzakki wajib membayar zakat melalui Baitul Mal Aceh paling lambat akhir tahun berjalan."
@@ -49,14 +49,6 @@ def stored_assistant(server, body, headers=None) -> dict:
     return conversation["messages"][-1]
 
 
-@pytest.fixture(scope="module")
-def scripted():
-    model = ScriptedModel()
-    with FakeModelServer(model) as fake:
-        model.url = fake.url
-        yield model
-
-
 @pytest.fixture
 def model(scripted):
     scripted.calls.clear()
@@ -64,10 +56,6 @@ def model(scripted):
     return scripted
 
 
-@pytest.fixture(scope="module")
-def modelled(live_server_factory, corpus, scripted):
-    return live_server_factory(ACEH_RAG_LLM__BASE_URL=scripted.url, ACEH_RAG_LLM__MODEL="scripted",
-                               ACEH_RAG_LLM__MAX_RETRIES="0")
 
 
 def verdicts(reject: str):
