@@ -65,3 +65,12 @@ def tool_finished(current: Span, ok: bool, summary: dict) -> None:
     attributes = {f"aceh_rag.tool.result.{k}": v for k, v in summary.items() if isinstance(v, (bool, int, float))}
     attributes.update({f"aceh_rag.tool.result.{k}": v for k, v in summary.items() if k in ("lexical_tier", "error")})
     set_attributes(current, **{"aceh_rag.tool.ok": ok}, **attributes)
+
+
+def arm_span(origin: str) -> AbstractContextManager[Span]:
+    """``search_documents.arm``: one consumed search arm; a fresh one holds its ``tool.search_documents``."""
+    return span("search_documents.arm", **{"aceh_rag.arm.origin": origin})
+
+
+def arm_consumed(current: Span, *, reused: bool, passages: int) -> None:
+    set_attributes(current, **{"aceh_rag.arm.reused": reused, "aceh_rag.arm.passages": passages})

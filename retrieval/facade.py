@@ -6,6 +6,7 @@ checked a document id. Results are frozen values, never ORM rows.
 """
 from __future__ import annotations
 
+import threading
 import uuid
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -55,16 +56,21 @@ class QueryVectors:
 
     def __init__(self) -> None:
         self._by_text: dict[str, tuple[str, Sequence[float]]] = {}
+        self._lock = threading.Lock()
+        self._text_locks: dict[str, threading.Lock] = {}   # concurrent tool calls embed a text once
 
     def get(self, text: str) -> Sequence[float]:
         """``text`` embedded as a query (raises EmbeddingError)."""
         from retrieval.embedders import get_embedder
 
         embedder = get_embedder()
-        known = self._by_text.get(text)
-        if known is None or known[0] != embedder.model_name:
-            known = (embedder.model_name, embedder.embed_queries([text])[0])
-            self._by_text[text] = known
+        with self._lock:
+            text_lock = self._text_locks.setdefault(text, threading.Lock())
+        with text_lock:
+            known = self._by_text.get(text)
+            if known is None or known[0] != embedder.model_name:
+                known = (embedder.model_name, embedder.embed_queries([text])[0])
+                self._by_text[text] = known
         return known[1]
 
 

@@ -4,7 +4,7 @@ The question is embedded once (inside memory recall or the first search that
 needs it, so its span stays where it was) and every later arm reuses the
 vector: an answer pays for one embedding of its question however many arms
 it runs. Identical arms (query, mode, top_k, principal, scope) run once and
-are reused. Every read goes through the retrieval facade, which checks
+are reused, concurrent tool calls sharing an arm still in flight (arms.py). Every read goes through the retrieval facade, which checks
 access itself.
 """
 from __future__ import annotations
@@ -13,6 +13,7 @@ import uuid
 from itertools import zip_longest
 
 from answering.anchors import ArticleLocator, asks_for_signatory, find_article, find_named_regulation
+from answering.answer.arms import ArmStore
 from answering.answer.contracts import MAX_PASSAGES, SEARCH_TOP_K, Prepared
 from answering.answer.restore import restored_passages
 from answering.answer.steps import StepRecorder
@@ -22,6 +23,7 @@ from answering.legal_status import legal_evidence, surface_search
 from answering.live import LiveReads
 from answering.mcp_tools import McpReader, inventory_passage
 from answering.synthesis import detect_language
+from answering.telemetry import arm_consumed, arm_span
 from answering.types import Passage, passage_from_hit
 from retrieval import facade
 from retrieval.facade import Scope
@@ -43,7 +45,7 @@ class EvidenceGatherer:
         self.followup_record: dict | None = None
         self._models = models
         self._surface_legal = surface_legal
-        self._arms: dict[tuple, ChunkSearchResult] = {}
+        self._arms: ArmStore[ChunkSearchResult] = ArmStore()
         self._zero_match: set[str] = set()   # the agent's searches that matched none of their terms
         self._vectors = QueryVectors()
 
@@ -202,22 +204,9 @@ class EvidenceGatherer:
                ) -> tuple[list[Passage], str | None]:
         """Passages of one hybrid arm (run once per answer) and its lexical tier decision."""
         key = (query, SearchMode.HYBRID, SEARCH_TOP_K, self.request.principal, scope, keyword_leg)
-        found = self._arms.get(key)
-        if found is None:
-            arguments = {"query": query, "mode": SearchMode.HYBRID.value, "top_k": SEARCH_TOP_K}
-            if not keyword_leg:
-                arguments["keyword_leg"] = False
-            if scope.document_ids:
-                arguments["document_ids"] = [str(d) for d in scope.document_ids]
-            if scope.collection_ids:
-                arguments["collection_ids"] = list(scope.collection_ids)
-            with self.steps.tool("search_documents", arguments) as call:
-                found = facade.chunks_search(principal=self.request.principal, query=query, mode=SearchMode.HYBRID,
-                                             top_k=SEARCH_TOP_K, scope=scope, vectors=self._vectors,
-                                             keyword_leg=keyword_leg)
-                call.summary = {"passages": len(found.hits), "lexical_tier": found.lexical_tier}
-            self._arms[key] = found
-            self.steps.lexical_tiers.append({"origin": origin, "tier": found.lexical_tier, "query": query})
+        with arm_span(origin) as span:
+            found, reused = self._arms.get(key, lambda: self._retrieve(query, scope, origin, keyword_leg))
+            arm_consumed(span, reused=reused, passages=len(found.hits))
         if origin == "agent" and found.zero_match:
             self._zero_match.add(query)
         passages = [passage_from_hit(hit, origin) for hit in found.hits]
@@ -227,6 +216,22 @@ class EvidenceGatherer:
         surfaced = surface_search(passages, principal=self.request.principal, scope=self.request.scope)
         self.legal_notes += [n for n in surfaced.clauses if n not in self.legal_notes]
         return surfaced.passages, found.lexical_tier
+
+    def _retrieve(self, query: str, scope: Scope, origin: str, keyword_leg: bool) -> ChunkSearchResult:
+        arguments = {"query": query, "mode": SearchMode.HYBRID.value, "top_k": SEARCH_TOP_K}
+        if not keyword_leg:
+            arguments["keyword_leg"] = False
+        if scope.document_ids:
+            arguments["document_ids"] = [str(d) for d in scope.document_ids]
+        if scope.collection_ids:
+            arguments["collection_ids"] = list(scope.collection_ids)
+        with self.steps.tool("search_documents", arguments) as call:
+            found = facade.chunks_search(principal=self.request.principal, query=query, mode=SearchMode.HYBRID,
+                                         top_k=SEARCH_TOP_K, scope=scope, vectors=self._vectors,
+                                         keyword_leg=keyword_leg)
+            call.summary = {"passages": len(found.hits), "lexical_tier": found.lexical_tier}
+        self.steps.lexical_tiers.append({"origin": origin, "tier": found.lexical_tier, "query": query})
+        return found
 
     def zero_matched(self, query: str) -> bool:
         """Whether the agent's search for ``query`` (as the tool received it) matched none of its terms."""

@@ -13,6 +13,7 @@ from django.conf import settings
 from answering.answer.contracts import AnswerCancelled, Prepared
 from answering.answer.evidence import EvidenceGatherer
 from answering.answer.memory import memory_labels
+from answering.answer.parallel import tool_calls_runner
 from answering.guard import guard_answer
 from answering.llm.agent import Agent, AgentInput, QuestionTooLarge
 from answering.llm.budget import ModelBudget
@@ -111,6 +112,7 @@ def agent_answer(models: Models, evidence: EvidenceGatherer, run: AgentRun, *, l
         tools=agent_tools(evidence, search_in_document=run.search_in_document), cancelled=cancelled,
         on_cancel=AnswerCancelled, progress=run.progress,
         zero_match=evidence.zero_matched if run.rewrite_zero_match else None,
+        run_calls=tool_calls_runner(settings.ACEH_RAG.llm.parallel_tool_calls),
     )
     given = AgentInput(
         system=agent_system_prompt(language, run.answer_format, run.editorial),

@@ -7,6 +7,7 @@ block is recorded with its error code and raised as a domain error.
 """
 from __future__ import annotations
 
+import threading
 import time
 from contextlib import contextmanager
 from typing import Callable, Iterator
@@ -26,12 +27,14 @@ class StepRecorder:
         self.calls: list[ToolCall] = []
         self.steps: list[dict] = []
         self.lexical_tiers: list[dict] = []
+        self._lock = threading.Lock()
 
     @contextmanager
     def tool(self, tool: str, arguments: dict) -> Iterator[ToolCall]:
         """Run one reported step; the block sets ``call.summary`` from what it read."""
-        call = ToolCall(call=f"call_{len(self.calls) + 1}", tool=tool, arguments=arguments)
-        self.calls.append(call)
+        with self._lock:  # concurrent tool calls of one round record through one recorder
+            call = ToolCall(call=f"call_{len(self.calls) + 1}", tool=tool, arguments=arguments)
+            self.calls.append(call)
         self._emit("tool.started", call.started_frame())
         started = time.perf_counter()
         with tool_span(tool, call.call, arguments) as span:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable, Protocol, Sequence, TypeVar
 
 from kernel.config import LlmSettings
@@ -103,7 +104,8 @@ class Agent:
                  ledger: PassageLedger, cancelled: Callable[[], bool] = lambda: False,
                  on_cancel: Callable[[], Exception] | None = None,
                  progress: Callable[[], object] | None = None, stall_rounds: int = 2,
-                 zero_match: Callable[[str], bool] | None = None) -> None:
+                 zero_match: Callable[[str], bool] | None = None,
+                 run_calls: Callable[[list[Callable[[], ToolResult]]], list[ToolResult]] | None = None) -> None:
         self.client = client
         self.budget = budget
         self.llm = llm
@@ -117,6 +119,8 @@ class Agent:
         self._stall_rounds = stall_rounds
         # /query/v2: a search that matched none of its terms is rewritten before the agent answers (seed).
         self._zero_match = zero_match
+        # Runs one round's tool calls (possibly at once) and returns their results in order.
+        self._run_calls = run_calls or (lambda calls: [call() for call in calls])
         self.rounds = 0
 
     # -- the loop -----------------------------------------------------------------------
@@ -142,9 +146,13 @@ class Agent:
                         for call in completion.tool_calls
                     ],
                 })
-                for call in completion.tool_calls:
+                self._check_cancelled()
+                # One round's calls may run at once (``run_calls``); their results are shown in call order.
+                results = self._run_calls([partial(self._call_tool, call) for call in completion.tool_calls])
+                for call, result in zip(completion.tool_calls, results):
                     self._check_cancelled()
-                    messages.append({"role": "tool", "tool_call_id": call.id, "content": self._run_tool(call, messages)})
+                    messages.append({"role": "tool", "tool_call_id": call.id,
+                                     "content": self._tool_text(call, result, messages)})
                 if self._progress:
                     now = self._progress()
                     stalled, seen = (stalled + 1 if now == seen else 0), now
@@ -209,10 +217,13 @@ class Agent:
             raise AgentStopped("agent_output_limit")
         return completion
 
-    def _run_tool(self, call: ToolCallRequest, messages: list[dict]) -> str:
+    def _call_tool(self, call: ToolCallRequest) -> ToolResult:
         if INVALID_ARGUMENTS in call.arguments:
-            return f"Error: the arguments of {call.name} are not valid JSON. Call the tool again with a JSON object."
-        result = self.tools.call(call.name, call.arguments)
+            return ToolResult(text=f"Error: the arguments of {call.name} are not valid JSON. "
+                                   "Call the tool again with a JSON object.")
+        return self.tools.call(call.name, call.arguments)
+
+    def _tool_text(self, call: ToolCallRequest, result: ToolResult, messages: list[dict]) -> str:
         if result.text is not None:
             return result.text
         room = self.llm.context_window_tokens - self.llm.round_max_tokens - messages_tokens(messages, self.tools.definitions())

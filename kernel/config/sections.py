@@ -115,6 +115,7 @@ class LlmSettings:
     max_model_calls: min_int(2) = 12              # per answer, judge and guard included
     judge_reserved_calls: AtLeast1 = 3            # kept back from the agent for the judge and guard
     max_tool_rounds: AtLeast1 = 4
+    parallel_tool_calls: AtLeast1 = 3             # calls of one round run at once (1: one by one)
     round_max_tokens: min_int(16) = 1024          # output ceiling of one agent round
     context_window_tokens: min_int(256) = 8192
     judge_base_url: Optional[str] = None          # judge/guard default to the agent's server and model

@@ -92,13 +92,16 @@ def test_an_answer_is_one_trace_whose_id_is_the_response_trace_id(traced, receiv
     # The answer's steps, in the order they ran.
     steps = tree.children(answer)
     assert steps == ["answer.guard_question", "answer.memory_recall", "tool.resolve_regulation",
-                     "tool.search_documents", "answer.synthesis", "answer.faithfulness", "answer.guard_answer",
+                     "search_documents.arm", "answer.synthesis", "answer.faithfulness", "answer.guard_answer",
                      "answer.persist"], steps
     assert answer.attributes["aceh_rag.route"] == "/query"
     assert answer.attributes["aceh_rag.citations"] >= 1 and answer.attributes["aceh_rag.grounding_rate"] > 0
 
-    # The search arm: the tool call holds the search, which holds the embedding and both legs.
+    # The search arm (consumed once, fresh) holds the tool call, which holds the search, the embedding and both legs.
+    arm = tree.one("search_documents.arm")
+    assert arm.attributes["aceh_rag.arm.reused"] is False and arm.attributes["aceh_rag.arm.origin"] == "search"
     tool = tree.one("tool.search_documents")
+    assert tree.parent(tool) is arm and arm.attributes["aceh_rag.arm.passages"] == tool.attributes["aceh_rag.tool.result.passages"]
     assert tool.attributes["aceh_rag.tool.ok"] is True and tool.attributes["aceh_rag.tool.argument.mode"] == "hybrid"
     search = tree.one("search")
     assert tree.parent(search) is tool
@@ -199,9 +202,11 @@ def test_model_calls_are_spans_with_tokens_and_the_model_server_joins_the_trace(
             assert "gen_ai.prompt" not in call.attributes and "gen_ai.completion" not in call.attributes
         judge = tree.one("model.judge")
         assert tree.parent(judge).name == "answer.faithfulness"
-        # The agent's tool call is a span under the agent step, with the search under it.
-        agent_tool = [s for s in tree.named("tool.search_documents") if tree.parent(s).name == "answer.agent"]
-        assert agent_tool and tree.children(agent_tool[0]) == ["search"]
+        # The agent's search arm is a span under the agent step, with its tool call and the search under it.
+        agent_arm = [s for s in tree.named("search_documents.arm") if tree.parent(s).name == "answer.agent"]
+        assert agent_arm and agent_arm[0].attributes["aceh_rag.arm.origin"] == "agent"
+        assert tree.children(agent_arm[0]) == ["tool.search_documents"]
+        assert tree.children(tree.by_id[[s for s in tree.spans if tree.parent(s) is agent_arm[0]][0].span_id]) == ["search"]
         # Every model request carried our traceparent, naming a span of this trace.
         sent = [h["traceparent"] for h in fake.headers]
         assert len(sent) == len(model.calls) and all(h.split("-")[1] == trace_id for h in sent)
