@@ -13,6 +13,12 @@ REFUSAL_NOTICES = {
               "bagian dari pertanyaan Anda.",
         "en": "Sorry, the answer to this question is too long to write at once. Please ask about one part of it.",
     },
+    "could_not_answer_in_time": {   # /query/v2's agent_output_limit: a follow-up's forced search round ran out
+        "id": "Maaf, pertanyaan lanjutan ini tidak dapat dijawab tepat waktu: pencarian sumbernya tidak selesai "
+              "ditulis. Silakan coba lagi, atau tanyakan satu bagian dari pertanyaan Anda.",
+        "en": "Sorry, this follow-up could not be answered in time: the search for its sources could not be "
+              "written out. Please try again, or ask about one part of the question.",
+    },
     "query_budget_exhausted": {
         "id": "Maaf, pencarian untuk pertanyaan ini mencapai batas pemrosesan sebelum jawaban selesai. Silakan "
               "persempit pertanyaan.",

@@ -146,7 +146,7 @@ class AnnotateComposer:
             memory_ids = memory_labels(recalled)
             run = AgentRun("answer_segments", lambda content: model_segments(content, memory_ids),
                            progress=self._progress_of(context, ledger), editorial=self._editorial,
-                           rewrite_zero_match=True,
+                           rewrite_zero_match=True, forced_followup_search=True,
                            search_in_document=lambda document_id, query: self._search_in_document(
                                context, ledger, document_id, query))
             try:
@@ -155,7 +155,10 @@ class AnnotateComposer:
                     ledger=ledger, cancelled=context.cancelled))
             except AgentStopped as stop:
                 checked = False if stop.reason == "context_budget_exhausted" else None
-                return AnnotatedOutcome(refusal_notice(stop.reason, language), ledger.passages(),
+                # v2's agent_output_limit (a follow-up's re-asked forced tool round) publishes the
+                # could-not-answer-in-time notice (seed).
+                notice = "could_not_answer_in_time" if stop.reason == "agent_output_limit" else stop.reason
+                return AnnotatedOutcome(refusal_notice(notice, language), ledger.passages(),
                                         fallback_reason=stop.reason, checked=checked)
             require_readable(ledger.passages(), steps)
         else:

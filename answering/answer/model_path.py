@@ -100,6 +100,19 @@ class AgentRun:
     search_in_document: Callable | None = None
     history_labelled: bool = False       # /query's prose may cite an earlier exchange as [H1]
     rewrite_zero_match: bool = False     # /query/v2: a zero-match search is rewritten before answering
+    # /query/v2: a follow-up without fresh anchors opens with a forced tool round (earlier answers are not
+    # evidence), and only that round, re-asked, ends on agent_output_limit.
+    forced_followup_search: bool = False
+
+
+FRESH_ANCHORS = ("anchor", "closing")
+
+
+def forced_tool_round(run: AgentRun, prepared: Prepared, initial: list[Passage]) -> bool:
+    """Seed: fresh scoped anchors satisfy the current turn's evidence without a model-selected search;
+    retained conversation passages alone do not."""
+    return (run.forced_followup_search and bool(prepared.history.turns)
+            and not any(p.origin in FRESH_ANCHORS for p in initial))
 
 
 def agent_answer(models: Models, evidence: EvidenceGatherer, run: AgentRun, *, language: str,
@@ -113,6 +126,8 @@ def agent_answer(models: Models, evidence: EvidenceGatherer, run: AgentRun, *, l
         on_cancel=AnswerCancelled, progress=run.progress,
         zero_match=evidence.zero_matched if run.rewrite_zero_match else None,
         run_calls=tool_calls_runner(settings.ACEH_RAG.llm.parallel_tool_calls),
+        forced_tool_round=forced_tool_round(run, prepared, initial),
+        output_limit_everywhere=not run.forced_followup_search,
     )
     given = AgentInput(
         system=agent_system_prompt(language, run.answer_format, run.editorial),

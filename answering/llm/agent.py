@@ -7,7 +7,9 @@ last round offers no tools, so the model must answer with what it found. The
 loop ends with the parsed answer or an ``AgentStopped`` carrying the seed's
 ``fallback_reason``:
 
-- ``agent_output_limit``: a round stopped on its output-token ceiling;
+- ``agent_output_limit``: a round stopped on its output-token ceiling (on
+  /query/v2 only the re-asked forced tool round of a follow-up; elsewhere there
+  a cut-short round is a malformed answer, regenerated once);
 - ``model_timeout`` / ``query_budget_exhausted``: the answer's time or model
   calls ran out (the judge's share is kept back);
 - ``context_budget_exhausted``: required evidence, or a round's input, leaves
@@ -45,6 +47,13 @@ REWRITE_ZERO_MATCH = {
           "sebelum menjawab.",
     "en": "The search {queries} matched none of its terms. Rewrite that search with other terms before answering.",
 }
+SEARCH_FIRST = {
+    "id": "Jawaban sebelumnya bukan bukti. Panggil alat pencarian untuk pertanyaan ini terlebih dahulu; jangan menjawab "
+          "sebelum mencari.",
+    "en": "Earlier answers are not evidence. Call a search tool for this question first; do not answer before "
+          "searching.",
+}
+CUT_SHORT = "the answer was cut short at the output ceiling"
 NOTHING_FITS = "The results did not fit the remaining context. Answer with the evidence you already have."
 
 
@@ -105,7 +114,8 @@ class Agent:
                  on_cancel: Callable[[], Exception] | None = None,
                  progress: Callable[[], object] | None = None, stall_rounds: int = 2,
                  zero_match: Callable[[str], bool] | None = None,
-                 run_calls: Callable[[list[Callable[[], ToolResult]]], list[ToolResult]] | None = None) -> None:
+                 run_calls: Callable[[list[Callable[[], ToolResult]]], list[ToolResult]] | None = None,
+                 forced_tool_round: bool = False, output_limit_everywhere: bool = True) -> None:
         self.client = client
         self.budget = budget
         self.llm = llm
@@ -121,6 +131,11 @@ class Agent:
         self._zero_match = zero_match
         # Runs one round's tool calls (possibly at once) and returns their results in order.
         self._run_calls = run_calls or (lambda calls: [call() for call in calls])
+        # /query/v2 follow-ups without fresh anchors: the first round must call a tool (re-asked once), and
+        # only that re-asked round's output ceiling is agent_output_limit; elsewhere on v2 a cut-short round
+        # is a malformed answer (regenerated once, then unparseable_completion).
+        self._forced_tool_round = forced_tool_round
+        self._output_limit_everywhere = output_limit_everywhere
         self.rounds = 0
 
     # -- the loop -----------------------------------------------------------------------
@@ -136,7 +151,10 @@ class Agent:
             offered = None if last_round else definitions
             if last_round:
                 messages.append({"role": "user", "content": FINAL_ROUND_NUDGE.get(given.language, FINAL_ROUND_NUDGE["id"])})
-            completion = self._round(messages, offered)
+            if round_number == 0 and offered and self._forced_tool_round:
+                completion = self._forced_round(messages, offered, given.language)
+            else:
+                completion = self._round(messages, offered)
             if completion.tool_calls and offered:
                 messages.append({
                     "role": "assistant", "content": completion.content or "",
@@ -169,7 +187,7 @@ class Agent:
                              {"role": "user", "content": REWRITE_ZERO_MATCH.get(given.language, REWRITE_ZERO_MATCH["id"])
                               .format(queries=quoted)}]
                 continue
-            return self._finish(messages, completion.content, parse, given.language)
+            return self._finish(messages, completion, parse, given.language)
         raise AgentStopped("query_budget_exhausted")  # unreachable: the last round offers no tools
 
     def _opening(self, given: AgentInput) -> list[dict]:
@@ -200,22 +218,33 @@ class Agent:
         parts.append("Question: " + given.question)
         return "\n\n".join(parts)
 
-    def _round(self, messages: list[dict], tools: list[dict] | None):
+    def _round(self, messages: list[dict], tools: list[dict] | None, *, tool_choice: str | None = None,
+               cut_stops: bool | None = None):
+        """One model round; a round cut at its output ceiling stops the answer when ``cut_stops``."""
         self._check_cancelled()
         if messages_tokens(messages, tools) + self.llm.round_max_tokens > self.llm.context_window_tokens:
             raise AgentStopped("context_budget_exhausted")
+        options = {"tool_choice": tool_choice} if tool_choice else {}
         try:
             completion = self.budget.complete(
                 self.client, "agent", messages, tools=tools, max_tokens=self.llm.round_max_tokens,
-                reserve=self.llm.judge_reserved_calls,
+                reserve=self.llm.judge_reserved_calls, **options,
             )
         except BudgetExhausted as exc:
             raise AgentStopped(exc.reason) from exc
         self.rounds += 1
-        if completion.finish_reason == "length":
+        if completion.finish_reason == "length" and (self._output_limit_everywhere if cut_stops is None else cut_stops):
             # A round cut short is never published, whatever it contains.
             raise AgentStopped("agent_output_limit")
         return completion
+
+    def _forced_round(self, messages: list[dict], tools: list[dict], language: str):
+        """The follow-up's first round must search: re-asked once when it did not (or was cut short)."""
+        completion = self._round(messages, tools, tool_choice="required", cut_stops=False)
+        if completion.tool_calls and completion.finish_reason != "length":
+            return completion
+        messages.append({"role": "user", "content": SEARCH_FIRST.get(language, SEARCH_FIRST["id"])})
+        return self._round(messages, tools, tool_choice="required", cut_stops=True)
 
     def _call_tool(self, call: ToolCallRequest) -> ToolResult:
         if INVALID_ARGUMENTS in call.arguments:
@@ -237,17 +266,23 @@ class Agent:
         text = search_result_text(self.ledger.show(passages), result.tier)
         return f"{result.lead}\n{text}" if result.lead else text
 
-    def _finish(self, messages: list[dict], content: str | None, parse: Callable[[str], T], language: str) -> T:
+    def _finish(self, messages: list[dict], completion, parse: Callable[[str], T], language: str) -> T:
         try:
-            return parse(content or "")
+            return self._parse(completion, parse)
         except ValueError as first_error:
-            messages = [*messages, {"role": "assistant", "content": content or ""},
+            messages = [*messages, {"role": "assistant", "content": completion.content or ""},
                         {"role": "user", "content": REGENERATE.get(language, REGENERATE["id"]).format(error=first_error)}]
         completion = self._round(messages, None)
         try:
-            return parse(completion.content or "")
+            return self._parse(completion, parse)
         except ValueError as exc:
             raise AgentStopped("unparseable_completion", str(exc)) from exc
+
+    @staticmethod
+    def _parse(completion, parse: Callable[[str], T]) -> T:
+        if completion.finish_reason == "length":
+            raise ValueError(CUT_SHORT)          # never published, even when the cut text happens to parse
+        return parse(completion.content or "")
 
     def _check_cancelled(self) -> None:
         if self._cancelled() and self._on_cancel:

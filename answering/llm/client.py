@@ -58,10 +58,14 @@ class ChatClient:
         self._http = httpx.Client(timeout=timeout, headers=headers)
 
     def complete(self, messages: list[dict], *, tools: list[dict] | None = None, json_mode: bool = False,
-                 max_tokens: int | None = None, temperature: float = 0.0, timeout: float | None = None) -> ChatCompletion:
+                 max_tokens: int | None = None, temperature: float = 0.0, timeout: float | None = None,
+                 tool_choice: str | None = None) -> ChatCompletion:
+        """``tool_choice="required"``: the round must call a tool (a forced tool round)."""
         body: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature}
         if tools:
             body["tools"] = tools
+            if tool_choice:
+                body["tool_choice"] = tool_choice
         if json_mode:
             body["response_format"] = {"type": "json_object"}
         if max_tokens:
