@@ -17,17 +17,18 @@ from retrieval.search.naming import (
     NamedRegulation,
     find_article,
     find_named_regulation,
+    find_named_regulations,
 )
 
 SIGNATORY = re.compile(
     r"\b(tanda\s*tangan|menandatangani|ditandatangani|penandatangan|yang\s+menetapkan|yang\s+mengesahkan|"
-    r"who\s+signed|signed\s+by|signatory)\b",
+    r"who\s+signed|signed\s+by|signatory)(?:nya)?\b",      # "siapa yang menandatanganinya?" (a follow-up)
     re.IGNORECASE,
 )
 
 
 __all__ = ["NAMED_REGULATION", "PASAL", "ArticleLocator", "NamedRegulation", "SIGNATORY", "asks_for_signatory",
-           "find_article", "find_named_regulation"]
+           "find_article", "find_named_regulation", "find_named_regulations"]
 
 
 def asks_for_signatory(question: str) -> bool:

@@ -25,7 +25,7 @@ WHO = re.compile(r"\b(siapa|siapakah|who)\b", re.I)
 HOW_MUCH = re.compile(
     r"\b(berapa|brp|jumlah|besaran|besarnya|nilai|tarif|biaya|total|persen|persentase|how\s+(?:much|many)|amount|rate)\b", re.I)
 ENACTMENT = re.compile(r"\b(ditetapkan|disahkan|diundangkan|ditandatangani|ditanda\s*tangani|menetapkan|mengesahkan|"
-                       r"menandatangani|penandatangan|enacted|signed)\b", re.I)
+                       r"menandatangani|penandatangan|enacted|signed)(?:nya)?\b", re.I)   # "diundangkannya"
 MONTHS = ("januari februari maret april mei juni juli agustus september oktober november desember "
           "january february march may june july august october december").split()
 DATE = re.compile(r"\b(\d{1,2}\s+(?:" + "|".join(MONTHS) + r")(?:\s+\d{4})?|\d{1,2}[-/]\d{1,2}[-/]\d{2,4}|"

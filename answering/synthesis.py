@@ -115,22 +115,26 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang)
     best = max(c.score for c in candidates)
     limit = FOCUSED_MAX_CLAIMS if focus.kind in ("definition", "when", "enactment", "signatory", "who") else MAX_CLAIMS
-    chosen: list[Candidate] = []
+    # Each chosen unit with its labels by document: the same words in another document (two regulations'
+    # identical closings) add that document's label to the one claim instead of being dropped.
+    chosen: list[tuple[Candidate, dict]] = []
     total = 0
     for candidate in sorted(candidates, key=lambda c: (-c.score, c.passage_rank, c.position)):
-        if len(chosen) >= limit or candidate.score < best * KEEP_SHARE:
+        if candidate.score < best * KEEP_SHARE:
             break
-        if total + len(candidate.text) > MAX_ANSWER_CHARS or any(candidate.text == c.text for c in chosen):
-            continue
-        chosen.append(candidate)
-        total += len(candidate.text)
-    chosen.sort(key=lambda c: (c.passage_rank, c.position))
-    claims = tuple(Claim(text=c.text, citation_keys=(c.passage.label,)) for c in chosen)
+        twin = next((labels for c, labels in chosen if c.text == candidate.text), None)
+        if twin is not None:
+            twin.setdefault(candidate.passage.document_id, candidate.passage.label)
+        elif len(chosen) < limit and total + len(candidate.text) <= MAX_ANSWER_CHARS:
+            chosen.append((candidate, {candidate.passage.document_id: candidate.passage.label}))
+            total += len(candidate.text)
+    chosen.sort(key=lambda pair: (pair[0].passage_rank, pair[0].position))
+    claims = tuple(Claim(text=c.text, citation_keys=tuple(labels.values())) for c, labels in chosen)
     verdict = assess(question, claims, passages, focus=focus, absent_words=absent_words, expansions=expansions)
     if not verdict.answerable:
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang, pointer=verdict.pointer,
                            unmet=verdict.unmet, term_coverage=verdict.coverage)
-    first = chosen[0].passage
+    first = chosen[0][0].passage
     return AnswerDraft(framing=FRAMING[lang].format(source=first.legal_reference or first.document_title),
                        claims=claims, language=lang, term_coverage=verdict.coverage)
 

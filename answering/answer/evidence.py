@@ -12,9 +12,10 @@ from __future__ import annotations
 import uuid
 from itertools import zip_longest
 
-from answering.anchors import ArticleLocator, asks_for_signatory, find_article, find_named_regulation
+from answering.anchors import ArticleLocator, asks_for_signatory, find_article
 from answering.answer.arms import ArmStore
 from answering.answer.contracts import MAX_PASSAGES, SEARCH_TOP_K, Prepared
+from answering.answer.named import NamedDocuments, resolve_named
 from answering.answer.restore import restored_passages
 from answering.answer.steps import StepRecorder
 from answering.focus import definition_term, question_focus
@@ -73,15 +74,12 @@ class EvidenceGatherer:
         request = self.request
         question, principal, scope = request.question, request.principal, request.scope
         live = self.live.passages()  # figure questions read a configured live source first
-        anchor_document = None
         anchor: list[Passage] = []
-        named = find_named_regulation(question)        # once per answer: the follow-up rule reuses it
-        if named:
-            with self.steps.tool("resolve_regulation", {"name": named.text}) as call:
-                anchor_document = facade.regulation_resolve(named, principal=principal, scope=scope)
-                call.summary = ({"document_id": str(anchor_document.id), "title": anchor_document.title}
-                                if anchor_document else {"resolved": False})
-        elif len(scope.document_ids) == 1:
+        # Once per answer (the follow-up rule reuses it); a signatory question resolves every named instrument.
+        named = resolve_named(question, self.steps, principal=principal, scope=scope,
+                              every=asks_for_signatory(question))
+        anchor_document = named.anchor
+        if not named and len(scope.document_ids) == 1:
             anchor_document = facade.document_visible_first(principal=principal, scope=scope)
         followup = self._followup(names_instrument=bool(named))
         locator = find_article(question)
@@ -126,13 +124,7 @@ class EvidenceGatherer:
         # A follow-up's focus ("kapan diundangkannya?") is about the document it refers back to.
         referents = list(followup_scope.document_ids) if followup_scope else []
         ranked = self._focus_hits(anchor_document, ranked, referents) + ranked
-        closing: list[Passage] = []
-        if asks_for_signatory(question):
-            target = anchor_document.id if anchor_document else (
-                referents[0] if referents else (ranked[0].document_id if ranked else None))
-            if target:
-                closing = self._read("read_closing", {"document_id": str(target)}, "closing",
-                                     facade.closing_chunks_visible, document_id=target)
+        closing = self._closings(named, anchor_document, referents, ranked) if asks_for_signatory(question) else []
 
         merged: list[Passage] = []
         seen: set[uuid.UUID] = set()
@@ -146,6 +138,16 @@ class EvidenceGatherer:
                                   surface=False).passages
         present = {p.chunk_id for p in passages}
         return passages + [n.passage for n in self.legal_notes if n.passage.chunk_id not in present]
+
+    def _closings(self, named: NamedDocuments, anchor_document, referents: list[uuid.UUID],
+                  ranked: list[Passage]) -> list[Passage]:
+        """Each named document's signature block, one read each (its own passages and labels); else one."""
+        targets = [d.id for d in named.documents] or [
+            anchor_document.id if anchor_document else (
+                referents[0] if referents else (ranked[0].document_id if ranked else None))]
+        return [passage for target in targets if target
+                for passage in self._read("read_closing", {"document_id": str(target)}, "closing",
+                                          facade.closing_chunks_visible, document_id=target)]
 
     def _read(self, tool: str, arguments: dict, origin: str, read, **where) -> list[Passage]:
         """One facade read of chunks as a reported step."""

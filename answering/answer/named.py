@@ -1,0 +1,46 @@
+"""The instruments a question names, each resolved to its one visible document (seed: "Named regulations").
+
+The first named instrument is the answer's anchor (its articles are read, the
+search is scoped to it). A signatory question naming several ("Siapa yang
+menandatangani Qanun 6/2014 dan Pergub 60/2013?") needs every one of them: each
+resolved document's closing block is read as its own step, so each keeps its own
+passages and citation labels even when two closings print the same words.
+At most ``MAX_NAMED_DOCUMENTS`` instruments are looked up (the seed's browse limit).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from answering.anchors import NamedRegulation, find_named_regulations
+from answering.answer.steps import StepRecorder
+from kernel.principal import Principal
+from retrieval import facade
+from retrieval.facade import DocumentRef, Scope
+from retrieval.search.naming import RESOLVE_BROWSE_LIMIT
+
+MAX_NAMED_DOCUMENTS = RESOLVE_BROWSE_LIMIT
+
+
+@dataclass(frozen=True)
+class NamedDocuments:
+    named: tuple[NamedRegulation, ...]       # in the question's order
+    anchor: DocumentRef | None               # the first named instrument's document, when it resolved
+    documents: tuple[DocumentRef, ...]       # every resolved one, distinct, the question's order
+
+    def __bool__(self) -> bool:
+        return bool(self.named)
+
+
+def resolve_named(question: str, steps: StepRecorder, *, principal: Principal, scope: Scope,
+                  every: bool) -> NamedDocuments:
+    """The first named instrument's document; with ``every``, the others' too (one step each)."""
+    named = tuple(find_named_regulations(question)[:MAX_NAMED_DOCUMENTS])
+    resolved: list[DocumentRef | None] = []
+    for regulation in named if every else named[:1]:
+        with steps.tool("resolve_regulation", {"name": regulation.text}) as call:
+            document = facade.regulation_resolve(regulation, principal=principal, scope=scope)
+            call.summary = ({"document_id": str(document.id), "title": document.title}
+                            if document else {"resolved": False})
+        resolved.append(document)
+    documents = tuple({d.id: d for d in resolved if d is not None}.values())
+    return NamedDocuments(named, resolved[0] if resolved else None, documents)
