@@ -91,6 +91,11 @@ JURISDICTION_DEFAULT = {
 
 # --------------------------------------------------------------------------- questions
 
+# Families whose place follows the type directly ("Peraturan Bupati Aceh Besar Nomor 5 Tahun 2020").
+PLACE_NAMED_TYPES: list[tuple[str, tuple[str, ...]]] = [
+    (r"peraturan\s+bupati|perbup", ("Peraturan Bupati",)),
+    (r"peraturan\s+wali\s*kota|perwal(?:i|kot)?", ("Peraturan Walikota", "Peraturan Wali Kota")),
+]
 # Alias (lower case, spaces collapsed) → (type family prefixes, jurisdiction named?)
 QUESTION_TYPES: list[tuple[str, tuple[str, ...]]] = [
     (r"qanun\s+aceh", ("Qanun Aceh",)),
@@ -104,7 +109,14 @@ QUESTION_TYPES: list[tuple[str, tuple[str, ...]]] = [
     (r"undang-undang|undang\s+undang|uu", ("Undang-Undang",)),
     (r"peraturan\s+pemerintah|pp", ("Peraturan Pemerintah",)),
     (r"peraturan\s+presiden|perpres", ("Peraturan Presiden",)),
+    (r"peraturan\s+(?:kepala\s+)?badan\s+pengawas\s+tenaga\s+nuklir|peraturan\s+(?:kepala\s+)?bapeten|perba",
+     ("Peraturan Badan Pengawas Tenaga Nuklir", "Peraturan Kepala Badan Pengawas Tenaga Nuklir")),
+    (r"peraturan\s+otoritas\s+jasa\s+keuangan|peraturan\s+ojk|pojk", ("Peraturan Otoritas Jasa Keuangan",)),
+    (PLACE_NAMED_TYPES[0][0], PLACE_NAMED_TYPES[0][1]),
+    (PLACE_NAMED_TYPES[1][0], PLACE_NAMED_TYPES[1][1]),
 ]
 # Short forms a title slug may use for a family ("pergub-aceh-5-2025-…").
 SLUG_SHORT_FORMS = {"Peraturan Gubernur": "pergub", "Keputusan Gubernur": "kepgub", "Instruksi Gubernur": "ingub",
-                    "Undang-Undang": "uu", "Peraturan Pemerintah": "pp", "Peraturan Presiden": "perpres"}
+                    "Undang-Undang": "uu", "Peraturan Pemerintah": "pp", "Peraturan Presiden": "perpres",
+                    "Peraturan Badan Pengawas Tenaga Nuklir": "perba", "Peraturan Otoritas Jasa Keuangan": "pojk",
+                    "Peraturan Bupati": "perbup", "Peraturan Walikota": "perwal"}

@@ -21,14 +21,18 @@ from kernel.principal import Principal
 from retrieval.access import Scope, chunk_enabled_q, visible_documents_q
 from retrieval.models import Chunk, Document
 from retrieval.references import covered_articles
-from retrieval.instruments import QUESTION_TYPES, SLUG_SHORT_FORMS
+from retrieval.instruments import PLACE_NAMED_TYPES, QUESTION_TYPES, SLUG_SHORT_FORMS
 
 _JURISDICTION_NAMED = re.compile(r"\baceh$", re.IGNORECASE)
 _TYPE = "|".join(f"(?:{alias})" for alias, _ in QUESTION_TYPES)
 _WORD = r"[^\W\d_]+"
+_PLACE_TYPE = "|".join(f"(?:{alias})" for alias, _ in PLACE_NAMED_TYPES)
 NAMED_REGULATION = re.compile(
-    rf"\b(?P<type>{_TYPE})(?:\s+(?P<place>(?:kabupaten|kota)\s+{_WORD}(?:\s+{_WORD}){{0,2}}?))?"
-    rf"\s*(?:nomor|nomer|no\.?|nr\.?|number)?\s*(?P<number>\d+[a-z]?)"
+    # A regent's or mayor's regulation names its place right after the type; the others after
+    # "kabupaten"/"kota" (a province's own types carry it in the alias: "Qanun Aceh").
+    rf"\b(?:(?P<place_type>{_PLACE_TYPE})\s+(?!nomor\b|nomer\b|no\b|nr\b)(?P<own_place>{_WORD}(?:\s+{_WORD}){{0,2}}?)"
+    rf"|(?P<type>{_TYPE})(?:\s+(?P<place>(?:kabupaten|kota)\s+{_WORD}(?:\s+{_WORD}){{0,2}}?))?)"
+    rf"\s*(?:nomor|nomer|no\.?|nr\.?|number)?\s*(?P<number>\d+[a-z]?)(?:\s*/\s*pojk\s*\.?\s*\d+)?"
     rf"\s*(?:(?:tahun|th\.?|thn\.?|year|/)\s*(?P<year>(?:19|20)\d\d))(?!\d)",
     re.IGNORECASE,
 )
@@ -101,13 +105,16 @@ def find_named_regulations(question: str) -> list[NamedRegulation]:
     """Every instrument named by type, number and year, in order of appearance."""
     named = []
     for match in NAMED_REGULATION.finditer(question):
-        prefixes = type_prefixes(match.group("type"))
+        type_text = match.group("type") or match.group("place_type")
+        prefixes = type_prefixes(type_text)
         if not prefixes:
             continue
-        exact = bool(_JURISDICTION_NAMED.search(match.group("type")))
-        if match.group("place"):
-            # "Qanun Kabupaten Aceh Besar": the jurisdiction makes the type exact.
-            prefixes, exact = (f"{prefixes[0]} {' '.join(w.capitalize() for w in match.group('place').split())}",), True
+        exact = bool(match.group("type") and _JURISDICTION_NAMED.search(type_text))
+        place = match.group("place") or match.group("own_place")
+        if place:
+            # "Qanun Kabupaten Aceh Besar", "Perbup Aceh Besar": the jurisdiction makes the type exact.
+            named_place = " ".join(w.capitalize() for w in place.split())
+            prefixes, exact = tuple(f"{prefix} {named_place}" for prefix in prefixes), True
         named.append(NamedRegulation(prefixes, match.group("number").upper(), int(match.group("year")),
                                      match.group(0), exact, match.start(), match.end()))
     return named
@@ -202,8 +209,9 @@ def resolve_regulation(named: NamedRegulation, *, principal: Principal, scope: S
 
 
 def _number_pattern(number: str) -> str:
-    """"3" also matches a card's "03" (Pergub Aceh Nomor 03 Tahun 2025), case-insensitively."""
-    return "^0*" + re.escape(number.lstrip("0") or "0") + "$"
+    """"3" also matches a card's "03" (Pergub Aceh Nomor 03 Tahun 2025), case-insensitively, and "31" an
+    OJK card's "31/POJK.05/2016"."""
+    return "^0*" + re.escape(number.lstrip("0") or "0") + r"(/pojk\.?[0-9]+/[0-9]{4})?$"
 
 
 _SEP = r"[[:space:]_/.-]+"
@@ -223,7 +231,7 @@ def _title_pattern(named: NamedRegulation) -> str:
         forms.append(words if named.exact else words + r"(?:[[:space:]_-]+[[:alpha:]]+){0,4}")
     number = re.escape(named.number.lstrip("0") or "0")
     return (rf"^[[:space:]]*(?:{'|'.join(forms)}){_SEP}(?:(?:nomor|no){_SEP})?0*{number}{_SEP}"
-            rf"(?:tahun{_SEP})?{named.year}([^0-9]|$)")
+            rf"(?:pojk{_SEP}[0-9]+{_SEP})?(?:tahun{_SEP})?{named.year}([^0-9]|$)")
 
 
 def article_chunks(document_id: uuid.UUID, locator: ArticleLocator, limit: int = ANCHOR_CHUNK_LIMIT) -> list[Chunk]:

@@ -129,3 +129,50 @@ def test_a_split_signature_block_is_read_with_its_neighbour_chunk():
     assert any(t.startswith("Ditetapkan di Banda Aceh") for t in texts)       # narrowed to the closing span
     assert any("MUZAKIR MANAF" in t for t in texts)                            # the neighbour holds the name
     assert all("Isi pertama" not in t for t in texts)
+
+
+@pytest.mark.parametrize("question,prefixes,number,year,exact", [
+    ("Apa isi Peraturan Bupati Aceh Besar Nomor 5 Tahun 2020?", ("Peraturan Bupati Aceh Besar",), "5", 2020, True),
+    ("perbup pidie 5/2020 mengatur apa", ("Peraturan Bupati Pidie",), "5", 2020, True),
+    ("Peraturan Bupati Nomor 5 Tahun 2020", ("Peraturan Bupati",), "5", 2020, False),
+    ("Perwal Banda Aceh No. 12 Tahun 2019.", ("Peraturan Walikota Banda Aceh", "Peraturan Wali Kota Banda Aceh"),
+     "12", 2019, True),
+    ("Apa isi Peraturan BAPETEN Nomor 5 Tahun 2024?",
+     ("Peraturan Badan Pengawas Tenaga Nuklir", "Peraturan Kepala Badan Pengawas Tenaga Nuklir"), "5", 2024, False),
+    ("perba 3/2013 soal radioterapi",
+     ("Peraturan Badan Pengawas Tenaga Nuklir", "Peraturan Kepala Badan Pengawas Tenaga Nuklir"), "3", 2013, False),
+    ("Apa isi POJK Nomor 31/POJK.05/2016?", ("Peraturan Otoritas Jasa Keuangan",), "31", 2016, False),
+])
+def test_regent_mayor_bapeten_and_ojk_regulations_are_named_forms(question, prefixes, number, year, exact):
+    (named,) = find_named_regulations(question)
+    assert (named.type_prefixes, named.number, named.year, named.exact) == (prefixes, number, year, exact)
+
+
+@pytestmark_db
+def test_a_regents_regulation_resolves_by_its_place_and_ambiguous_without_it():
+    besar = _law("Peraturan Bupati Aceh Besar Nomor 5 Tahun 2020 tentang Contoh",
+                 number_line="PERATURAN BUPATI ACEH BESAR\nNOMOR 5 TAHUN 2020")
+    pidie = _law("Peraturan Bupati Pidie Nomor 5 Tahun 2020 tentang Contoh",
+                 number_line="PERATURAN BUPATI PIDIE\nNOMOR 5 TAHUN 2020")
+    assert (besar.instrument_type, pidie.instrument_type) == ("Peraturan Bupati Aceh Besar", "Peraturan Bupati Pidie")
+
+    def resolved(question):
+        document = resolve_regulation(find_named_regulations(question)[0], principal=ANYONE, scope=None)
+        return document.id if document else None
+
+    assert resolved("Perbup Aceh Besar Nomor 5 Tahun 2020") == besar.id
+    assert resolved("Peraturan Bupati Pidie Nomor 5 Tahun 2020") == pidie.id
+    assert resolved("Peraturan Bupati Nomor 5 Tahun 2020") is None     # two regencies: ambiguous
+
+
+@pytestmark_db
+def test_bapeten_and_ojk_regulations_resolve_by_their_title_citation():
+    bapeten = _law("Peraturan Badan Pengawas Tenaga Nuklir Nomor 5 Tahun 2024 tentang Keamanan Zat Radioaktif",
+                   number_line="PERATURAN BADAN PENGAWAS TENAGA NUKLIR\nNOMOR 5 TAHUN 2024")
+    ojk = _law("Peraturan Otoritas Jasa Keuangan Nomor 31/POJK.05/2016 tentang Usaha Pergadaian",
+               number_line="PERATURAN OTORITAS JASA KEUANGAN\nNOMOR 31/POJK.05/2016")
+    for question, document in [("Apa isi Peraturan BAPETEN Nomor 5 Tahun 2024?", bapeten),
+                               ("perba 5/2024", bapeten), ("POJK 31/POJK.05/2016", ojk),
+                               ("Peraturan OJK Nomor 31 Tahun 2016", ojk)]:
+        found = resolve_regulation(find_named_regulations(question)[0], principal=ANYONE, scope=None)
+        assert found is not None and found.id == document.id, question
