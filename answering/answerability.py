@@ -42,8 +42,9 @@ NUMBER = re.compile(r"(?<![\w.,/])(\d+(?:[.,]\d+)*)(?![\w/])")
 # Words that ask, point or are everywhere in this corpus: they constrain nothing.
 GENERIC = (
     "apa apakah siapa siapakah berapa brp kapan bagaimana gimana gmn dimana mana manakah kah sih ya yah dong nih deh aja "
-    "saja tolong mohon jelaskan sebutkan boleh bisa dapat ada adalah itu ini tersebut yang dimaksud maksud maksudnya "
-    "pengertian definisi arti isi menurut dalam tentang mengenai terkait berdasarkan sesuai aturan peraturan ketentuan "
+    "saja tolong mohon jelaskan sebutkan boleh bisa dapat ada adalah itu ini tersebut yang dimaksud maksud maksudnya nya "
+    "pengertian definisi arti isi isinya bunyi menurut dalam tentang mengenai terkait berdasarkan sesuai aturan peraturan "
+    "ketentuan "
     "undang uu pp perpres pergub qanun kepgub keputusan instruksi ingub nomor no tahun thn aceh pemerintah pemerintahan "
     "provinsi gubernur atur diatur mengatur berlaku sekarang saat kini hari besok kemarin minggu tanggal lama lamanya "
     "mulai sampai hingga sejak paling kurang lebih besar besarnya jumlah nilai untuk bagi kepada oleh dari pada di ke per "

@@ -39,7 +39,8 @@ STOP = frozenset(
     "dapat harus wajib paling sebagaimana dimaksud ayat pasal huruf angka serta juga the of and to in a is are".split()
 )
 _PREFIXES = ("meng", "meny", "mem", "men", "me", "peng", "peny", "pem", "pen", "pe", "ber", "be", "ter", "di", "ke", "se")
-_SUFFIXES = ("kannya", "annya", "kan", "an", "nya", "lah", "kah", "i")
+_SUFFIXES = ("kan", "an", "lah", "kah", "i")
+ENCLITIC = "nya"
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,13 @@ def normalise(text: str) -> str:
 
 
 def stem(word: str) -> str:
-    """A light Indonesian stemmer: enough to match ``diumumkan`` with ``mengumumkan``."""
+    """A light Indonesian stemmer: enough to match ``diumumkan`` with ``mengumumkan``.
+
+    The enclitic "-nya" comes off first, so a word and its "-nya" form share a stem
+    (``menandatanganinya`` and ``menandatangani``).
+    """
+    if len(word) > len(ENCLITIC) + 4 and word.endswith(ENCLITIC):
+        word = word[: -len(ENCLITIC)]
     for suffix in _SUFFIXES:
         if len(word) > len(suffix) + 4 and word.endswith(suffix):
             word = word[: -len(suffix)]

@@ -81,7 +81,12 @@ def test_one_named_document_reads_only_its_own_closing(api_client, pergubs):
 
 
 @pytest.mark.parametrize("question, tool", [("bagaimana dengan pasal 3?", "read_article"),
-                                             ("siapa penandatangannya?", "read_closing")])
+                                             ("siapa penandatangannya?", "read_closing"),
+                                             # Wordings a citizen types: a detached "nya", the enclitic on
+                                             # the signing verb, "isinya apa" after the article.
+                                             ("pasal 3 nya bagaimana?", "read_article"),
+                                             ("siapa yang menandatanganinya?", "read_closing"),
+                                             ("lalu pasal 3 isinya apa?", "read_article")])
 def test_a_followup_on_one_earlier_document_reads_its_anchors(api_client, pergubs, question, tool):
     first, second = pergubs
     opening = ask(api_client, "Apa yang dimaksud dengan tata kelola arsip dinamis?")
@@ -94,3 +99,5 @@ def test_a_followup_on_one_earlier_document_reads_its_anchors(api_client, pergub
                                                     else "Kepala Dinas melaksanakan")}
     cited = {c["chunk_id"] for c in body["citations"]}
     assert cited and read & cited and {c["document_id"] for c in body["citations"]} == {str(first.id)}
+    assert body["fallback_used"] is False
+    assert ("MUZAKIR MANAF" if tool == "read_closing" else "Kepala Dinas melaksanakan") in body["answer"]
