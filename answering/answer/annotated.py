@@ -110,6 +110,17 @@ class NothingCheckable:
         return set()
 
 
+class SystemCopyFirst:
+    """A framing check that never sees the first ``count`` segments (fixed system copy)."""
+
+    def __init__(self, checker, count: int):
+        self._checker, self._count = checker, count
+
+    def check(self, question: str, framing: list[tuple[int, str]]) -> set[int]:
+        rest = [(index, text) for index, text in framing if index >= self._count]
+        return self._checker.check(question, rest) if rest else set()
+
+
 class AnnotateComposer:
     route_family = ROUTE_FAMILY
     empty_selection_refused = True
@@ -171,13 +182,19 @@ class AnnotateComposer:
             segments = (status_framing(evidence.legal_notes, key_of, language, [c.text for c in draft.claims])
                         + deterministic_segments(draft, key_of))
             system_notice = draft.no_answer
+        note = context.prepared.sources.note if context.prepared.sources else None
+        if note and segments:
+            # The saved documents are gone (MCP alone answers): the fixed note leads, as framing nobody checks.
+            segments = (Segment(note.get(language, note["id"]), "framing"), *segments)
         rendered = render_segments(segments) if segments else None
-        annotation = steps.step("faithfulness", lambda: self._annotate(context, segments, ledger, system_notice))
+        annotation = steps.step("faithfulness", lambda: self._annotate(context, segments, ledger, system_notice,
+                                                                      exempt=1 if note and segments else 0))
         return AnnotatedOutcome(rendered.answer if rendered else "", ledger.passages(), segments, rendered, annotation)
 
     @staticmethod
     def _annotate(context: AnswerContext, segments: tuple[Segment, ...], ledger: PassageLedger,
-                  system_notice: bool) -> Annotation:
+                  system_notice: bool, exempt: int = 0) -> Annotation:
+        """``exempt``: how many leading segments are system copy the framing check never sees."""
         if context.models:
             judge = ModelJudge(context.models.judge, context.models.budget)
             checker = ModelFramingChecker(context.models.judge, context.models.budget)
@@ -189,6 +206,8 @@ class AnnotateComposer:
                 # answers nothing: it stays framing, so the rate stays "—" (null), never 0%.
                 checker = NothingCheckable()
             shown = {p.key: p.text for p in ledger.passages()}
+        if exempt:
+            checker = SystemCopyFirst(checker, exempt)
         return annotate(segments, shown=shown, question=context.question, judge=judge,
                         framing_checker=checker, batch_size=settings.ACEH_RAG.llm.judge_batch_size)
 

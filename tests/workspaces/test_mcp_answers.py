@@ -188,6 +188,23 @@ def test_saved_documents_gone_answers_from_mcp_with_the_fixed_note(server, world
     assert {c["kind"] for c in body["citations"]} == {"tool"}
 
 
+def test_saved_documents_gone_on_v2_the_note_leads_as_unchecked_framing(server, world):
+    set_sources(server, world, document_ids=[str(uuid.uuid4())])
+    chat = new_chat(server, world)
+    response = call(server, "/query/v2", {"query": SIM_QUESTION, "conversation_id": chat, "mcp_source_ids": ["portal"]})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["fallback_used"] is False, body
+    assert body["answer"].startswith("Catatan: dokumen yang tersimpan sebagai sumber tidak lagi tersedia")
+    # The note is framing (segment 0), not a claim; the answer's claims cite the MCP tool.
+    first = body["framing"][0]
+    assert first["start"] == 0 and body["answer"][:first["end"]].startswith("Catatan: dokumen yang tersimpan")
+    assert all(not claim["text"].startswith("Catatan") for claim in body["claims"])
+    supported = [claim for claim in body["claims"] if claim["verdict"] == "supported"]
+    assert supported and all(claim["citations"] for claim in supported)
+    assert body["tool"] == "mcp.portal.search" and body["tool_executed"] is True
+
+
 def test_a_document_scope_wins_and_a_public_source_adds_evidence(server, world):
     set_sources(server, world, document_ids=[world["zakat"]])
     chat = new_chat(server, world)
