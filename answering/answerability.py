@@ -97,6 +97,10 @@ def distinctive_stems(question: str) -> set[str]:
     return {s for s in content_stems(question) if s not in GENERIC_STEMS and len(s) > 2}
 
 
+ENACTED_AT_PLACE = re.compile(r"\b(?:ditetapkan|diundangkan|disahkan)\s+di\s+[^\W\d_]+(?:\s+(?!pada\b)[^\W\d_]+)?",
+                              re.IGNORECASE)
+
+
 def _evidence_text(passages: Iterable[Passage]) -> str:
     return "\n".join(f"{p.identity}\n{p.citation.get('legal_reference') or ''}\n{p.text}" for p in passages)
 
@@ -147,8 +151,10 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     for number in _numbers(YEAR.sub(" ", rest)):
         if number not in stated:
             unmet.append(f"number {number}")
+    # Where a regulation was signed ("Ditetapkan di Banda Aceh") says nothing about that place.
+    about_where = ENACTED_AT_PLACE.sub(" ", stated_where)
     for place in _places(rest):
-        if place.lower() not in stated_where:
+        if place.lower() not in about_where:
             unmet.append(f"place {place}")
             topical.append(place)
     office = OFFICE.search(question)

@@ -45,6 +45,9 @@ class FollowupDecision:
     mechanism: str = "rule"
     exchanges: tuple[int, ...] = field(default=())
     next_article: str | None = None               # "pasal berikutnya?": the article after the last one answered
+    # Nothing cited before: the instruments the earlier questions named ("Siapa yang menandatangani Qanun
+    # Aceh Nomor 4 Tahun 2025?" declined, then "siapa penandatangannya?"), for the caller to resolve.
+    referent_names: tuple[str, ...] = ()
 
     def record(self) -> dict:
         return {"decision": "carried" if self.carry else "not_carried", "reason": self.reason,
@@ -87,10 +90,21 @@ def followup_rule(question: str, history, *, names_instrument: bool | None = Non
         return FollowupDecision(False, "no_reference")
     documents = _documents(turns)
     if not documents:
-        return FollowupDecision(False, "nothing_cited_before")
+        return FollowupDecision(False, "nothing_cited_before", hints_first=not _own_topic(own - shared),
+                                exchanges=tuple(t.exchange_index for t in turns), referent_names=named_before(turns))
     return FollowupDecision(True, "refers_back", documents, hints_first=not _own_topic(own - shared),
                             exchanges=tuple(t.exchange_index for t in turns),
                             next_article=next_article(question, history))
+
+
+def named_before(turns) -> tuple[str, ...]:
+    """The instrument each earlier question named first, most recent exchange first."""
+    names: list[str] = []
+    for turn in reversed(turns):
+        named = find_named_regulation(turn.question)
+        if named and named.text not in names:
+            names.append(named.text)
+    return tuple(names)
 
 
 # Words that only say what is asked of the referent (when, who signed, in force): a follow-up made of
@@ -147,7 +161,8 @@ def followup_model(question: str, history, client, budget, *, names_instrument: 
     documents = _documents([turns[i] for i in sorted(chosen)])
     own = distinctive_stems(question) - content_stems("\n".join(t.question + t.answer for t in turns.values()))
     return FollowupDecision(bool(documents), "judged_followup" if documents else "nothing_cited_before", documents,
-                            hints_first=not _own_topic(own), mechanism="model", exchanges=tuple(sorted(chosen)))
+                            hints_first=not _own_topic(own), mechanism="model", exchanges=tuple(sorted(chosen)),
+                            referent_names=() if documents else named_before([turns[i] for i in sorted(chosen)]))
 
 
 def replace_mechanism(decision: FollowupDecision, mechanism: str) -> FollowupDecision:

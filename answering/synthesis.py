@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from answering.anchors import find_named_regulations
 from answering.answerability import assess
 from answering.faithfulness import content_stems
 from answering.focus import focus_bonus, question_focus
@@ -31,6 +32,8 @@ FRAMING = {"id": "Berdasarkan {source}:", "en": "According to {source}:"}
 FIGURE_QUESTION = re.compile(
     r"\b(berapa|brp|jumlah|besaran|besarnya|nilai|tarif|biaya|total|persen|persentase|how (?:much|many)|amount|rate)\b", re.I
 )
+NORMATIVE = re.compile(r"\b(wajib|diwajibkan|kewajiban|harus|dilarang|larangan|boleh|berhak|sanksi|denda|must|shall|"
+                       r"required|prohibited|allowed)\b", re.I)
 ENGLISH_HINTS = re.compile(r"\b(what|which|who|how|when|where|does|is|are|the|of|according|please)\b", re.I)
 INDONESIAN_HINTS = re.compile(r"\b(apa|apakah|siapa|berapa|bagaimana|kapan|dimana|yang|dan|dengan|untuk|dalam|tentang)\b", re.I)
 _HAS_NUMBER = re.compile(r"\d")
@@ -115,16 +118,24 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang)
     best = max(c.score for c in candidates)
     limit = FOCUSED_MAX_CLAIMS if focus.kind in ("definition", "when", "enactment", "signatory", "who") else MAX_CLAIMS
+    # A focused question (a definition, a date, a name, a figure) is answered from one document: the
+    # framing names that document, and a figure of another regulation beside it would answer a different
+    # question. A question naming several instruments wants each of them.
+    one_document = focus.kind != "general" and len(find_named_regulations(question)) < 2
+    ranked = sorted(candidates, key=lambda c: (-c.score, c.passage_rank, c.position))
+    home = _home_document(question, [c for c in ranked if c.score >= best * KEEP_SHARE]) if one_document else None
     # Each chosen unit with its labels by document: the same words in another document (two regulations'
     # identical closings) add that document's label to the one claim instead of being dropped.
     chosen: list[tuple[Candidate, dict]] = []
     total = 0
-    for candidate in sorted(candidates, key=lambda c: (-c.score, c.passage_rank, c.position)):
+    for candidate in ranked:
         if candidate.score < best * KEEP_SHARE:
             break
         twin = next((labels for c, labels in chosen if c.text == candidate.text), None)
         if twin is not None:
             twin.setdefault(candidate.passage.document_id, candidate.passage.label)
+        elif home is not None and candidate.passage.document_id != home:
+            continue
         elif len(chosen) < limit and total + len(candidate.text) <= MAX_ANSWER_CHARS:
             chosen.append((candidate, {candidate.passage.document_id: candidate.passage.label}))
             total += len(candidate.text)
@@ -137,6 +148,18 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
     first = chosen[0][0].passage
     return AnswerDraft(framing=FRAMING[lang].format(source=first.legal_reference or first.document_title),
                        claims=claims, language=lang, term_coverage=verdict.coverage)
+
+
+def _home_document(question: str, eligible: list[Candidate]):
+    """The one document a focused answer comes from: the best unit's, but what someone must (or may not) do
+    is a regulation's to say, not a report's (a report of how fast requests were answered is not the rule)."""
+    if not eligible:
+        return None
+    if NORMATIVE.search(question):
+        regulations = [c for c in eligible if c.passage.legal_reference]
+        if regulations:
+            return regulations[0].passage.document_id
+    return eligible[0].passage.document_id
 
 
 def no_answer_text(language: str, pointer: str | None = None) -> str:

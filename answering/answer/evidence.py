@@ -10,12 +10,13 @@ access itself.
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from itertools import zip_longest
 
 from answering.anchors import ArticleLocator, asks_for_signatory, find_article
 from answering.answer.arms import ArmStore
 from answering.answer.contracts import MAX_PASSAGES, SEARCH_TOP_K, Prepared
-from answering.answer.named import NamedDocuments, resolve_named
+from answering.answer.named import NamedDocuments, referent_documents, resolve_named
 from answering.answer.restore import restored_passages
 from answering.answer.steps import StepRecorder
 from answering.focus import definition_term, question_focus
@@ -82,6 +83,8 @@ class EvidenceGatherer:
         if not named and len(scope.document_ids) == 1:
             anchor_document = facade.document_visible_first(principal=principal, scope=scope)
         followup = self._followup(names_instrument=bool(named))
+        if followup.reason == "no_referent":
+            return live          # no document is what the question asks about: nothing to read
         locator = find_article(question)
         followup_anchor = False
         if followup.carry and len(followup.document_ids) == 1 and anchor_document is None and not followup.next_article:
@@ -181,6 +184,13 @@ class EvidenceGatherer:
                                       names_instrument=names_instrument)
         else:
             decision = followup_rule(question, history, names_instrument=names_instrument)
+        if not decision.carry and decision.reason == "nothing_cited_before":
+            # The earlier answer cited nothing: its question's named instrument is the referent; with none,
+            # a question with no topic of its own ("siapa penandatangannya?") has nothing to be about.
+            ids = referent_documents(decision.referent_names, self.steps, principal=self.request.principal,
+                                     scope=self.request.scope)
+            decision = (replace(decision, carry=True, reason="refers_back_to_named", document_ids=ids) if ids
+                        else replace(decision, reason="no_referent") if decision.hints_first else decision)
         self.followup_record = decision.record()
         self.steps.note("followup", self.followup_record)
         return decision

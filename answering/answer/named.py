@@ -44,3 +44,21 @@ def resolve_named(question: str, steps: StepRecorder, *, principal: Principal, s
         resolved.append(document)
     documents = tuple({d.id: d for d in resolved if d is not None}.values())
     return NamedDocuments(named, resolved[0] if resolved else None, documents)
+
+
+def referent_documents(names: tuple[str, ...], steps: StepRecorder, *, principal: Principal,
+                       scope: Scope) -> tuple[str, ...]:
+    """The documents of the instruments earlier questions named (a follow-up whose earlier answer cited
+    nothing), one ``resolve_regulation`` step each, most recent first."""
+    ids: list[str] = []
+    for text in names[:MAX_NAMED_DOCUMENTS]:
+        found = find_named_regulations(text)
+        if not found:
+            continue
+        with steps.tool("resolve_regulation", {"name": text}) as call:
+            document = facade.regulation_resolve(found[0], principal=principal, scope=scope)
+            call.summary = ({"document_id": str(document.id), "title": document.title}
+                            if document else {"resolved": False})
+        if document and str(document.id) not in ids:
+            ids.append(str(document.id))
+    return tuple(ids)
