@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from answering.faithfulness import content_stems
+from retrieval.search.naming import find_article, find_named_regulation
 from retrieval.signature import OFFICE, PERSON
 
 DEFINITION = re.compile(
@@ -26,6 +27,15 @@ HOW_MUCH = re.compile(
     r"\b(berapa|brp|jumlah|besaran|besarnya|nilai|tarif|biaya|total|persen|persentase|how\s+(?:much|many)|amount|rate)\b", re.I)
 ENACTMENT = re.compile(r"\b(ditetapkan|disahkan|diundangkan|ditandatangani|ditanda\s*tangani|menetapkan|mengesahkan|"
                        r"menandatangani|penandatangan|enacted|signed)(?:nya)?\b", re.I)   # "diundangkannya"
+# "Qanun 6/2014 mengatur apa?", "Apa isi PP 94/2021?", "UU 27/2022 tentang apa?": what a named instrument is about.
+ABOUT = re.compile(r"\b(mengatur\s+(?:apa|tentang\s+apa|mengenai\s+apa)|tentang\s+apa|mengenai\s+apa|"
+                   r"apa\s+(?:saja\s+)?(?:isi(?:nya)?|yang\s+diatur|materi(?:nya)?)|isi(?:nya)?\s+apa|"
+                   r"what\s+(?:is|does)\b.*\b(?:about|regulate|cover))\b", re.I)
+# A unit that says it: the instrument's own statement of what it regulates or is for, or its title line.
+SCOPE_STATEMENT = re.compile(r"\bini\s+(?:mengatur|bertujuan|dimaksudkan)\b|\bruang\s+lingkup\s+(?:\w+\s+){0,4}ini\b|"
+                             r"^\s*(?:maksud\s+dan\s+tujuan|ruang\s+lingkup)\b", re.I | re.M)
+# (in capitals, as a heading prints it: a citation in running text, "Qanun Aceh Nomor 6 Tahun 2014 tentang …", is not)
+TITLE_LINE = re.compile(r"\bNOMOR\s+[\w.]+(?:\s*/\s*[\w.]+)*(?:\s+TAHUN\s+\d{4})?\s+TENTANG\s+\S")
 MONTHS = ("januari februari maret april mei juni juli agustus september oktober november desember "
           "january february march may june july august october december").split()
 DATE = re.compile(r"\b(\d{1,2}\s+(?:" + "|".join(MONTHS) + r")(?:\s+\d{4})?|\d{1,2}[-/]\d{1,2}[-/]\d{2,4}|"
@@ -39,7 +49,7 @@ NUMBER = re.compile(r"\d|\b(satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan
 
 @dataclass(frozen=True)
 class Focus:
-    kind: str                  # "definition" | "when" | "enactment" | "signatory" | "who" | "figure" | "general"
+    kind: str                  # "definition" | "when" | "enactment" | "signatory" | "who" | "figure" | "about" | "general"
     term_stems: frozenset[str] = frozenset()
 
     def satisfied_by(self, text: str) -> bool:
@@ -56,6 +66,8 @@ class Focus:
             return bool(NUMBER.search(text))
         if self.kind == "definition":
             return defines(text, self.term_stems)
+        if self.kind == "about":
+            return bool(SCOPE_STATEMENT.search(text) or TITLE_LINE.search(text))
         return True
 
 
@@ -74,7 +86,20 @@ def defines(text: str, term: frozenset[str]) -> bool:
         len(term) > 3 and len(term & content_stems(name)) / len(term) >= 0.75) for name in names if name)
 
 
+def asks_about_instrument(question: str) -> bool:
+    """What a named instrument is about: "… mengatur apa?", or "Apa itu UU 27/2022?" (the term is the instrument)."""
+    named = find_named_regulation(question)
+    if not named or find_article(question):
+        return False
+    if ABOUT.search(question):
+        return True
+    match = DEFINITION.search(question) or TERM_ITU_APA.search(question)
+    return bool(match) and not content_stems(match.group("term").replace(named.text, " ").strip(" ?.") or "")
+
+
 def question_focus(question: str) -> Focus:
+    if asks_about_instrument(question):
+        return Focus("about")
     if DEFINITION.search(question) or TERM_ITU_APA.search(question):
         match = DEFINITION.search(question) or TERM_ITU_APA.search(question)
         term = TERM_END.sub("", match.group("term")).strip(" ?.")
@@ -129,6 +154,8 @@ def focus_bonus(focus: Focus, text: str, closing: bool) -> float:
         if closing:
             return 0.8
         return 0.4 if PERSON.search(text) else 0.0
+    if focus.kind == "about":
+        return 1.0 if TITLE_LINE.search(text) else (0.9 if SCOPE_STATEMENT.search(text) else -0.3)
     if focus.kind == "figure":
         if focus.term_stems:                 # the unit asked: its figure, not any number, answers
             return 0.8 if carries_unit_figure(text, focus.term_stems) else (0.1 if re.search(r"\d", text) else -0.1)

@@ -87,9 +87,23 @@ def _score(sentence: str, question_stems: set[str], focus, passage_rank: int, or
     return score + focus_bonus(focus, sentence, closing)
 
 
-def _units(passage: Passage, legal_basis: bool) -> list[str]:
+# The title of a heading, as headings print it in capitals ("NOMOR 94 TAHUN 2021 TENTANG DISIPLIN PEGAWAI
+# NEGERI SIPIL", "NOMOR 31 /POJK.05/2016 TENTANG USAHA PERGADAIAN"), up to the preamble; a citation of another
+# law in the considerations ("Nomor 21 Tahun 2011 tentang …") is not one.
+HEADING_TITLE = re.compile(
+    r"\bNOMOR\s+[\w.]+(?:\s*/\s*[\w.]+)*(?:\s+TAHUN\s+\d{4})?\s+TENTANG\s+[^\n]+?(?:\n[^\n]+?)*?"
+    r"(?=\s*\n\s*\n|\s*\n\s*(?:DENGAN|BISMILLAH|ATAS\s+RAHMAT|[A-Z][A-Z .]+,\s*\n|Menimbang)|\s+DENGAN\s*RAHMAT|"
+    r"\s+Menimbang|\s*$)")
+
+
+def _units(passage: Passage, legal_basis: bool, focus=None) -> list[str]:
     if passage.origin == "closing" or passage.kind == "closing":
         return closing_units(passage.text)
+    if focus is not None and focus.kind == "about" and passage.kind == "preamble" and passage.origin == "anchor":
+        # What the named instrument is about: its own title line (read_scope), not its considerations,
+        # nor another document's heading (an amendment's title cites the instrument it amends).
+        title = HEADING_TITLE.search(passage.text)
+        return [" ".join(title.group(0).split())] if title else []
     units = passage_units(passage.text, legal_basis=legal_basis, preamble=passage.kind == "preamble")
     return [unit.text for unit in units]
 
@@ -110,7 +124,7 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
     candidates: list[Candidate] = []
     for rank, passage in enumerate(passages[:6]):
         closing = passage.origin == "closing" or passage.kind == "closing"
-        for position, sentence in enumerate(_units(passage, legal_basis)):
+        for position, sentence in enumerate(_units(passage, legal_basis, focus)):
             score = _score(sentence, question_stems, focus, rank, passage.origin, closing)
             if score > MIN_SCORE:
                 candidates.append(Candidate(sentence, passage, rank, position, score))
@@ -118,6 +132,8 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang)
     best = max(c.score for c in candidates)
     limit = FOCUSED_MAX_CLAIMS if focus.kind in ("definition", "when", "enactment", "signatory", "who") else MAX_CLAIMS
+    if focus.kind == "about":
+        limit = 3              # the title line and what the instrument says it regulates or is for
     # A focused question (a definition, a date, a name, a figure) is answered from one document: the
     # framing names that document, and a figure of another regulation beside it would answer a different
     # question. A question naming several instruments wants each of them.

@@ -209,6 +209,20 @@ def enactment_chunks_visible(*, principal: Principal, scope: Scope, document_id:
     return [chunk_hit(c) for c in chunks[:1]]
 
 
+SCOPE_STATEMENT = (r"(qanun|peraturan|undang-undang|keputusan|instruksi)[[:alpha:][:space:]]{0,60}[[:space:]]ini[[:space:]]+"
+                   r"(mengatur|bertujuan|dimaksudkan)|(^|\n)[[:space:]]*(maksud[[:space:]]+dan[[:space:]]+tujuan|"
+                   r"ruang[[:space:]]+lingkup)[[:space:]]*(\n|$)")
+
+
+def scope_chunks_visible(*, principal: Principal, scope: Scope, document_id: uuid.UUID) -> list[ChunkHit]:
+    """What a document says it is about: its heading (the title line), then the first articles that state
+    what it regulates or is for ("Peraturan Badan ini mengatur …", "MAKSUD DAN TUJUAN")."""
+    chunks = _document_chunks(principal, scope, document_id).exclude(kind="penjelasan")
+    heading = list(chunks.order_by("ordinal")[:1])
+    stated = list(chunks.filter(text__iregex=SCOPE_STATEMENT).order_by("ordinal")[:2])
+    return [chunk_hit(c) for c in {c.id: c for c in [*heading, *stated]}.values()]
+
+
 def chunk_count_with_all_terms_visible(*, principal: Principal, scope: Scope, document_id: uuid.UUID,
                                        query: str) -> int:
     """How many of a visible document's passages contain every term of ``query`` (indonesian configuration)."""

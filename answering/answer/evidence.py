@@ -171,6 +171,10 @@ class EvidenceGatherer:
         if focus.kind == "definition" and (term := definition_term(question)):
             return self._read("read_definition", {"term": term}, "anchor", facade.definition_chunks_visible,
                               document_ids=documents, term=term)
+        if focus.kind == "about":
+            # Only the named instrument's own statement: an amendment that cites it is not what it is about.
+            return self._read("read_scope", {"document_id": str(anchor_document.id)}, "anchor",
+                              facade.scope_chunks_visible, document_id=anchor_document.id) if anchor_document else []
         if focus.kind in ("enactment", "signatory") and documents:
             return self._read("read_enactment", {"document_id": str(documents[0])}, "anchor",
                               facade.enactment_chunks_visible, document_id=documents[0])

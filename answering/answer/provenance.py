@@ -20,7 +20,7 @@ from answering.types import Passage, ToolCall
 DOCUMENT_RETRIEVAL = "vector_search"
 DOCUMENT_STEPS = frozenset({
     "search_documents", "search_in_document", "count_all_terms", "corpus_facts", "resolve_regulation",
-    "read_article", "read_closing", "read_definition", "read_enactment",
+    "read_article", "read_closing", "read_definition", "read_enactment", "read_scope",
 })
 
 

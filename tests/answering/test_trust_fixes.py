@@ -10,6 +10,8 @@
 """
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from answering.answerability import assess
@@ -121,3 +123,87 @@ def test_what_someone_must_do_is_answered_from_the_regulation_not_a_report(api_c
     # Asked what happened, not what must, the report answers.
     observed = ask(api_client, "Berapa rata-rata hari PPID menjawab permohonan informasi tahun 2025?")
     assert "6 (enam) hari kerja" in observed["answer"]
+
+
+PERGUB_TEXT = """GUBERNUR ACEH
+PERATURAN GUBERNUR ACEH
+NOMOR 25 TAHUN 2025
+
+TENTANG
+
+PEMBEBASAN PAJAK ATAS KENDARAAN BERMOTOR
+
+DENGAN RAHMAT ALLAH YANG MAHA KUASA
+
+GUBERNUR ACEH,
+
+Menimbang : bahwa berdasarkan ketentuan Pasal 80 ayat (4) Qanun Aceh Nomor 4 Tahun 2024 tentang Pajak Aceh dan
+Retribusi Aceh, perlu menetapkan Peraturan Gubernur tentang Pembebasan Pajak atas Kendaraan Bermotor;
+
+Mengingat : 1. Undang-Undang Nomor 11 Tahun 2006 tentang Pemerintahan Aceh;
+
+MEMUTUSKAN:
+
+Menetapkan : PERATURAN GUBERNUR TENTANG PEMBEBASAN PAJAK ATAS KENDARAAN BERMOTOR.
+
+BAB I
+KETENTUAN UMUM
+
+Pasal 1
+Dalam Peraturan Gubernur ini yang dimaksud dengan Pajak Kendaraan Bermotor yang selanjutnya disingkat PKB adalah pajak
+atas kepemilikan dan/atau penguasaan kendaraan bermotor.
+
+BAB II
+MAKSUD DAN TUJUAN
+
+Pasal 2
+Peraturan Gubernur ini dimaksudkan sebagai pedoman untuk pembebasan Pajak Atas Kendaraan Bermotor.
+
+BAB III
+PEMBEBASAN
+
+Pasal 3
+Pembebasan tunggakan pokok PKB sebesar 100% (seratus persen), kecuali masa pajak tahun berjalan.
+
+Pasal 4
+Peraturan Gubernur ini mulai berlaku pada tanggal diundangkan.
+"""
+
+
+@pytest.mark.parametrize("question", ["Pergub Aceh Nomor 25 Tahun 2025 mengatur apa?",
+                                      "Apa isi Peraturan Gubernur Aceh Nomor 25 Tahun 2025?",
+                                      "Pergub Aceh 25/2025 tentang apa?"])
+def test_what_a_named_instrument_is_about_is_its_title_and_its_own_statement_of_purpose(api_client, question):
+    make_document(title="Peraturan Gubernur Aceh Nomor 25 Tahun 2025 tentang Pembebasan Pajak atas Kendaraan Bermotor",
+                  text=PERGUB_TEXT)
+    body = ask(api_client, question)
+    assert body["fallback_used"] is False, body
+    assert "NOMOR 25 TAHUN 2025 TENTANG PEMBEBASAN PAJAK ATAS KENDARAAN BERMOTOR" in body["answer"]
+    assert "dimaksudkan sebagai pedoman untuk pembebasan Pajak" in body["answer"]
+    # Not another law's title from the considerations, nor a closing or a definition.
+    assert "Pemerintahan Aceh" not in body["answer"] and "yang dimaksud dengan" not in body["answer"]
+    steps = Message.objects.get(id=body["message_id"]).metadata
+    assert "read_scope" in json.dumps(steps)
+
+
+def test_the_about_focus_needs_a_named_instrument_and_no_article():
+    from answering.focus import question_focus
+
+    assert question_focus("UU 27/2022 tentang apa?").kind == "about"
+    assert question_focus("Apa itu UU 27/2022?").kind == "about"
+    assert question_focus("Apa isi Pasal 3 Pergub Aceh Nomor 25 Tahun 2025?").kind != "about"
+    assert question_focus("Apa isi qanun tentang zakat?").kind != "about"
+    assert question_focus("Apa itu zakat menurut UU 23/2011?").kind == "definition"
+
+
+def test_what_an_unindexed_instrument_is_about_is_not_answered_from_its_amendment(api_client):
+    make_document(title="Qanun Aceh Nomor 12 Tahun 2025 tentang Perubahan atas Qanun Aceh Nomor 6 Tahun 2014 tentang "
+                        "Hukum Jinayat", text=(
+        "QANUN ACEH\nNOMOR 12 TAHUN 2025\nTENTANG\nPERUBAHAN ATAS QANUN ACEH NOMOR 6 TAHUN 2014 TENTANG HUKUM JINAYAT\n"
+        "BISMILLAHIRRAHMANIRRAHIM\n\nPasal I\nBeberapa ketentuan dalam Qanun Aceh Nomor 6 Tahun 2014 tentang Hukum "
+        "Jinayat diubah sebagai berikut: ketentuan Pasal 1 angka 27 diubah.\n"))
+    body = ask(api_client, "Apa yang diatur Qanun Aceh Nomor 6 Tahun 2014 tentang hukum jinayat?")
+    assert body["fallback_used"] is True and body["citations"] == []
+    # Its amendment, asked by its own name, is answered with its title.
+    amendment = ask(api_client, "Qanun Aceh Nomor 12 Tahun 2025 mengatur apa?")
+    assert "TENTANG PERUBAHAN ATAS QANUN ACEH NOMOR 6 TAHUN 2014 TENTANG HUKUM JINAYAT" in amendment["answer"]
