@@ -38,6 +38,7 @@ ENGLISH_HINTS = re.compile(r"\b(what|which|who|how|when|where|does|is|are|the|of
 INDONESIAN_HINTS = re.compile(r"\b(apa|apakah|siapa|berapa|bagaimana|kapan|dimana|yang|dan|dengan|untuk|dalam|tentang)\b", re.I)
 _HAS_NUMBER = re.compile(r"\d")
 MAX_CLAIMS = 4
+NORMATIVE_BONUS = 0.3
 FOCUSED_MAX_CLAIMS = 2          # a definition, a date or a name is one or two units, not four
 MAX_ANSWER_CHARS = 1200
 MIN_SENTENCE_CHARS = 25
@@ -74,7 +75,8 @@ def closing_units(text: str) -> list[str]:
     return [part.strip() for part in parts if len(part.strip()) >= MIN_SENTENCE_CHARS]
 
 
-def _score(sentence: str, question_stems: set[str], focus, passage_rank: int, origin: str, closing: bool) -> float:
+def _score(sentence: str, question_stems: set[str], focus, passage_rank: int, origin: str, closing: bool,
+           normative: frozenset[str] = frozenset()) -> float:
     stems = content_stems(sentence)
     if not stems or not question_stems:
         return 0.0
@@ -84,7 +86,14 @@ def _score(sentence: str, question_stems: set[str], focus, passage_rank: int, or
         score += 0.2  # the question named this article: its text answers it even without shared words
     if overlap == 0 and origin not in ("anchor", "closing"):
         return 0.0
-    return score + focus_bonus(focus, sentence, closing)
+    return score + focus_bonus(focus, sentence, closing) + _normative_bonus(sentence, normative)
+
+
+def _normative_bonus(sentence: str, normative: frozenset[str]) -> float:
+    """What someone must or may not do ("PPID wajib …") is said by a unit with that word, not beside it."""
+    if not normative:
+        return 0.0
+    return NORMATIVE_BONUS if {w.lower() for w in NORMATIVE.findall(sentence)} & normative else 0.0
 
 
 # The title of a heading, as headings print it in capitals ("NOMOR 94 TAHUN 2021 TENTANG DISIPLIN PEGAWAI
@@ -121,11 +130,12 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
     question_stems = content_stems(question)
     focus = question_focus(question)
     legal_basis = asks_legal_basis(question)
+    normative = frozenset(w.lower() for w in NORMATIVE.findall(question))
     candidates: list[Candidate] = []
     for rank, passage in enumerate(passages[:6]):
         closing = passage.origin == "closing" or passage.kind == "closing"
         for position, sentence in enumerate(_units(passage, legal_basis, focus)):
-            score = _score(sentence, question_stems, focus, rank, passage.origin, closing)
+            score = _score(sentence, question_stems, focus, rank, passage.origin, closing, normative)
             if score > MIN_SCORE:
                 candidates.append(Candidate(sentence, passage, rank, position, score))
     if not candidates:
@@ -155,7 +165,15 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
         elif len(chosen) < limit and total + len(candidate.text) <= MAX_ANSWER_CHARS:
             chosen.append((candidate, {candidate.passage.document_id: candidate.passage.label}))
             total += len(candidate.text)
-    chosen.sort(key=lambda pair: (pair[0].passage_rank, pair[0].position))
+    if focus.kind == "general":
+        chosen.sort(key=lambda pair: (pair[0].passage_rank, pair[0].position))
+    else:
+        # A focused answer leads with the passage that answers it best (its framing names that one),
+        # each passage's units in reading order.
+        lead = {}
+        for candidate, _ in chosen:
+            lead[candidate.passage_rank] = max(lead.get(candidate.passage_rank, 0.0), candidate.score)
+        chosen.sort(key=lambda pair: (-lead[pair[0].passage_rank], pair[0].passage_rank, pair[0].position))
     claims = tuple(Claim(text=c.text, citation_keys=tuple(labels.values())) for c, labels in chosen)
     verdict = assess(question, claims, passages, focus=focus, absent_words=absent_words, expansions=expansions)
     if not verdict.answerable:
