@@ -75,8 +75,7 @@ def closing_units(text: str) -> list[str]:
     return [part.strip() for part in parts if len(part.strip()) >= MIN_SENTENCE_CHARS]
 
 
-def _score(sentence: str, question_stems: set[str], focus, passage_rank: int, origin: str, closing: bool,
-           normative: frozenset[str] = frozenset()) -> float:
+def _score(sentence: str, question_stems: set[str], focus, passage_rank: int, origin: str, closing: bool) -> float:
     stems = content_stems(sentence)
     if not stems or not question_stems:
         return 0.0
@@ -86,7 +85,7 @@ def _score(sentence: str, question_stems: set[str], focus, passage_rank: int, or
         score += 0.2  # the question named this article: its text answers it even without shared words
     if overlap == 0 and origin not in ("anchor", "closing"):
         return 0.0
-    return score + focus_bonus(focus, sentence, closing) + _normative_bonus(sentence, normative)
+    return score + focus_bonus(focus, sentence, closing)
 
 
 def _normative_bonus(sentence: str, normative: frozenset[str]) -> float:
@@ -135,7 +134,7 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
     for rank, passage in enumerate(passages[:6]):
         closing = passage.origin == "closing" or passage.kind == "closing"
         for position, sentence in enumerate(_units(passage, legal_basis, focus)):
-            score = _score(sentence, question_stems, focus, rank, passage.origin, closing, normative)
+            score = _score(sentence, question_stems, focus, rank, passage.origin, closing)
             if score > MIN_SCORE:
                 candidates.append(Candidate(sentence, passage, rank, position, score))
     if not candidates:
@@ -170,9 +169,12 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
     else:
         # A focused answer leads with the passage that answers it best (its framing names that one),
         # each passage's units in reading order.
+        # The obligation's own wording only orders what was chosen: it never picks the document (an
+        # unrelated "wajib" sentence of another regulation must not win on that word).
         lead = {}
         for candidate, _ in chosen:
-            lead[candidate.passage_rank] = max(lead.get(candidate.passage_rank, 0.0), candidate.score)
+            fit = candidate.score + _normative_bonus(candidate.text, normative)
+            lead[candidate.passage_rank] = max(lead.get(candidate.passage_rank, 0.0), fit)
         chosen.sort(key=lambda pair: (-lead[pair[0].passage_rank], pair[0].passage_rank, pair[0].position))
     claims = tuple(Claim(text=c.text, citation_keys=tuple(labels.values())) for c, labels in chosen)
     verdict = assess(question, claims, passages, focus=focus, absent_words=absent_words, expansions=expansions)
