@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from answering.answerability import YEAR, _places, distinctive_stems
-from answering.anchors import find_named_regulation
+from answering.anchors import NamedRegulation, find_named_regulation
 from answering.faithfulness import content_stems
 
 FOLLOWUP_MAX_DOCUMENTS = 6
@@ -47,7 +47,7 @@ class FollowupDecision:
     next_article: str | None = None               # "pasal berikutnya?": the article after the last one answered
     # Nothing cited before: the instruments the earlier questions named ("Siapa yang menandatangani Qanun
     # Aceh Nomor 4 Tahun 2025?" declined, then "siapa penandatangannya?"), for the caller to resolve.
-    referent_names: tuple[str, ...] = ()
+    referent_names: tuple[NamedRegulation, ...] = ()
 
     def record(self) -> dict:
         return {"decision": "carried" if self.carry else "not_carried", "reason": self.reason,
@@ -97,14 +97,14 @@ def followup_rule(question: str, history, *, names_instrument: bool | None = Non
                             next_article=next_article(question, history))
 
 
-def named_before(turns) -> tuple[str, ...]:
+def named_before(turns) -> tuple[NamedRegulation, ...]:
     """The instrument each earlier question named first, most recent exchange first."""
-    names: list[str] = []
+    found: dict[str, NamedRegulation] = {}
     for turn in reversed(turns):
-        named = find_named_regulation(turn.question)
-        if named and named.text not in names:
-            names.append(named.text)
-    return tuple(names)
+        regulation = find_named_regulation(turn.question)
+        if regulation and regulation.text not in found:
+            found[regulation.text] = regulation
+    return tuple(found.values())
 
 
 # Words that only say what is asked of the referent (when, who signed, in force): a follow-up made of

@@ -31,34 +31,33 @@ class NamedDocuments:
         return bool(self.named)
 
 
+def _resolve(regulation: NamedRegulation, steps: StepRecorder, *, principal: Principal,
+             scope: Scope) -> DocumentRef | None:
+    """One named instrument's visible document, as a ``resolve_regulation`` step."""
+    with steps.tool("resolve_regulation", {"name": regulation.text}) as call:
+        document = facade.regulation_resolve(regulation, principal=principal, scope=scope)
+        call.summary = ({"document_id": str(document.id), "title": document.title}
+                        if document else {"resolved": False})
+    return document
+
+
 def resolve_named(question: str, steps: StepRecorder, *, principal: Principal, scope: Scope,
                   every: bool) -> NamedDocuments:
     """The first named instrument's document; with ``every``, the others' too (one step each)."""
-    named = tuple(find_named_regulations(question)[:MAX_NAMED_DOCUMENTS])
-    resolved: list[DocumentRef | None] = []
-    for regulation in named if every else named[:1]:
-        with steps.tool("resolve_regulation", {"name": regulation.text}) as call:
-            document = facade.regulation_resolve(regulation, principal=principal, scope=scope)
-            call.summary = ({"document_id": str(document.id), "title": document.title}
-                            if document else {"resolved": False})
-        resolved.append(document)
+    named = find_named_regulations(question)[:MAX_NAMED_DOCUMENTS]
+    resolved = [_resolve(regulation, steps, principal=principal, scope=scope)
+                for regulation in (named if every else named[:1])]
     documents = tuple({d.id: d for d in resolved if d is not None}.values())
     return NamedDocuments(named, resolved[0] if resolved else None, documents)
 
 
-def referent_documents(names: tuple[str, ...], steps: StepRecorder, *, principal: Principal,
+def referent_documents(named: tuple[NamedRegulation, ...], steps: StepRecorder, *, principal: Principal,
                        scope: Scope) -> tuple[str, ...]:
     """The documents of the instruments earlier questions named (a follow-up whose earlier answer cited
-    nothing), one ``resolve_regulation`` step each, most recent first."""
+    nothing), most recent first."""
     ids: list[str] = []
-    for text in names[:MAX_NAMED_DOCUMENTS]:
-        found = find_named_regulations(text)
-        if not found:
-            continue
-        with steps.tool("resolve_regulation", {"name": text}) as call:
-            document = facade.regulation_resolve(found[0], principal=principal, scope=scope)
-            call.summary = ({"document_id": str(document.id), "title": document.title}
-                            if document else {"resolved": False})
+    for regulation in named[:MAX_NAMED_DOCUMENTS]:
+        document = _resolve(regulation, steps, principal=principal, scope=scope)
         if document and str(document.id) not in ids:
             ids.append(str(document.id))
     return tuple(ids)

@@ -9,6 +9,7 @@ reads its anchors from the same functions.
 """
 from __future__ import annotations
 
+import functools
 import re
 import time
 import uuid
@@ -101,8 +102,13 @@ def type_prefixes(type_text: str) -> tuple[str, ...] | None:
     return None
 
 
-def find_named_regulations(question: str) -> list[NamedRegulation]:
-    """Every instrument named by type, number and year, in order of appearance."""
+@functools.lru_cache(maxsize=1024)
+def find_named_regulations(question: str) -> tuple[NamedRegulation, ...]:
+    """Every instrument named by type, number and year, in order of appearance.
+
+    Parsed once per question text: the gatherer, the focus, the follow-up rule, the synthesiser and the
+    answerability gate all ask about the same question.
+    """
     named = []
     for match in NAMED_REGULATION.finditer(question):
         type_text = match.group("type") or match.group("place_type")
@@ -117,7 +123,7 @@ def find_named_regulations(question: str) -> list[NamedRegulation]:
             prefixes, exact = tuple(f"{prefix} {named_place}" for prefix in prefixes), True
         named.append(NamedRegulation(prefixes, match.group("number").upper(), int(match.group("year")),
                                      match.group(0), exact, match.start(), match.end()))
-    return named
+    return tuple(named)
 
 
 def find_named_regulation(question: str) -> NamedRegulation | None:
