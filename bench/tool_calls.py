@@ -16,54 +16,37 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 
+from _fake_model import FakeChat, serve, system_prompt
 from _setup import ROOT, django_setup, percentile
 from answer import KEY, start_server
 
 LABEL = re.compile(r'<passage key="(P\d+)"')
 
 
-class FakeModel(BaseHTTPRequestHandler):
+class FakeModel(FakeChat):
     searches: list[list[str]] = []
-    turn = 0
 
-    def do_POST(self):  # noqa: N802
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-        system = next((m["content"] for m in body["messages"] if m["role"] == "system"), "")
-        message: dict = {"role": "assistant", "content": None}
-        finish = "stop"
+    def reply(self, body: dict) -> tuple[dict, str]:
+        system = system_prompt(body)
         if system.startswith("You are a strict faithfulness judge"):
             items = re.findall(r"^Item (\d+)$", body["messages"][-1]["content"], re.M)
-            message["content"] = json.dumps({"verdicts": [{"item": int(n), "verdict": "supported"} for n in items]})
-        elif system.startswith("You decide whether an answer's cited passages answer"):
-            message["content"] = json.dumps({"answers_question": True, "unmet": []})
-        elif system.startswith("You check an answer that cites no passage label"):
-            message["content"] = json.dumps({"asserts_facts": True})
-        elif "tools" in body and not any(m["role"] == "tool" for m in body["messages"]):
+            return {"content": json.dumps({"verdicts": [{"item": int(n), "verdict": "supported"} for n in items]})}, "stop"
+        if system.startswith("You decide whether an answer's cited passages answer"):
+            return {"content": json.dumps({"answers_question": True, "unmet": []})}, "stop"
+        if system.startswith("You check an answer that cites no passage label"):
+            return {"content": json.dumps({"asserts_facts": True})}, "stop"
+        if "tools" in body and not any(m["role"] == "tool" for m in body["messages"]):
             question = body["messages"][-1]["content"].rsplit("Question: ", 1)[-1]
             queries = FakeModel.searches[hash(question) % len(FakeModel.searches)]
-            message["tool_calls"] = [{"id": f"call_{i}", "type": "function", "function": {
-                "name": "search_documents", "arguments": json.dumps({"query": q})}} for i, q in enumerate(queries)]
-            finish = "tool_calls"
-        else:
-            labels = [label for m in body["messages"] for label in LABEL.findall(m.get("content") or "")]
-            message["content"] = f"Ketentuannya tercantum dalam dokumen [{labels[0]}]." if labels else "Tidak ditemukan."
-        payload = json.dumps({"id": "bench", "object": "chat.completion", "model": "bench",
-                              "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-                              "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args):
-        pass
+            return {"content": None, "tool_calls": [{"id": f"call_{i}", "type": "function", "function": {
+                "name": "search_documents", "arguments": json.dumps({"query": q})}} for i, q in enumerate(queries)]}, \
+                "tool_calls"
+        labels = [label for m in body["messages"] for label in LABEL.findall(m.get("content") or "")]
+        return {"content": f"Ketentuannya tercantum dalam dokumen [{labels[0]}]." if labels else "Tidak ditemukan."}, "stop"
 
 
 def main() -> None:
@@ -79,9 +62,7 @@ def main() -> None:
         sample_corpus_ingest()
     questions = [json.loads(line)["query"] for line in
                  (ROOT / "retrieval/sample_corpus/questions.jsonl").read_text().splitlines() if line.strip()]
-    model = ThreadingHTTPServer(("127.0.0.1", 0), FakeModel)
-    threading.Thread(target=model.serve_forever, daemon=True).start()
-    model_url = f"http://127.0.0.1:{model.server_address[1]}"
+    model, model_url = serve(FakeModel)
     llm = {"ACEH_RAG_LLM__BASE_URL": model_url, "ACEH_RAG_LLM__MODEL": "bench", "ACEH_RAG_LLM__MAX_RETRIES": "0"}
     servers = {n: start_server(data_dir, ACEH_RAG_LLM__PARALLEL_TOOL_CALLS=str(n), **llm) for n in (1, 3)}
     client = httpx.Client(timeout=120, headers={"X-API-Key": KEY})

@@ -24,12 +24,11 @@ from __future__ import annotations
 import json
 import re
 import sys
-import threading
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from _fake_model import FakeChat, serve, system_prompt  # noqa: E402
 from _setup import CORPUS, django_setup  # noqa: E402
 
 FIXTURE = [
@@ -70,42 +69,22 @@ QUESTIONS = [
 BLOCK = re.compile(r'<passage key="(P\d+)" document_id="([^"]+)"[^>]*>\n(.*?)\n</passage>', re.S)
 
 
-class FakeAgent(BaseHTTPRequestHandler):
-    """An OpenAI-compatible chat server: records the agent's first request of an answer, declines."""
+class FakeAgent(FakeChat):
+    """Records the agent's first request of an answer, and declines."""
 
     shown: list[str] = []
 
-    def do_POST(self):  # noqa: N802
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-        system = next((m["content"] for m in body["messages"] if m["role"] == "system"), "")
+    def reply(self, body: dict) -> tuple[dict, str]:
+        system = system_prompt(body)
         if system.startswith("You check an answer that cites no passage label"):
-            content = json.dumps({"asserts_facts": False})
-        elif system.startswith("You decide whether"):
-            content = json.dumps({"answers_question": False, "unmet": [], "follow_up": False})
-        elif system.startswith("You are a strict faithfulness judge"):
-            content = json.dumps({"verdicts": []})
-        else:
-            if not any(m["role"] == "tool" for m in body["messages"]):
-                FakeAgent.shown.append(body["messages"][-1]["content"])
-            content = "Informasi tersebut tidak ditemukan dalam dokumen yang tersedia."
-        payload = json.dumps({"id": "fake", "object": "chat.completion", "model": "fake",
-                              "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                                           "finish_reason": "stop"}],
-                              "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args):
-        pass
-
-
-def start_fake_agent() -> str:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), FakeAgent)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}"
+            return {"content": json.dumps({"asserts_facts": False})}, "stop"
+        if system.startswith("You decide whether"):
+            return {"content": json.dumps({"answers_question": False, "unmet": [], "follow_up": False})}, "stop"
+        if system.startswith("You are a strict faithfulness judge"):
+            return {"content": json.dumps({"verdicts": []})}, "stop"
+        if not any(m["role"] == "tool" for m in body["messages"]):
+            FakeAgent.shown.append(body["messages"][-1]["content"])
+        return {"content": "Informasi tersebut tidak ditemukan dalam dokumen yang tersedia."}, "stop"
 
 
 def ingest_fixture() -> dict[str, str]:
@@ -172,7 +151,7 @@ def without_named_resolution():
 
 
 def main() -> int:
-    url = start_fake_agent()
+    _, url = serve(FakeAgent)
     django_setup(data_dir="var/measure-named", ACEH_RAG_LLM__BASE_URL=url,
                  ACEH_RAG_LLM__MODEL="fake", ACEH_RAG_LLM__MAX_RETRIES="0")
     from answering.anchors import find_named_regulations
