@@ -4,8 +4,8 @@ The question is embedded once (inside memory recall or the first search that
 needs it, so its span stays where it was) and every later arm reuses the
 vector: an answer pays for one embedding of its question however many arms
 it runs. Identical arms (query, mode, top_k, principal, scope) run once and
-are reused, concurrent tool calls sharing an arm still in flight (arms.py). Every read goes through the retrieval facade, which checks
-access itself.
+are reused, concurrent tool calls sharing an arm still in flight (arms.py).
+Every read goes through the retrieval facade, which checks access itself.
 """
 from __future__ import annotations
 

@@ -21,6 +21,7 @@ from conversations.models import Message
 from kernel.principal import Principal
 from retrieval import facade
 from retrieval.facade import Scope, SearchMode
+from tests.answering.test_followup import ask, followup_of
 from tests.factories import make_document
 
 pytestmark = pytest.mark.django_db
@@ -32,17 +33,6 @@ CLOSING = ("Ditetapkan di Banda Aceh\npada tanggal 12 November 2025\n\nGUBERNUR 
 def law(title: str, articles: list[str], closing: str | None = None):
     body = "\n\n".join(f"Pasal {i}\n{text}" for i, text in enumerate(articles, start=1))
     return make_document(title=title, text=f"{title.upper()}\n\n{body}\n\n{closing or ''}")
-
-
-def ask(client, query, conversation_id=None):
-    body = {"query": query, **({"conversation_id": conversation_id} if conversation_id else {})}
-    response = client.post("/query", data=body, content_type="application/json")
-    assert response.status_code == 200
-    return response.json()
-
-
-def followup_of(body) -> dict:
-    return Message.objects.get(id=body["message_id"]).metadata["retrieval"]["followup"]
 
 
 @pytest.fixture
@@ -112,7 +102,7 @@ def test_a_figure_question_is_answered_from_one_document(api_client):
 
 
 def test_what_someone_must_do_is_answered_from_the_regulation_not_a_report(api_client):
-    report = make_document(title="Laporan Statistik Permohonan Informasi Publik PPID Tahun 2025", text=(
+    make_document(title="Laporan Statistik Permohonan Informasi Publik PPID Tahun 2025", text=(
         "Laporan Statistik Permohonan Informasi Publik PPID Tahun 2025\n\n"
         "Sepanjang tahun PPID menjawab permohonan informasi dalam rata-rata 6 (enam) hari kerja.\n\n"
         "Waktu PPID menjawab permohonan informasi paling lama 9 (sembilan) hari kerja pada bulan Agustus.\n"))
