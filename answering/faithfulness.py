@@ -11,10 +11,10 @@ withheld with the seed's ``fallback_reason``.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from answering.text import content_stems, normalise
 from answering.types import AnswerDraft, Claim, ClaimVerdict, GateResult, JudgeFailure, JudgeItem
 
 SUPPORT_THRESHOLD = 0.75
@@ -33,14 +33,6 @@ _NUMBER = re.compile(
     r"(?<![\d.,])(?P<num>\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?)"
     r"(?P<tail>(?:[ \t]*\([a-z \t]{1,60}\))?[ \t]*(?P<word>%|[A-Za-z]+)?)"
 )
-_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
-STOP = frozenset(
-    "yang dan di ke dari untuk dengan pada atau ini itu adalah dalam oleh akan bagi sebagai tersebut "
-    "dapat harus wajib paling sebagaimana dimaksud ayat pasal huruf angka serta juga the of and to in a is are".split()
-)
-_PREFIXES = ("meng", "meny", "mem", "men", "me", "peng", "peny", "pem", "pen", "pe", "ber", "be", "ter", "di", "ke", "se")
-_SUFFIXES = ("kan", "an", "lah", "kah", "i")
-ENCLITIC = "nya"
 
 
 @dataclass(frozen=True)
@@ -48,32 +40,6 @@ class Quantity:
     value: float
     tolerance: float
     unit: str | None
-
-
-def normalise(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).lower()
-
-
-def stem(word: str) -> str:
-    """A light Indonesian stemmer: enough to match ``diumumkan`` with ``mengumumkan``.
-
-    The enclitic "-nya" comes off first, so a word and its "-nya" form share a stem
-    (``menandatanganinya`` and ``menandatangani``).
-    """
-    if len(word) > len(ENCLITIC) + 4 and word.endswith(ENCLITIC):
-        word = word[: -len(ENCLITIC)]
-    for suffix in _SUFFIXES:
-        if len(word) > len(suffix) + 4 and word.endswith(suffix):
-            word = word[: -len(suffix)]
-            break
-    for prefix in _PREFIXES:
-        if len(word) > len(prefix) + 3 and word.startswith(prefix):
-            return word[len(prefix):]
-    return word
-
-
-def content_stems(text: str) -> set[str]:
-    return {stem(token) for token in _TOKEN.findall(normalise(text)) if token not in STOP and not token.isdigit()}
 
 
 def _parse_number(raw: str) -> tuple[float, float]:

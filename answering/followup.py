@@ -17,9 +17,9 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from answering.answerability import YEAR, _places, distinctive_stems
-from answering.anchors import NamedRegulation, find_named_regulation
-from answering.faithfulness import content_stems
+from answering.extractive.answerability import YEAR, _places, distinctive_stems
+from answering.extractive.anchors import NamedRegulation, find_named_regulation
+from answering.text import content_stems
 
 FOLLOWUP_MAX_DOCUMENTS = 6
 FOLLOWUP_CEILING_SECONDS = 5.0

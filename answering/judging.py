@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import Iterable, Protocol
 
-from answering.faithfulness import content_stems, judge_claim
+from answering.faithfulness import judge_claim
+from answering.text import content_stems
 from answering.types import JUDGE_FAILURE_REASONS, Claim, JudgeFailure, JudgeItem  # noqa: F401  (judges' vocabulary)
 
 SUPPORTED, UNSUPPORTED = "supported", "unsupported"

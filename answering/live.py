@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 
-from answering.faithfulness import content_stems
-from answering.live_match import matching_records, workbook_plan
+from answering.text import content_stems
+from answering.extractive.live_match import matching_records, workbook_plan
 from answering.live_specs import live_tool_definitions
 from answering.types import Passage
 from livedata.bps import bps_read

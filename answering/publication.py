@@ -25,10 +25,11 @@ import re
 from dataclasses import replace
 from typing import Mapping, Sequence
 
-from answering.answerability import assess
-from answering.faithfulness import claim_verdicts, faithfulness_gate, normalise, render_answer
+from answering.extractive.answerability import assess
+from answering.faithfulness import claim_verdicts, faithfulness_gate, render_answer
+from answering.text import normalise
 from answering.notices import refusal_notice
-from answering.synthesis import no_answer_text
+from answering.extractive.synthesis import no_answer_text
 from answering.types import AnswerDraft, Claim, ClaimVerdict, GateResult, Passage
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])|\n+")

@@ -19,6 +19,7 @@ from typing import Callable, Sequence
 from kernel.principal import Principal
 from retrieval.access import Scope, chunks_visible
 from retrieval.models import Chunk, Document
+from retrieval.quality import gold_places, split_of
 from retrieval.references import covered_articles
 from retrieval.search import chunk_search, query_terms
 
@@ -37,6 +38,7 @@ class Question:
     query: str
     labels: tuple[Label, ...]
     kind: str = "other"
+    split: str | None = None       # "train" | "validation" for the shared sets' rows (retrieval.quality)
 
 
 @dataclass(frozen=True)
@@ -65,10 +67,16 @@ def load_questions(path: Path) -> list[Question]:
             continue
         try:
             row = json.loads(line)
-            labels = tuple(Label(str(l["document"]), str(l["pasal"]) if l.get("pasal") else None) for l in row["relevant"])
+            if "file" in (row["relevant"] or [{}])[0]:
+                # ../shared/quality/ rows: the gold file's stem names the document, "Pasal 22 ayat (1)" the article
+                labels = tuple(Label(g.document, g.pasal) for g in gold_places(row["relevant"]))
+            else:
+                labels = tuple(Label(str(l["document"]), str(l["pasal"]) if l.get("pasal") else None)
+                               for l in row["relevant"])
             if not labels:
                 raise ValueError("no relevant label")
-            questions.append(Question(row["query"], labels, str(row.get("kind") or "other")))
+            questions.append(Question(row["query"], labels, str(row.get("kind") or "other"),
+                                      split_of(str(row["id"])) if "id" in row else None))
         except (ValueError, KeyError, TypeError) as exc:
             raise ValueError(f"{path}:{number}: not a question line ({exc})") from exc
     return questions

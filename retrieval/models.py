@@ -217,3 +217,21 @@ class GlossaryEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.phrase} ({self.kind})"
 from retrieval.relations.models import LegalRelation  # noqa: E402,F401  (registered with the retrieval app)
+
+
+class UnitVector(models.Model):
+    """An answer unit's embedding (a sentence, an ayat, a list with its lead-in), cached by its text's digest.
+
+    The answer step scores the units of its passages against the question; a unit's text, not its chunk,
+    keys the vector, so a re-chunked document reuses what it still says. No text is stored here.
+    """
+
+    digest = models.CharField(max_length=64)
+    embedding_model = models.CharField(max_length=200)
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["embedding_model", "digest"], name="unit_vector_unique"),
+        ]

@@ -28,7 +28,7 @@ from answering.llm.agent import AgentStopped, ToolResult
 from answering.llm.evidence import PassageLedger
 from answering.llm.judge import ModelFramingChecker, ModelJudge
 from answering.notices import refusal_notice
-from answering.synthesis import no_answer_text, synthesise
+from answering.extractive.synthesis import no_answer_text, synthesise
 from answering.types import AnswerDraft, GuardDecision, Passage
 from answering.annotation.annotate import (
     Annotation, annotate, annotations_frame, claims_json, faithfulness_block, framing_json, grounding,

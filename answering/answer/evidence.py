@@ -13,18 +13,18 @@ import uuid
 from dataclasses import replace
 from itertools import zip_longest
 
-from answering.anchors import ArticleLocator, asks_for_signatory, find_article
+from answering.extractive.anchors import ArticleLocator, asks_for_signatory, find_article
 from answering.answer.arms import ArmStore
 from answering.answer.contracts import MAX_PASSAGES, SEARCH_TOP_K, Prepared
 from answering.answer.named import NamedDocuments, referent_documents, resolve_named
 from answering.answer.restore import restored_passages
 from answering.answer.steps import StepRecorder
-from answering.focus import definition_term, question_focus
+from answering.extractive.focus import definition_term, question_focus
 from answering.followup import FollowupDecision, followup_model, followup_rule
 from answering.legal_status import legal_evidence, surface_search
 from answering.live import LiveReads
 from answering.mcp_tools import McpReader, inventory_passage
-from answering.synthesis import detect_language
+from answering.extractive.synthesis import detect_language
 from answering.telemetry import arm_consumed, arm_span
 from answering.types import Passage, passage_from_hit
 from retrieval import facade

@@ -20,7 +20,7 @@ from answering.llm.answers import parse_prose_answer
 from answering.llm.evidence import PassageLedger
 from answering.notices import refusal_notice
 from answering.publication import model_gate
-from answering.synthesis import detect_language, no_answer_text, synthesise
+from answering.extractive.synthesis import detect_language, no_answer_text, synthesise
 from answering.types import AnswerDraft, GateResult, GuardDecision, Passage
 from memory.services import RecalledMemory
 from retrieval.search.glossary import glossary_expansions

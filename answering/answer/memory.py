@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from answering.faithfulness import content_stems
+from answering.text import content_stems
 from answering.types import AnswerDraft, Claim
 from memory.extraction import memory_claim_text
 from memory.services import RecalledMemory

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from answering.anchors import NamedRegulation, find_named_regulations
+from answering.extractive.anchors import NamedRegulation, find_named_regulations
 from answering.answer.steps import StepRecorder
 from kernel.principal import Principal
 from retrieval import facade

@@ -28,7 +28,7 @@ from answering.answer.publish import ExchangePublisher, NoPublish, Publisher
 from answering.answer.steps import StepRecorder
 from answering.guard import REFUSAL, guard_question
 from answering.mcp_tools import McpSourcesFailed
-from answering.synthesis import detect_language
+from answering.extractive.synthesis import detect_language
 from answering.telemetry import answer_finished, answer_span
 from conversations.selectors import history_window
 from conversations.services import conversation_access_for_route

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from django.core import signing
 
-from answering.anchors import find_article, find_named_regulation
+from answering.extractive.anchors import find_article, find_named_regulation
 from kernel.config import PublicChatSettings
 from answering.rate_limits import rate_window_count
 

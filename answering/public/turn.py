@@ -19,7 +19,7 @@ from answering.answer.contracts import AnswerCancelled, AnswerCore, AnswerReques
 from answering.runner import StreamedAnswer
 from answering.public.services import PublicChatError, VisitorIdentity, suggestions_for
 from answering.sse import answer_deltas
-from answering.synthesis import detect_language
+from answering.extractive.synthesis import detect_language
 from kernel.errors import DomainError
 from retrieval.facade import Scope
 

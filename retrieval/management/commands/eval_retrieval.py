@@ -40,14 +40,18 @@ class Command(BaseCommand):
         parser.add_argument("--misses", action="store_true", help=f"List the questions each mode misses in its top {MISS_CUTOFF}.")
         parser.add_argument("--json", type=Path, dest="json_path", help="Also write every figure and per-question rank here.")
         parser.add_argument("--no-bm25", action="store_true", help="Skip the rank_bm25 baseline.")
+        parser.add_argument("--part", choices=("train", "validation", "all"), default="all",
+                            help="With ../shared/quality/questions.jsonl: one part of its fixed split (retrieval.quality).")
 
-    def handle(self, *args, file, modes, k, collection, baseline, misses, json_path, no_bm25, **options):
+    def handle(self, *args, file, modes, k, collection, baseline, misses, json_path, no_bm25, part, **options):
         try:
             questions = load_questions(file)
         except (OSError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
+        if part != "all":
+            questions = [q for q in questions if q.split == part]
         if not questions:
-            raise CommandError(f"{file}: no questions")
+            raise CommandError(f"{file}: no questions" + (f" in the {part} part" if part != "all" else ""))
         chosen = [mode.strip() for mode in modes.split(",") if mode.strip()]
         unknown = [mode for mode in chosen if mode not in MODES]
         if unknown:

@@ -11,7 +11,7 @@ import re
 
 from dataclasses import dataclass
 
-from answering.faithfulness import content_stems
+from answering.text import content_stems
 from retrieval.search.naming import find_article, find_named_regulation
 from retrieval.signature import OFFICE, PERSON
 

@@ -24,10 +24,10 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from answering.anchors import find_article, find_named_regulation
+from answering.extractive.anchors import find_article, find_named_regulation
 from answering.legal_status import ORIGIN as LEGAL_CLAUSE_ORIGIN
-from answering.faithfulness import content_stems, normalise
-from answering.focus import OFFICE, PERSON, Focus, question_focus
+from answering.text import content_stems, normalise
+from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
 from answering.types import Claim, Passage
 from retrieval.references import covered_articles
 

@@ -1,11 +1,11 @@
 """The deterministic extractive synthesiser (the embedded default).
 
 It answers with units taken from the best passages (sentences, ayat, table
-rows, lead-ins with their lists: ``answering.units``), each labelled with the
-chunk it came from (``[chunk:<uuid>]``). The question's focus (``answering.focus``)
+rows, lead-ins with their lists: ``answering.extractive.units``), each labelled with the
+chunk it came from (``[chunk:<uuid>]``). The question's focus (``answering.extractive.focus``)
 ranks them: a definition question answers with the definition, "kapan" with
 a date, "siapa" with a name, "berapa" with a figure. Then the answerability
-gate (``answering.answerability``) decides whether the cited passages answer
+gate (``answering.extractive.answerability``) decides whether the cited passages answer
 the question at all; when they do not, the draft is the fixed no-answer text,
 with a pointer to the nearest evidence where one helps. The model-backed
 synthesiser produces the same ``AnswerDraft``, so the gate, guard, persistence
@@ -17,12 +17,12 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from answering.anchors import find_named_regulations
-from answering.answerability import assess
-from answering.faithfulness import content_stems
-from answering.focus import focus_bonus, question_focus
+from answering.extractive.anchors import find_named_regulations
+from answering.extractive.answerability import assess
+from answering.text import content_stems
+from answering.extractive.focus import focus_bonus, question_focus
 from answering.types import AnswerDraft, Claim, Passage
-from answering.units import asks_legal_basis, passage_units
+from answering.extractive.units import asks_legal_basis, passage_units
 
 NO_ANSWER = {
     "id": "Maaf, saya tidak menemukan informasi yang relevan dalam dokumen yang tersedia untuk menjawab pertanyaan tersebut.",
@@ -64,7 +64,7 @@ def detect_language(question: str, preferred: str | None = None) -> str:
 
 
 def split_sentences(text: str) -> list[str]:
-    """Answer units of a passage (see ``answering.units``)."""
+    """Answer units of a passage (see ``answering.extractive.units``)."""
     return [unit.text for unit in passage_units(text)]
 
 

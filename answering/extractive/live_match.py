@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from answering.faithfulness import content_stems, normalise
+from answering.text import content_stems, normalise
 
 YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20\d\d)(?!\d)")
 YEAR_FIELD = re.compile(r"^(tahun|year|periode|th)\b", re.I)

@@ -1,4 +1,4 @@
-"""Answer quality harness behind ``manage.py eval_answers``.
+"""The project's own answer sets in ``bench/`` (``eval_answers --set bench``): fit figures.
 
 Each question runs through the real answer pipeline (``/query`` or
 ``/query/v2``) as a verified administrator, so access never hides a document.
@@ -22,8 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from kernel.principal import Principal
-from answering.faithfulness import content_stems, normalise
-from answering.synthesis import synthesise
+from answering.text import content_stems, normalise
+from answering.extractive.synthesis import synthesise
 from retrieval.facade import Scope
 
 EVALUATOR = Principal(subject="eval-answers", role="admin", verified=True)

@@ -1,0 +1,46 @@
+"""Text normalisation shared by the answer step, the gate, the judges and the evaluation harness.
+
+NFKC and lower case; content words are the tokens that are not stop words or bare
+digits, each reduced by a light Indonesian stemmer (prefixes me-/di-/ber-/…,
+suffixes -kan/-an/-i, the enclitic -nya), enough to match ``diumumkan`` with
+``mengumumkan``.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+STOP = frozenset(
+    "yang dan di ke dari untuk dengan pada atau ini itu adalah dalam oleh akan bagi sebagai tersebut "
+    "dapat harus wajib paling sebagaimana dimaksud ayat pasal huruf angka serta juga the of and to in a is are".split()
+)
+_PREFIXES = ("meng", "meny", "mem", "men", "me", "peng", "peny", "pem", "pen", "pe", "ber", "be", "ter", "di", "ke", "se")
+_SUFFIXES = ("kan", "an", "lah", "kah", "i")
+ENCLITIC = "nya"
+
+
+def normalise(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def stem(word: str) -> str:
+    """A light Indonesian stemmer: enough to match ``diumumkan`` with ``mengumumkan``.
+
+    The enclitic "-nya" comes off first, so a word and its "-nya" form share a stem
+    (``menandatanganinya`` and ``menandatangani``).
+    """
+    if len(word) > len(ENCLITIC) + 4 and word.endswith(ENCLITIC):
+        word = word[: -len(ENCLITIC)]
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 4 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            break
+    for prefix in _PREFIXES:
+        if len(word) > len(prefix) + 3 and word.startswith(prefix):
+            return word[len(prefix):]
+    return word
+
+
+def content_stems(text: str) -> set[str]:
+    return {stem(token) for token in _TOKEN.findall(normalise(text)) if token not in STOP and not token.isdigit()}
