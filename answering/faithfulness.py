@@ -18,6 +18,7 @@ from answering.text import content_stems, normalise
 from answering.types import AnswerDraft, Claim, ClaimVerdict, GateResult, JudgeFailure, JudgeItem
 
 SUPPORT_THRESHOLD = 0.75
+YES_NO_LEAD = re.compile(r"^\s*(?:ya|tidak|yes|no)\s*[.,;:]\s*", re.I)
 SCALES = {"ribu": 1e3, "rb": 1e3, "juta": 1e6, "jt": 1e6, "miliar": 1e9, "milyar": 1e9, "triliun": 1e12,
           "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 UNITS = {
@@ -85,7 +86,9 @@ def judge_claim(claim: Claim, passages: Mapping[str, str]) -> ClaimVerdict:
     if not cited:
         return ClaimVerdict(claim, False, "no_citation")
     evidence = "\n".join(cited)
-    words = content_stems(claim.text)
+    # A direct answer's opening "Ya." / "Tidak." is the answer's reading of the clause that follows: the
+    # clause is what the passage must support.
+    words = content_stems(YES_NO_LEAD.sub("", claim.text, count=1))
     if words:
         coverage = len(words & content_stems(evidence)) / len(words)
         if coverage < SUPPORT_THRESHOLD:
@@ -97,16 +100,27 @@ def judge_claim(claim: Claim, passages: Mapping[str, str]) -> ClaimVerdict:
 
 
 def render_answer(framing: str, claims: Iterable[Claim]) -> str:
-    """The published text: framing, then each claim followed by its labels."""
-    parts = []
+    """The published text: framing, then each claim followed by its labels.
+
+    Claims flow as one paragraph unless the embedded answerer laid them out: a claim with a ``heading``
+    starts a new block under that heading (in bold), a ``list_item`` claim is a Markdown list item.
+    """
+    out = framing.strip()
     for claim in claims:
         labels = " ".join(f"[{key}]" for key in claim.citation_keys if key not in ("memory", "history"))
         sentence = claim.text.rstrip()
         end = sentence[-1] if sentence and sentence[-1] in ".!?" else "."
         body = sentence[:-1] if sentence and sentence[-1] in ".!?" else sentence
-        parts.append(f"{body} {labels}{end}" if labels else f"{body}{end}")
-    text = " ".join(parts)
-    return f"{framing} {text}".strip() if framing else text
+        text = f"{body} {labels}{end}" if labels else f"{body}{end}"
+        if claim.heading:
+            out += f"\n\n**{claim.heading}**"
+        if claim.layout == "list_item":
+            out += f"\n- {text}"
+        elif claim.heading:
+            out += f"\n{text}"
+        else:
+            out += f" {text}" if out else text
+    return out.strip()
 
 
 WITHHELD_TEXT = {

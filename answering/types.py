@@ -45,6 +45,10 @@ class Claim:
     citation_keys: tuple[str, ...]      # e.g. ("chunk:<uuid>",), ("memory",) or ("history",)
     memory_id: int | None = None
     turn_index: int | None = None       # the earlier exchange (zero-based) a history claim restates
+    # How the embedded answerer lays the claim out: "paragraph" or "list_item" (an ayat, a huruf), and the
+    # heading ("Pasal 11 — Peraturan …") printed before it when it opens a new article's quotation.
+    layout: str = "paragraph"
+    heading: str | None = None
 
     @property
     def is_memory(self) -> bool:
@@ -72,6 +76,9 @@ class AnswerDraft:
     pointer: str | None = None          # a refusal's "Dokumen yang tersedia memuat …"
     unmet: tuple[str, ...] = ()         # the answerability constraints a refusal did not meet
     term_coverage: float | None = None  # share of the question's distinctive terms the cited passages carry
+    # The embedded answerer's answerability decision: its signals and P(answerable) (decision.py).
+    signals: dict | None = None
+    confidence: float | None = None
 
 
 @dataclass(frozen=True)

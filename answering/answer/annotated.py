@@ -178,7 +178,7 @@ class AnnotateComposer:
             key_of = {p.label: k.key for p, k in zip(passages, shown)}
             draft = steps.step("synthesis", lambda: with_memory_claims(
                 synthesise(question, passages, language=language, absent_words=evidence.absent_words,
-                           expansions=glossary_expansions), recalled, question))
+                           expansions=glossary_expansions, semantic=evidence.semantic()), recalled, question))
             segments = (status_framing(evidence.legal_notes, key_of, language, [c.text for c in draft.claims])
                         + deterministic_segments(draft, key_of))
             system_notice = draft.no_answer

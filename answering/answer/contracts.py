@@ -88,6 +88,9 @@ class AnswerCore:
     judge_mechanism: str = "deterministic lexical+numeric support judge"
     model_calls: list[dict] = field(default_factory=list)
     followup_document_ids: tuple[str, ...] = ()   # documents a follow-up carried into its searches
+    # The embedded answerer's decision: its signals and P(answerable) (answering.extractive.decision); None
+    # on the model path and for refusals decided before a draft.
+    answerability: dict | None = None
 
     @property
     def blocked(self) -> bool:

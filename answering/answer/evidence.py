@@ -20,6 +20,7 @@ from answering.answer.named import NamedDocuments, referent_documents, resolve_n
 from answering.answer.restore import restored_passages
 from answering.answer.steps import StepRecorder
 from answering.extractive.focus import definition_term, question_focus
+from answering.extractive.semantic import SemanticScorer
 from answering.followup import FollowupDecision, followup_model, followup_rule
 from answering.legal_status import legal_evidence, surface_search
 from answering.live import LiveReads
@@ -268,6 +269,10 @@ class EvidenceGatherer:
             facts = document_facts(principal=self.request.principal, scope=self.request.scope, **filters)
             call.summary = {"documents": facts["documents"]}
         return facts
+
+    def semantic(self) -> SemanticScorer:
+        """The question against answer units and passages, with the question vector the searches use."""
+        return SemanticScorer(self.question_vector)
 
     def absent_words(self, words: list[str]) -> list[str]:
         return self.steps.step("corpus_terms", lambda: facade.words_absent_from_visible(

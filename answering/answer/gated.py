@@ -33,6 +33,7 @@ class GatedOutcome:
     gate: GateResult
     passages: list[Passage]
     checked: bool | None = None          # False only when nothing could be checked
+    answerability: dict | None = None    # the embedded answerer's decision (extractive.decision)
 
     @property
     def answer(self) -> str:
@@ -58,6 +59,14 @@ def conversation_citation(claim) -> dict:
 def gate_dropped_reasons(result: GatedAnswer) -> dict[str, int]:
     """/query's dropped_claim_reasons: dropped claims per reason; {} when nothing was dropped."""
     return dropped_claim_reasons(result.dropped_claims) if result.dropped_claims_count else {}
+
+
+def answerability_record(draft: AnswerDraft) -> dict | None:
+    """What the embedded answerer decided and why: stored with the answer's synthesis metadata."""
+    if draft.signals is None:
+        return None
+    return {"publish": not draft.no_answer, "probability": draft.confidence, "signals": draft.signals,
+            "unmet": list(draft.unmet)}
 
 
 def refusal_gate(reason: str, language: str) -> GateResult:
@@ -101,8 +110,9 @@ class GateComposer:
         else:
             draft = steps.step("synthesis", lambda: with_memory_claims(
                 synthesise(question, passages, language=language, absent_words=context.evidence.absent_words,
-                           expansions=glossary_expansions), recalled, question))
-        return GatedOutcome(steps.step("faithfulness", lambda: self._gate(context, draft, passages)), passages)
+                           expansions=glossary_expansions, semantic=context.evidence.semantic()), recalled, question))
+        return GatedOutcome(steps.step("faithfulness", lambda: self._gate(context, draft, passages)), passages,
+                            answerability=answerability_record(draft))
 
     @staticmethod
     def _gate(context: AnswerContext, draft: AnswerDraft, passages: list[Passage]) -> GateResult:
@@ -150,13 +160,15 @@ class GateComposer:
             claims_total=gate.claims_total, grounding_rate=gate.grounding_rate,
             passages=passages, cited_passages=[] if guard.blocked else cited, guard=guard,
             dropped_claims=[{"claim": v.claim.text, "reason": v.reason} for v in gate.verdicts if not v.supported],
-            faithfulness_checked=outcome.checked, **context.run_fields(), **context.model_fields(),
+            faithfulness_checked=outcome.checked, answerability=outcome.answerability,
+            **context.run_fields(), **context.model_fields(),
         )
 
     def synthesis_metadata(self, result: GatedAnswer) -> dict:
         return {
             "mode": result.synthesis_mode,
             "no_answer": result.fallback_reason == "no_answer",
+            **({"answerability": result.answerability} if result.answerability else {}),
             "claims": result.claim_map,
             "source_passages": [
                 {"document_id": str(p.document_id), "chunk_id": str(p.chunk_id), "visible_chars": len(p.text)}

@@ -43,8 +43,10 @@ MIN_UNIT_CHARS = 25
 @dataclass(frozen=True)
 class Unit:
     text: str
-    kind: str          # "sentence" | "list" | "definition" | "row"
+    kind: str          # "sentence" | "list" | "definition" | "row" | "closing"
     position: int
+    items: tuple[str, ...] = ()    # a list unit's items (its text is the lead-in and the items joined)
+    omitted: int = 0               # items past MAX_LIST_ITEMS / MAX_LIST_CHARS, not quoted
 
 
 def _pieces(text: str) -> list[tuple[str, str]]:
@@ -91,12 +93,13 @@ def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = Fals
     units: list[Unit] = []
     lead: list[str] | None = None      # the open lead-in and its items so far
     lead_chars = 0
+    omitted = 0
 
     def close() -> None:
-        nonlocal lead
+        nonlocal lead, omitted
         if lead is not None and len(lead) > 1:   # a lead-in whose list is not here is not quoted
-            units.append(Unit(" ".join(lead), "list", len(units)))
-        lead = None
+            units.append(Unit(" ".join(lead), "list", len(units), tuple(lead[1:]), omitted))
+        lead, omitted = None, 0
 
     for kind, piece in _pieces(text):
         if kind == "break":
@@ -115,7 +118,8 @@ def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = Fals
                 lead_chars += len(piece)
                 continue
             if lead is not None:
-                continue   # past the bound: the list is cut, its tail is not quoted on its own
+                omitted += 1
+                continue   # past the bound: the list is cut (the answer says how many items it left out)
             if _DEFINITION.search(piece):
                 units.append(Unit(_ITEM.sub("", piece), "definition", len(units)))
             continue       # an orphan item: its lead-in is not in this passage

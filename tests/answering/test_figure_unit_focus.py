@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from answering.focus import focus_bonus, question_focus
+from answering.extractive.focus import focus_bonus, question_focus
 from tests.factories import make_document
 
 DAYS = ("PPID wajib memberikan pemberitahuan tertulis atas permohonan informasi publik paling lambat "

@@ -14,8 +14,8 @@ import json
 
 import pytest
 
-from answering.answerability import assess
-from answering.synthesis import synthesise
+from answering.extractive.answerability import assess
+from answering.extractive.synthesis import synthesise
 from answering.types import Claim, passage_from_hit
 from conversations.models import Message
 from kernel.principal import Principal
@@ -119,7 +119,10 @@ def test_what_someone_must_do_is_answered_from_the_regulation_not_a_report(api_c
     passages = sorted((passage_from_hit(hit, "search") for hit in hits), key=lambda p: "wajib" in p.text)
     assert "keberatan" in passages[0].text                   # the other deadline ranks first here
     draft = synthesise("Berapa lama PPID wajib menjawab permohonan informasi?", passages)
-    assert draft.claims and draft.claims[0].text.startswith("PPID wajib menjawab")
+    # The opener states the deadline; the unit that says what PPID must do is the first one quoted.
+    assert [c.text for c in draft.claims[:2]] == [
+        "Paling lambat 10 hari kerja.",
+        "PPID wajib menjawab permohonan informasi secara tertulis paling lambat 10 (sepuluh) hari kerja."]
     # Asked what happened, not what must, the report answers.
     observed = ask(api_client, "Berapa rata-rata hari PPID menjawab permohonan informasi tahun 2025?")
     assert "6 (enam) hari kerja" in observed["answer"]
@@ -187,7 +190,7 @@ def test_what_a_named_instrument_is_about_is_its_title_and_its_own_statement_of_
 
 
 def test_the_about_focus_needs_a_named_instrument_and_no_article():
-    from answering.focus import question_focus
+    from answering.extractive.focus import question_focus
 
     assert question_focus("UU 27/2022 tentang apa?").kind == "about"
     assert question_focus("Apa itu UU 27/2022?").kind == "about"

@@ -1,0 +1,69 @@
+"""Answerability as one calibrated decision: a logistic model over the answer's signals, fitted and frozen.
+
+No single signal separates answerable from unanswerable questions (an
+unanswerable question is usually on-topic and wrong in a year, a place or a
+detail), so the decision weighs them together: the question's similarity to
+the best unit and passage (multilingual-e5) and the margin over the next
+unit, the share of the question's distinctive terms the cited passages carry
+(through the glossary), the best unit's own overlap, the focus being met,
+constraint checks that failed (years and places; numbers, articles, named
+instruments, offices), question words the corpus never uses, and whether the
+evidence is a named anchor or a tool read.
+
+``manage.py fit_answerability`` fits the weights, standardisation and
+threshold on the training part of ``../shared/quality/`` (and the project's
+own sets, which are fit data too) and writes ``answerability.json`` beside
+this module, printing the fitted values and the validation figures. The
+semantic weights hold for the model they were fitted with; under another
+embedder (the tests' hashing vectors) the semantic signals sit at their
+training means, so only the other signals decide.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+PARAMS_PATH = Path(__file__).with_name("answerability.json")
+FEATURES = ("sem_unit", "sem_margin", "sem_passage", "lex_coverage", "lex_unit", "focus_met", "unmet_year_place",
+            "unmet_other", "absent_share", "anchor", "tool", "rank_best")
+SEMANTIC = frozenset({"sem_unit", "sem_margin", "sem_passage"})
+
+
+@dataclass(frozen=True)
+class DecisionParams:
+    weights: dict[str, float]
+    intercept: float
+    means: dict[str, float]
+    scales: dict[str, float]
+    threshold: float
+    embedding_model: str
+
+    @classmethod
+    def read(cls, path: Path = PARAMS_PATH) -> "DecisionParams":
+        raw = json.loads(path.read_text())
+        return cls(weights=raw["weights"], intercept=raw["intercept"], means=raw["means"], scales=raw["scales"],
+                   threshold=raw["threshold"], embedding_model=raw["embedding_model"])
+
+
+@functools.lru_cache(maxsize=1)
+def frozen_params() -> DecisionParams:
+    return DecisionParams.read()
+
+
+def probability(signals: dict[str, float], params: DecisionParams, *, semantic: bool) -> float:
+    """P(answerable) for the signals; ``semantic=False`` holds the semantic signals at their training means."""
+    total = params.intercept
+    for name in FEATURES:
+        value = signals.get(name, 0.0) if (semantic or name not in SEMANTIC) else params.means[name]
+        total += params.weights[name] * (value - params.means[name]) / (params.scales[name] or 1.0)
+    return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, total))))
+
+
+def answerable(signals: dict[str, float], semantic: bool) -> tuple[bool, float]:
+    """The frozen decision: (publish?, probability); ``semantic``: the signals came from the fitted model."""
+    params = frozen_params()
+    value = probability(signals, params, semantic=semantic)
+    return value >= params.threshold, round(value, 4)

@@ -1,0 +1,58 @@
+"""The answer's shape: the opening sentence, then the supporting text under its own article heading.
+
+Each passage quoted gets one heading naming its regulation and article
+("Peraturan Gubernur Aceh Nomor 94 Tahun 2024 Pasal 11"); its ayat and huruf
+are list items, a lead-in's list is quoted item by item, and a list cut short
+says in its heading how many items were left out. Headings are layout (never
+claims); every sentence under them is a claim citing its passage.
+"""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from answering.extractive.candidates import Candidate
+from answering.extractive.opener import opening_sentence
+from answering.extractive.question import Question
+from answering.types import Claim, Passage
+
+_ITEM_MARKER = re.compile(r"^\s*(?:\(\d+[a-z]?\)|[a-z]\.|\d{1,2}\.)\s")
+MAX_HEADING_CHARS = 160
+OMITTED = {"id": "{shown} dari {total} butir ditampilkan", "en": "{shown} of {total} items shown"}
+
+
+def heading_of(passage: Passage) -> str:
+    """What the quoted text is: the regulation and article, or the document's title."""
+    heading = passage.legal_reference or passage.document_title
+    return heading if len(heading) <= MAX_HEADING_CHARS else heading[:MAX_HEADING_CHARS].rsplit(" ", 1)[0] + " …"
+
+
+def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str) -> tuple[Claim, ...]:
+    """The claims in reading order: the opener (when the question asks for one), then the quoted units."""
+    lead, lead_labels = chosen[0]
+    claims: list[Claim] = []
+    opener = opening_sentence(question, lead, language)
+    if opener:
+        claims.append(Claim(text=opener, citation_keys=tuple(lead_labels.values())))
+    headed: set = set()
+    for candidate, labels in chosen:
+        keys = tuple(labels.values())
+        if opener and " ".join(candidate.text.split()) == opener:
+            continue           # the opener is this whole unit as written: not quoted twice
+        heading = None
+        if candidate.passage.chunk_id not in headed:
+            headed.add(candidate.passage.chunk_id)
+            heading = heading_of(candidate.passage)
+        if candidate.kind == "list" and candidate.items:
+            lead_in = candidate.text[:candidate.text.index(candidate.items[0])].strip() if candidate.items[0] in \
+                candidate.text else candidate.text
+            if candidate.omitted:
+                shown = len(candidate.items)
+                note = OMITTED.get(language, OMITTED["id"]).format(shown=shown, total=shown + candidate.omitted)
+                heading = f"{heading or heading_of(candidate.passage)} ({note})"
+            claims.append(Claim(text=lead_in, citation_keys=keys, heading=heading))
+            claims.extend(Claim(text=item, citation_keys=keys, layout="list_item") for item in candidate.items)
+            continue
+        layout = "list_item" if _ITEM_MARKER.match(candidate.text) else "paragraph"
+        claims.append(Claim(text=candidate.text, citation_keys=keys, layout=layout, heading=heading))
+    return tuple(claims)

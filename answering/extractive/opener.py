@@ -1,0 +1,142 @@
+"""The first sentence: the answer said plainly, built from the span that states it.
+
+For a figure, a duration, a date, a person, a yes/no on an obligation or a
+prohibition, a definition or a list, the answer opens with one sentence in the
+question's language taken from the best unit: its clause that carries the
+figure ("… sebesar Rp3.932.552,00."), the deadline ("… paling lambat 10 Hari
+Kerja sejak …"), the enactment ("Ditetapkan di Banda Aceh pada tanggal … oleh
+Gubernur Aceh Muzakir Manaf."), the polarity the unit states ("Tidak. Pengusaha
+dilarang …") or the definition itself. Spelled-out numbers in parentheses and
+list markers are dropped. The sentence is a claim like any other: it cites the
+unit's passage and the gate checks it (its words and figures are the
+passage's; a leading yes/no is the only word it adds, besides "oleh").
+"""
+from __future__ import annotations
+
+import re
+
+from answering.extractive.candidates import Candidate
+from answering.extractive.focus import DATE
+from answering.extractive.question import Question
+from retrieval.signature import OFFICE, PERSON
+
+MAX_OPENER_CHARS = 320
+_MARKER = re.compile(r"^\s*(?:\(\d+[a-z]?\)|[a-z]\.|\d{1,2}\.|[A-Z]{4,}(?:\s+BELAS)?\s*:|Pasal\s+\d+[A-Z]?\.?)\s*")
+_SPELLED = re.compile(r"(\d[\d.,]*%?)\s*\((?:[a-z\s,/-]{3,120}|[a-z\s]+ (?:rupiah|persen))\)", re.I)
+FIGURE = re.compile(r"(?:Rp\.?\s?\d|\d[\d.,]*\s*(?:%|persen|percent|juta|miliar|triliun|ribu|rupiah)|\d{1,3}(?:\.\d{3})+)",
+                    re.I)
+DURATION = re.compile(r"\d[\d.,]*\s*(?:x\s*\d+\s*)?(?:hari|minggu|bulan|tahun|jam|menit)\b", re.I)
+PROHIBIT = re.compile(r"\b(?:dilarang|tidak\s+boleh|tidak\s+dapat|tidak\s+diperbolehkan|tidak\s+diizinkan|"
+                      r"tidak\s+berhak|prohibited|may\s+not|must\s+not)\b", re.I)
+EXEMPT = re.compile(r"\b(?:tidak\s+wajib|tidak\s+harus|tidak\s+diwajibkan|dikecualikan|tidak\s+berlaku|"
+                    r"tidak\s+termasuk|bukan\s+merupakan|tidak\s+dikenakan|dibebaskan\s+dari)\b", re.I)
+OBLIGE = re.compile(r"\b(?:wajib|harus|diwajibkan|berkewajiban|shall|must)\b", re.I)
+PERMIT = re.compile(r"\b(?:dapat|boleh|berhak|diperbolehkan|berwenang|mendapat|memperoleh|diberikan)\b", re.I)
+YES = {"id": "Ya.", "en": "Yes."}
+NO = {"id": "Tidak.", "en": "No."}
+BY = {"id": "oleh", "en": "by"}
+
+
+def tidy(text: str) -> str:
+    """A unit as a sentence: no list marker, no spelled-out number, one space, a capital and a full stop."""
+    text = " ".join(text.split())
+    text = _MARKER.sub("", text, count=1)
+    text = _SPELLED.sub(r"\1", text)
+    text = text.strip(" ;:,")
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+DEADLINE = re.compile(r"\b(?:paling\s+(?:lambat|lama|cepat|singkat)|dalam\s+(?:jangka\s+)?waktu|selambat-lambatnya|"
+                      r"sekurang-kurangnya|paling\s+sedikit|paling\s+banyak|paling\s+tinggi|maksimal|minimal|selama)\b", re.I)
+
+
+def _deadline(text: str) -> str | None:
+    """"Paling lambat 10 Hari Kerja sejak permohonan diterima.": the deadline phrase to its clause's end."""
+    for piece in re.split(r";\s+", text):
+        match = DURATION.search(piece)
+        phrase = next((m for m in DEADLINE.finditer(piece) if m.start() <= (match.start() if match else -1)), None)
+        if match and phrase:
+            return tidy(piece[phrase.start():])
+    return None
+
+
+def _clause(text: str, pattern: re.Pattern) -> str | None:
+    """The semicolon-separated clause of a tidied unit that carries ``pattern``."""
+    for piece in re.split(r";\s+", text):
+        if pattern.search(piece):
+            return tidy(piece)
+    return None
+
+
+def _polarity(question: Question, unit: str) -> str | None:
+    """"yes" or "no" when the unit states it plainly for the question's verb; None when it does not."""
+    if PROHIBIT.search(unit) or EXEMPT.search(unit):
+        return "no"
+    if OBLIGE.search(unit) or PERMIT.search(unit):
+        return "yes"
+    return None
+
+
+def _enactment(lead: Candidate, language: str) -> str | None:
+    """"Ditetapkan di <place> pada tanggal <date> oleh <office> <name>." from a signature block."""
+    text = " ".join(lead.text.split())
+    date = DATE.search(text)
+    person = PERSON.search(text)
+    if not (date or person):
+        return None
+    head = text[:date.end()] if date else re.split(r"\b(?:GUBERNUR|PRESIDEN|BUPATI|WALI|MENTERI|KETUA)\b", text)[0]
+    who = ""
+    if person:
+        office = OFFICE.search(text[:person.start()])
+        name = person.group(0).title()
+        who = f" {BY[language]} {office.group(0).title().strip(' ,') + ' ' if office else ''}{name}"
+    return tidy(head.strip(" ,") + who)
+
+
+def opening_sentence(question: Question, lead: Candidate, language: str) -> str | None:
+    """The plain first sentence for what the question asks, or None when the unit itself should lead."""
+    asks = question.asks
+    text = tidy(lead.text if not lead.items else lead.text.split(lead.items[0])[0])
+    if asks in ("enactment", "signatory") and lead.kind == "closing":
+        return _enactment(lead, language)
+    if asks == "yesno":
+        polarity = _polarity(question, text)
+        if polarity is None:
+            return None
+        return f"{(YES if polarity == 'yes' else NO)[language]} {_short(text)}"
+    if asks == "duration":
+        return _deadline(text) or _clause(text, DURATION) or _clause(text, FIGURE)
+    if asks == "figure":
+        return _clause(text, FIGURE) or _clause(text, re.compile(r"\d"))
+    if asks == "date":
+        return _clause(text, DATE)
+    if asks == "person":
+        return _clause(text, PERSON) or _clause(text, OFFICE)
+    if lead.items and asks in ("list", "procedure", "general"):
+        return _inline_list(text, lead.items)
+    if asks in ("definition", "list", "about"):
+        return _short(text)
+    return None
+
+
+_ITEM_END = re.compile(r"[;,.]?\s*(?:dan|atau|dan/atau)?\s*$", re.I)
+
+
+def _inline_list(lead_in: str, items: tuple[str, ...]) -> str:
+    """"Pembentukan … dilakukan dengan tahapan: persiapan, penilaian, dan penetapan." when it fits one sentence."""
+    head = lead_in.rstrip(" .:")
+    parts = [_ITEM_END.sub("", _MARKER.sub("", " ".join(item.split()), count=1)) for item in items]
+    parts = [p for p in parts if p]
+    joined = ", ".join(parts[:-1]) + (", dan " if len(parts) > 2 else " dan ") + parts[-1] if len(parts) > 1 else "".join(parts)
+    sentence = tidy(f"{head}: {joined}")
+    return sentence if len(sentence) <= MAX_OPENER_CHARS else tidy(head + ":")
+
+
+def _short(text: str) -> str:
+    if len(text) <= MAX_OPENER_CHARS:
+        return text
+    first = re.split(r";\s+", text)[0]
+    return tidy(first) if len(first) <= MAX_OPENER_CHARS else tidy(first[:MAX_OPENER_CHARS].rsplit(" ", 1)[0])

@@ -1,0 +1,99 @@
+"""The question read once: a frozen value every step of the embedded answerer reads.
+
+``read_question`` parses the text one time (cached per text) into what it asks
+for (a figure, a duration, a date, a person, yes/no, a definition, a list, a
+procedure, a legal status, or a general statement), its language, the
+instruments and article it names, and the years, places and numbers that
+constrain the answer. Selection, the answerability decision and the opener
+read this value instead of parsing the text again.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from answering.extractive.anchors import ArticleLocator, NamedRegulation, find_article, find_named_regulations
+from answering.extractive.focus import Focus, question_focus
+from answering.text import content_stems
+
+ENGLISH_HINTS = re.compile(r"\b(what|which|who|how|when|where|does|do|is|are|the|of|according|please|can|may|must|"
+                           r"should|my|our|i|we|under|law)\b", re.I)
+INDONESIAN_HINTS = re.compile(r"\b(apa|apakah|siapa|berapa|brp|bagaimana|gimana|kapan|dimana|yang|dan|dengan|untuk|"
+                              r"dalam|tentang|boleh|gak|nggak|ga|tidak|saya|kalau|kalo|itu|ini|sih|ya)\b", re.I)
+YEAR = re.compile(r"\b(19[4-9]\d|20\d\d)\b")
+# Yes/no: "apakah …", "bolehkah …", "boleh gak …", "… atau tidak?", "Do/Does/Can/May/Is/Must …?"
+YES_NO = re.compile(
+    r"^\s*(?:apakah|apa\s+benar|benarkah|bolehkah|bisakah|dapatkah|wajibkah|haruskah|perlukah|masihkah|sudahkah)\b|"
+    r"\b(?:boleh|bisa|wajib|harus|perlu|kena|dapat|masih|sudah|udah|berhak)\s*(?:gak|nggak|ngga|ga|enggak|tidak|tdk)\b|"
+    r"\b(?:atau|apa)\s+(?:tidak|nggak|gak|enggak|belum|bukan)\s*\??\s*$|\b(?:gak|nggak|ga|ngga|enggak)\s*\?\s*$|"
+    r"^\s*(?:do|does|did|can|could|may|must|is|are|was|were|should|will|has|have)\s+\w+", re.I)
+DURATION = re.compile(r"\b(?:berapa|brp)\s+(?:lama|hari|bulan|minggu|jam|tahun|thn)\b|\bhow\s+(?:long|fast|soon|many\s+days)\b|"
+                      r"\b(?:batas|jangka|tenggat)\s+waktu\b|\bpaling\s+(?:lambat|lama)\b|\bdeadline\b", re.I)
+LIST = re.compile(r"\b(?:apa\s+saja|siapa\s+saja|mana\s+saja|sebutkan|what\s+are\s+the|which\s+\w+\s+are|list\s+(?:of|the))\b",
+                  re.I)
+PROCEDURE = re.compile(r"\b(?:bagaimana\s+(?:cara|prosedur|mekanisme|tata\s+cara)|gimana\s+(?:cara|caranya)|cara(?:nya)?\s+"
+                       r"(?:untuk\s+)?\w+|prosedur|tata\s+cara|langkah|how\s+(?:do|can|should)\s+(?:i|we))\b", re.I)
+STATUS = re.compile(r"\b(?:masih\s+berlaku|sudah\s+dicabut|dicabut|tidak\s+berlaku|still\s+in\s+force|repealed|revoked|"
+                    r"amended|diubah|status(?:nya)?\s+hukum|masih\s+dipakai)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    language: str                           # "id" | "en"
+    asks: str                               # see ``_asks``
+    focus: Focus                            # the unit ranker's view (answering.extractive.focus)
+    named: tuple[NamedRegulation, ...]
+    article: ArticleLocator | None
+    years: tuple[str, ...]                  # years outside a named instrument ("UMP 2024")
+    stems: frozenset[str]                   # every content stem
+
+    @property
+    def yes_no(self) -> bool:
+        return self.asks == "yesno"
+
+
+def detect_language(text: str, preferred: str | None = None) -> str:
+    if preferred in ("id", "en"):
+        return preferred
+    english = len(ENGLISH_HINTS.findall(text))
+    indonesian = len(INDONESIAN_HINTS.findall(text))
+    return "en" if english > indonesian else "id"
+
+
+def _asks(text: str, focus: Focus) -> str:
+    if STATUS.search(text):
+        return "status"
+    if focus.kind in ("definition", "about"):
+        return focus.kind
+    if focus.kind in ("enactment", "signatory"):
+        return focus.kind
+    if YES_NO.search(text):
+        return "yesno"
+    if DURATION.search(text):
+        return "duration"
+    if focus.kind == "when":
+        return "date"
+    if LIST.search(text):
+        return "list"
+    if focus.kind == "who":
+        return "person"
+    if focus.kind == "figure":
+        return "figure"
+    if PROCEDURE.search(text):
+        return "procedure"
+    return "general"
+
+
+@functools.lru_cache(maxsize=512)
+def read_question(text: str, language: str | None = None) -> Question:
+    focus = question_focus(text)
+    named = find_named_regulations(text)
+    rest = text
+    for instrument in named:
+        rest = rest.replace(instrument.text, " ")
+    return Question(
+        text=text, language=detect_language(text, language), asks=_asks(text, focus), focus=focus, named=named,
+        article=find_article(text), years=tuple(dict.fromkeys(YEAR.findall(rest))),
+        stems=frozenset(content_stems(text)))

@@ -1,0 +1,64 @@
+"""The signals the answerability decision weighs (answering.extractive.decision.FEATURES), for one draft."""
+from __future__ import annotations
+
+import re
+from typing import Callable, Sequence
+
+from answering.extractive.answerability import Answerability, distinctive_stems
+from answering.extractive.candidates import Candidate
+from answering.extractive.semantic import SemanticScorer
+from answering.extractive.question import Question
+from answering.text import content_stems
+from answering.types import Passage
+
+TOOL_ORIGINS = frozenset({"tool", "legal_relation"})
+ANCHOR_ORIGINS = frozenset({"anchor", "closing"})
+PASSAGES_COMPARED = 3
+_YEAR_PLACE = ("year", "place")
+_SOFT = ("focus", "terms", "absent")
+
+
+def _absent_share(question: Question, evidence_stems: set[str], absent_words: Callable | None) -> float:
+    """The share of the question's distinctive words that no visible passage anywhere contains."""
+    wanted = distinctive_stems(question.text)
+    if not wanted or absent_words is None:
+        return 0.0
+    words = [w for w in re.findall(r"[^\W\d_]+", question.text)
+             if (content_stems(w) & wanted) and not (content_stems(w) & evidence_stems)]
+    if not words:
+        return 0.0
+    gone = absent_words(list(dict.fromkeys(words)))
+    return len(gone) / len(wanted)
+
+
+def answer_signals(question: Question, chosen: Sequence[Candidate], ranked: Sequence[Candidate],
+                   passages: Sequence[Passage], checks: Answerability, *, semantic: SemanticScorer | None,
+                   absent_words: Callable | None) -> dict[str, float]:
+    """One value per decision feature; a draft with no candidate has every signal at zero."""
+    if not chosen:
+        return {"sem_unit": 0.0, "sem_margin": 0.0, "sem_passage": 0.0, "lex_coverage": 0.0, "lex_unit": 0.0,
+                "focus_met": 0.0, "unmet_year_place": 0.0, "unmet_other": 0.0, "absent_share": 0.0,
+                "anchor": 0.0, "tool": 0.0, "rank_best": 0.0}
+    lead = chosen[0]
+    scored = [c.semantic for c in ranked if c.semantic is not None]
+    sem_unit = max((c.semantic for c in chosen if c.semantic is not None), default=0.0)
+    others = sorted((s for s in scored), reverse=True)
+    margin = (others[0] - others[1]) if len(others) > 1 else 0.0
+    passage_cos = semantic.passages([p.chunk_id for p in passages[:PASSAGES_COMPARED]]) if semantic else {}
+    evidence_stems = set().union(*(content_stems(c.passage.text) for c in chosen))
+    unmet = [u.split(" ")[0] for u in checks.unmet]
+    origins = {c.passage.origin for c in chosen}
+    return {
+        "sem_unit": sem_unit,
+        "sem_margin": margin,
+        "sem_passage": max(passage_cos.values(), default=0.0),
+        "lex_coverage": checks.coverage,
+        "lex_unit": lead.overlap,
+        "focus_met": 0.0 if "focus" in unmet else 1.0,
+        "unmet_year_place": float(sum(1 for u in unmet if u in _YEAR_PLACE)),
+        "unmet_other": float(sum(1 for u in unmet if u not in _YEAR_PLACE and u not in _SOFT)),
+        "absent_share": _absent_share(question, evidence_stems, absent_words),
+        "anchor": 1.0 if origins & ANCHOR_ORIGINS else 0.0,
+        "tool": 1.0 if origins & TOOL_ORIGINS else 0.0,
+        "rank_best": 1.0 / (1 + min(c.passage_rank for c in chosen)),
+    }
