@@ -304,3 +304,10 @@ def chunk_vectors_get(chunk_ids: Sequence[uuid.UUID]) -> dict:
     """The stored vector of each given chunk (vectors only: ids the caller already read as visible passages)."""
     rows = Chunk.objects.filter(id__in=list(chunk_ids)).values_list("id", "embedding")
     return {chunk_id: embedding for chunk_id, embedding in rows}
+
+
+def chunk_texts_iter(batch_size: int = 500):
+    """(kind, text) of every enabled chunk, in batches: for an operator's cache warm-up that shows no one the
+    text (``manage.py embed_units``), so it takes no principal."""
+    rows = Chunk.objects.filter(chunk_enabled_q()).order_by("id").values_list("kind", "text")
+    yield from rows.iterator(chunk_size=batch_size)

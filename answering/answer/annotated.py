@@ -18,7 +18,7 @@ from django.conf import settings
 from kernel.telemetry.tracing import current_trace_id
 from answering.answer.compose import AnswerContext, faithfulness_checked_field
 from answering.answer.contracts import AnnotatedAnswer
-from answering.answer.memory import memory_labels, with_memory_claims
+from answering.answer.memory import memory_answer, memory_labels, with_memory_claims
 from answering.answer.model_path import AgentRun, agent_answer
 from answering.guard import REFUSAL
 from conversations.history_view import HISTORY_VIEW_KEY, history_view_metadata
@@ -79,11 +79,16 @@ def deterministic_segments(draft: AnswerDraft, key_of: dict[str, str]) -> tuple[
         segments.append(Segment(" ".join(draft.framing.split()), "framing", (), "paragraph"))
     for claim in draft.claims:
         cites = ("memory",) if claim.is_memory else tuple(key_of.get(k, k) for k in claim.citation_keys)
+        if claim.heading:
+            # The article the quotation comes from, as the embedded answerer lays it out (layout.py).
+            segments.append(Segment(" ".join(claim.heading.split()), "framing", (), "heading"))
         # A table row kept whole ("5 | Kelas III | 225.000") reads as its own item, not mid-sentence.
-        if " | " in claim.text:
+        if " | " in claim.text or claim.layout == "list_item":
             layout = "list_item"
+        elif claim.heading:
+            layout = "paragraph"
         else:
-            layout = "continue" if segments and segments[-1].layout != "list_item" else "paragraph"
+            layout = "continue" if segments and segments[-1].layout not in ("list_item", "heading") else "paragraph"
         segments.append(Segment(" ".join(claim.text.split()), "fact", cites, layout))
     return tuple(segments)
 
@@ -176,7 +181,7 @@ class AnnotateComposer:
             require_readable(passages, steps)
             shown = ledger.show(passages)
             key_of = {p.label: k.key for p, k in zip(passages, shown)}
-            draft = steps.step("synthesis", lambda: with_memory_claims(
+            draft = steps.step("synthesis", lambda: memory_answer(recalled, question, language) or with_memory_claims(
                 synthesise(question, passages, language=language, absent_words=evidence.absent_words,
                            expansions=glossary_expansions, semantic=evidence.semantic()), recalled, question))
             segments = (status_framing(evidence.legal_notes, key_of, language, [c.text for c in draft.claims])

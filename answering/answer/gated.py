@@ -9,7 +9,7 @@ from django.conf import settings
 from kernel.telemetry.tracing import current_trace_id
 from answering.answer.compose import AnswerContext, faithfulness_checked_field
 from answering.answer.contracts import GatedAnswer
-from answering.answer.memory import memory_labels, with_memory_claims
+from answering.answer.memory import memory_answer, memory_labels, with_memory_claims
 from answering.answer.model_path import AgentRun, agent_answer, history_labels
 from answering.answer.provenance import dropped_claim_reasons
 from answering.faithfulness import faithfulness_gate
@@ -108,7 +108,7 @@ class GateComposer:
                 return GatedOutcome(refusal_gate(stop.reason, language), ledger.passages(), checked)
             passages = ledger.passages()       # keyed P1, P2, …
         else:
-            draft = steps.step("synthesis", lambda: with_memory_claims(
+            draft = steps.step("synthesis", lambda: memory_answer(recalled, question, language) or with_memory_claims(
                 synthesise(question, passages, language=language, absent_words=context.evidence.absent_words,
                            expansions=glossary_expansions, semantic=context.evidence.semantic()), recalled, question))
         return GatedOutcome(steps.step("faithfulness", lambda: self._gate(context, draft, passages)), passages,

@@ -33,3 +33,23 @@ def with_memory_claims(draft: AnswerDraft, recalled: list[RecalledMemory], quest
 def memory_labels(recalled: list[RecalledMemory]) -> dict[str, int]:
     """M1, M2, … for the memories shown to the agent."""
     return {f"M{number}": memory.id for number, memory in enumerate(recalled, start=1)}
+
+
+# A question about the user's own remembered fact ("Di mana saya bekerja?", "What is my job?"): the memory
+# answers it, and no regulation does (a law's "Wilayah Kerja" is not where the user works).
+ABOUT_SELF = {
+    "workplace": re.compile(r"\b(?:di\s*mana|dimana|where)\b.{0,30}\b(?:saya|aku|i)\s+(?:bekerja|kerja|work)\b|"
+                            r"\b(?:tempat|kantor|instansi|unit)\s+(?:kerja\s+)?(?:saya|aku)\b|\bwhere\s+do\s+i\s+work\b",
+                            re.I),
+    "role": re.compile(r"\b(?:pekerjaan|jabatan|profesi|peran)\s+(?:saya|aku)\b|\bmy\s+(?:job|role|position)\b", re.I),
+}
+
+
+def memory_answer(recalled: list[RecalledMemory], question: str, language: str) -> AnswerDraft | None:
+    """The draft that answers a question about the user from their memories alone; None when it is not one."""
+    slots = {slot for slot, pattern in ABOUT_SELF.items() if pattern.search(question)}
+    claims = []
+    for memory in recalled:
+        if memory.slot in slots and (text := memory_claim_text(memory.slot, memory.text, language)):
+            claims.append(Claim(text=text, citation_keys=("memory",), memory_id=memory.id))
+    return AnswerDraft(framing="", claims=tuple(claims), language=language) if claims else None

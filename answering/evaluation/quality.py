@@ -38,6 +38,7 @@ class QualityRecord:
     turn: int = 0
     independent: bool | None = None
     styles: list[str] = field(default_factory=list)
+    answerability: dict | None = None         # the embedded answerer's signals and decision (decision.py)
     verdicts: dict = field(default_factory=dict)
 
 
@@ -83,7 +84,8 @@ def _record(row: dict, set_name: str, query: str, relevant: list[dict], result, 
     record = QualityRecord(
         id=str(row["id"]), split=row["split"], set=set_name, kind=str(row.get("kind") or "other"), query=query,
         answerable=bool(relevant), decision="declined" if declined else "published", reason=result.fallback_reason,
-        answer=answer, cited_documents=cited, ms=round(ms, 1), styles=list(row.get("style") or ()), **extra)
+        answer=answer, cited_documents=cited, ms=round(ms, 1), styles=list(row.get("style") or ()),
+        answerability=getattr(result, "answerability", None), **extra)
     if relevant:
         golds = gold_places(relevant)
         cited_text = "\n".join(p.text for p in result.cited_passages)

@@ -141,8 +141,9 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     claims_text = " ".join(c.text for c in claims)
     # A year or a place is met by what the answer quotes or the cited document's identity, not by a mention
     # anywhere in a long passage ("… Kabupaten Aceh Selatan …" does not state Banda Aceh's area).
-    stated_where = normalise(claims_text + "\n" + "\n".join(
-        f"{p.identity} {p.citation.get('legal_reference') or ''}" for p in cited))
+    # A document's own number and enactment year ("Nomor 500.15.14.1/1488/2025", "Nomor 25 Tahun 2025") say
+    # when it was made, not what it is about: only what its title says it is about counts.
+    stated_where = normalise(claims_text + "\n" + "\n".join(_subject(p) for p in cited))
     for year in dict.fromkeys(YEAR.findall(rest)):
         if not re.search(rf"\b{year}\b", stated_where):
             unmet.append(f"year {year}")
@@ -188,6 +189,17 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     if unmet and topical and len(topical) == len(unmet) and coverage >= TERM_COVERAGE:
         pointer = _pointer(cited[0], topical)
     return Answerability(not unmet, tuple(unmet), round(coverage, 4), pointer)
+
+
+def _subject(passage: Passage) -> str:
+    """What the passage's document is about: its title after "tentang" (the whole title when it has none, less
+    its number), and its section path."""
+    title = passage.document_title
+    about = title.split(" tentang ", 1)[1] if " tentang " in title else OWN_NUMBER.sub(" ", title)
+    return f"{about} {' '.join(passage.section_path)}"
+
+
+OWN_NUMBER = re.compile(r"\b(?:nomor|no\.?)\s*[\w./-]+(?:\s+tahun\s+\d{4})?", re.I)
 
 
 def _asking_sentence(question: str) -> str:

@@ -84,15 +84,20 @@ def _enactment(lead: Candidate, language: str) -> str | None:
     """"Ditetapkan di <place> pada tanggal <date> oleh <office> <name>." from a signature block."""
     text = " ".join(lead.text.split())
     date = DATE.search(text)
-    person = PERSON.search(text)
+    # The signatory's name is the last capitalised run that is not the office above it ("GUBERNUR ACEH,").
+    office = OFFICE.search(text)
+    people = [m for m in PERSON.finditer(text) if not (office and m.start() < office.end())]
+    person = people[-1] if people else None
     if not (date or person):
         return None
     head = text[:date.end()] if date else re.split(r"\b(?:GUBERNUR|PRESIDEN|BUPATI|WALI|MENTERI|KETUA)\b", text)[0]
     who = ""
     if person:
-        office = OFFICE.search(text[:person.start()])
-        name = person.group(0).title()
-        who = f" {BY[language]} {office.group(0).title().strip(' ,') + ' ' if office else ''}{name}"
+        title = ""
+        if office and office.start() < person.start():
+            title = re.sub(r"\bttd\b\.?", " ", text[office.start():person.start()], flags=re.I)
+            title = " ".join(title.replace(",", " ").split()).title() + " "
+        who = f" {BY[language]} {title}{person.group(0).title()}"
     return tidy(head.strip(" ,") + who)
 
 

@@ -1,0 +1,111 @@
+"""The embedded answerer says the answer first: one opening sentence per question kind, checked like any claim."""
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from answering.extractive.question import read_question
+from answering.extractive.synthesis import synthesise
+from answering.faithfulness import faithfulness_gate, render_answer
+from answering.types import AnswerDraft, Claim, Passage
+
+TITLE = "Peraturan Contoh Nomor 7 Tahun 2024 tentang Layanan Informasi"
+
+
+def passage(text: str, *, reference: str | None = "Peraturan Contoh Nomor 7 Tahun 2024 Pasal 5", kind: str = "body",
+            origin: str = "search", title: str = TITLE) -> Passage:
+    return Passage(uuid.uuid4(), uuid.uuid4(), title, reference, ("Pasal 5",), kind, text, 1.0, {}, origin=origin)
+
+
+WAGE = passage("KESATU : Menetapkan Upah Minimum Provinsi (UMP) Aceh Tahun 2026 sebesar Rp3.932.552,00 (tiga juta sembilan "
+               "ratus tiga puluh dua ribu lima ratus lima puluh dua rupiah).",
+               title="Keputusan Gubernur Aceh Nomor 500.15.14.1/1488/2025 tentang Upah Minimum Provinsi Aceh Tahun 2026")
+DEADLINE = passage("(1) PPID wajib memberikan jawaban tertulis atas permohonan informasi paling lambat 10 (sepuluh) hari "
+                   "kerja sejak permohonan diterima.\n(2) PPID dapat memperpanjang waktu sebagaimana dimaksud pada ayat "
+                   "(1) paling lambat 7 (tujuh) hari kerja.")
+BAN = passage("Pengusaha dilarang membayar upah lebih rendah dari upah minimum provinsi.")
+DUTY = passage("Setiap kota wajib menyediakan ruang terbuka hijau paling sedikit 30% (tiga puluh persen) dari luas wilayah.")
+CLOSING = passage("Ditetapkan di Banda Aceh\npada tanggal 12 Juni 2024\nGUBERNUR ACEH,\nttd\nAMIRUDDIN YUSUF", kind="closing",
+                  origin="closing", reference=None)
+STAGES = passage("(1) Pembentukan dana abadi dilakukan dengan tahapan:\na. persiapan;\nb. penilaian; dan\nc. penetapan.")
+
+
+@pytest.mark.parametrize("question,asks", [
+    ("Berapa UMP Aceh 2026?", "figure"),
+    ("brp lama PPID wajib kasih jawaban?", "duration"),
+    ("Boleh gak pengusaha bayar di bawah upah minimum?", "yesno"),
+    ("Do cities have to provide green open space?", "yesno"),
+    ("Siapa yang menandatangani peraturan ini?", "signatory"),
+    ("Apa saja tahapan pembentukan dana abadi?", "list"),
+    ("Apa yang dimaksud dengan PPID?", "definition"),
+])
+def test_the_question_is_read_once_into_what_it_asks(question, asks):
+    assert read_question(question).asks == asks
+
+
+@pytest.mark.parametrize("question,source,first", [
+    ("Berapa UMP Aceh tahun 2026?", WAGE, "Menetapkan Upah Minimum Provinsi (UMP) Aceh Tahun 2026 sebesar Rp3.932.552,00."),
+    ("Berapa lama PPID wajib menjawab permohonan informasi?", DEADLINE,
+     "Paling lambat 10 hari kerja sejak permohonan diterima."),
+    ("Boleh gak pengusaha membayar upah lebih rendah dari upah minimum?", BAN,
+     "Tidak. Pengusaha dilarang membayar upah lebih rendah dari upah minimum provinsi."),
+    ("Apakah kota wajib menyediakan ruang terbuka hijau?", DUTY,
+     "Ya. Setiap kota wajib menyediakan ruang terbuka hijau paling sedikit 30% dari luas wilayah."),
+    ("Siapa yang menandatangani peraturan ini?", CLOSING,
+     "Ditetapkan di Banda Aceh pada tanggal 12 Juni 2024 oleh Gubernur Aceh Amiruddin Yusuf."),
+    ("Apa saja tahapan pembentukan dana abadi?", STAGES,
+     "Pembentukan dana abadi dilakukan dengan tahapan: persiapan, penilaian, dan penetapan."),
+])
+def test_each_kind_opens_with_a_plain_sentence_citing_its_passage(question, source, first):
+    draft = synthesise(question, [source])
+    assert not draft.no_answer
+    assert draft.claims[0].text == first and draft.claims[0].citation_keys == (source.label,)
+    # The opener is a claim like any other: the gate checks it against its passage and keeps it.
+    gate = faithfulness_gate(draft, {source.label: source.text}, partial_answers=False)
+    assert gate.kept[0].text == first and not gate.fallback_used
+
+
+def test_the_supporting_text_follows_under_its_article_heading_with_ayat_as_list_items():
+    draft = synthesise("Berapa lama PPID wajib menjawab permohonan informasi?", [DEADLINE])
+    quoted = draft.claims[1:]
+    assert quoted[0].heading == "Peraturan Contoh Nomor 7 Tahun 2024 Pasal 5" and quoted[0].layout == "list_item"
+    assert quoted[0].text.startswith("(1) PPID wajib memberikan jawaban tertulis")
+    text = render_answer(draft.framing, draft.claims)
+    assert text.startswith("Paling lambat 10 hari kerja sejak permohonan diterima [chunk:")
+    assert "\n\n**Peraturan Contoh Nomor 7 Tahun 2024 Pasal 5**\n- (1) PPID wajib" in text
+
+
+def test_an_english_yes_no_opener_is_english():
+    draft = synthesise("Is the pengusaha allowed to pay upah lebih rendah dari upah minimum?", [BAN])
+    assert draft.claims[0].text.startswith("No. Pengusaha dilarang membayar upah")
+
+
+def test_an_opener_stating_a_figure_the_passage_does_not_hold_is_dropped_by_the_gate():
+    wrong = AnswerDraft(framing="", claims=(Claim("Tidak. Pengusaha dilarang membayar upah lebih rendah dari Rp4.000.000.",
+                                                  (BAN.label,)),))
+    gate = faithfulness_gate(wrong, {BAN.label: BAN.text}, partial_answers=False)
+    assert gate.fallback_used and gate.verdicts[0].reason == "number_mismatch"
+
+
+def test_a_document_number_year_never_satisfies_a_year_constraint():
+    # The 2026 decree is numbered …/2025: asked about 2025, it does not answer.
+    declined = synthesise("Berapa UMP Aceh tahun 2025?", [WAGE])
+    assert declined.no_answer and "year 2025" in declined.unmet
+    assert not synthesise("Berapa UMP Aceh tahun 2026?", [WAGE]).no_answer
+
+
+def test_a_signature_block_is_never_quoted_unless_the_question_asks_who_signed_or_when():
+    body = passage("Peraturan ini mengatur standar layanan informasi publik di lingkungan Pemerintah Aceh.\n"
+                   "Ditetapkan di Banda Aceh pada tanggal 12 Juni 2024 GUBERNUR ACEH, AMIRUDDIN YUSUF")
+    draft = synthesise("Apa yang diatur tentang standar layanan informasi publik?", [body])
+    assert draft.claims and not any("Ditetapkan di" in claim.text for claim in draft.claims)
+
+
+def test_a_list_cut_short_says_how_many_items_were_left_out():
+    items = "\n".join(f"{chr(97 + n)}. kewajiban nomor {n + 1} dalam pengelolaan dana abadi pendidikan;" for n in range(14))
+    source = passage(f"(1) Pengelola dana abadi mempunyai kewajiban:\n{items}")
+    draft = synthesise("Apa saja kewajiban pengelola dana abadi?", [source])
+    heading = next(claim.heading for claim in draft.claims if claim.heading)
+    shown = sum(1 for claim in draft.claims if claim.layout == "list_item")
+    assert shown < 14 and f"({shown} dari 14 butir ditampilkan)" in heading
