@@ -78,6 +78,7 @@ class Answerability:
     unmet: tuple[str, ...] = ()          # e.g. ("year 2024", "terms bitcoin")
     coverage: float = 1.0                # share of distinctive terms the cited passages carry
     pointer: str | None = None           # "Dokumen yang tersedia memuat …" when the topic is covered
+    missing: frozenset[str] = frozenset()  # distinctive stems of the question the cited passages do not carry
 
 
 def _places(question: str) -> list[str]:
@@ -188,7 +189,7 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     pointer = None
     if unmet and topical and len(topical) == len(unmet) and coverage >= TERM_COVERAGE:
         pointer = _pointer(cited[0], topical)
-    return Answerability(not unmet, tuple(unmet), round(coverage, 4), pointer)
+    return Answerability(not unmet, tuple(unmet), round(coverage, 4), pointer, frozenset(wanted - have))
 
 
 def _subject(passage: Passage) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Sequence
 
-from answering.extractive.answerability import Answerability, distinctive_stems
+from answering.extractive.answerability import OFF_TOPIC_COVERAGE, Answerability, distinctive_stems
 from answering.extractive.candidates import Candidate
 from answering.extractive.semantic import SemanticScorer
 from answering.extractive.question import Question
@@ -18,13 +18,13 @@ _YEAR_PLACE = ("year", "place")
 _SOFT = ("focus", "terms", "absent")
 
 
-def _absent_share(question: Question, evidence_stems: set[str], absent_words: Callable | None) -> float:
-    """The share of the question's distinctive words that no visible passage anywhere contains."""
+def _absent_share(question: Question, checks: Answerability, absent_words: Callable | None) -> float:
+    """The share of the question's distinctive words the cited passages miss that no visible passage anywhere
+    contains ("bitcoin"): a word met through the glossary is not missing."""
     wanted = distinctive_stems(question.text)
-    if not wanted or absent_words is None:
-        return 0.0
-    words = [w for w in re.findall(r"[^\W\d_]+", question.text)
-             if (content_stems(w) & wanted) and not (content_stems(w) & evidence_stems)]
+    if not wanted or not checks.missing or absent_words is None or checks.coverage > OFF_TOPIC_COVERAGE:
+        return 0.0        # asked only at the margin: an acronym the passage spells out is not off-topic
+    words = [w for w in re.findall(r"[^\W\d_]+", question.text) if content_stems(w) & checks.missing]
     if not words:
         return 0.0
     gone = absent_words(list(dict.fromkeys(words)))
@@ -45,7 +45,6 @@ def answer_signals(question: Question, chosen: Sequence[Candidate], ranked: Sequ
     others = sorted((s for s in scored), reverse=True)
     margin = (others[0] - others[1]) if len(others) > 1 else 0.0
     passage_cos = semantic.passages([p.chunk_id for p in passages[:PASSAGES_COMPARED]]) if semantic else {}
-    evidence_stems = set().union(*(content_stems(c.passage.text) for c in chosen))
     unmet = [u.split(" ")[0] for u in checks.unmet]
     origins = {c.passage.origin for c in chosen}
     return {
@@ -57,7 +56,7 @@ def answer_signals(question: Question, chosen: Sequence[Candidate], ranked: Sequ
         "focus_met": 0.0 if "focus" in unmet else 1.0,
         "unmet_year_place": float(sum(1 for u in unmet if u in _YEAR_PLACE)),
         "unmet_other": float(sum(1 for u in unmet if u not in _YEAR_PLACE and u not in _SOFT)),
-        "absent_share": _absent_share(question, evidence_stems, absent_words),
+        "absent_share": _absent_share(question, checks, absent_words),
         "anchor": 1.0 if origins & ANCHOR_ORIGINS else 0.0,
         "tool": 1.0 if origins & TOOL_ORIGINS else 0.0,
         "rank_best": 1.0 / (1 + min(c.passage_rank for c in chosen)),

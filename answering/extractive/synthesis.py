@@ -26,7 +26,7 @@ from answering.extractive.decision import answerable, frozen_params
 from answering.extractive.layout import compose
 from answering.extractive.question import Question, detect_language, read_question
 from answering.extractive.semantic import SemanticScorer
-from answering.extractive.signals import answer_signals
+from answering.extractive.signals import TOOL_ORIGINS, answer_signals
 from answering.types import AnswerDraft, Claim, Passage
 
 __all__ = ["NO_ANSWER", "detect_language", "no_answer_text", "synthesise"]
@@ -47,6 +47,7 @@ KEEP_SHARE = 0.5                # units scoring under half the best one are off 
 SIGNATURE = re.compile(r"\b(?:Ditetapkan|Disahkan|Diundangkan)\s+di\b|\bTembusan\b|Salinan\s+sesuai\s+dengan\s+aslinya|"
                        r"\bLEMBARAN\s+(?:NEGARA|ACEH|DAERAH)\b|\bBERITA\s+DAERAH\b")
 SIGNATURE_ASKS = frozenset({"enactment", "signatory", "date", "person"})
+OPENER_ASKS = frozenset({"figure", "duration", "date", "person", "yesno", "definition", "list", "enactment", "signatory"})
 
 
 def _eligible(question: Question, ranked: list[Candidate]) -> list[Candidate]:
@@ -106,8 +107,11 @@ def select(question: Question, ranked: list[Candidate]) -> list[tuple[Candidate,
     for candidate, _ in chosen:
         fit = candidate.score + _normative_bonus(candidate.text, normative)
         lead[candidate.passage_rank] = max(lead.get(candidate.passage_rank, 0.0), fit)
-    # The passage that answers best leads (the opener comes from it), each passage's units in reading order.
-    chosen.sort(key=lambda pair: (-lead[pair[0].passage_rank], pair[0].passage_rank, pair[0].position))
+    if question.focus.kind == "general" and question.asks not in OPENER_ASKS:
+        chosen.sort(key=lambda pair: (pair[0].passage_rank, pair[0].position))   # reading order, best passage first
+    else:
+        # The passage that answers best leads (the opener comes from it), each passage's units in reading order.
+        chosen.sort(key=lambda pair: (-lead[pair[0].passage_rank], pair[0].passage_rank, pair[0].position))
     return chosen
 
 
@@ -132,11 +136,21 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
     signals = answer_signals(read, [c for c, _ in chosen], ranked, passages, checks, semantic=semantic,
                              absent_words=absent_words)
     publish, confidence = answerable(signals, semantic is not None) if chosen else (False, 0.0)
+    if chosen and not publish and _read_for_it(chosen[0][0].passage, signals):
+        publish = True
     if not publish:
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang, pointer=checks.pointer,
                            unmet=checks.unmet, term_coverage=checks.coverage, signals=signals, confidence=confidence)
     return AnswerDraft(framing="", claims=compose(read, chosen, lang), language=lang, term_coverage=checks.coverage,
                        unmet=checks.unmet, signals=signals, confidence=confidence)
+
+
+def _read_for_it(lead: Passage, signals: dict) -> bool:
+    """A tool read or a deciding legal clause leads and no year, place or other constraint failed: the planner
+    matched its measure and filters to this question (live.py) or the relation names the instrument asked
+    about (legal_status.py), so the read is the answer whatever words it shares. (The fitted decision has no
+    such examples to learn from: the shared sets hold no workbooks.)"""
+    return lead.origin in TOOL_ORIGINS and not signals["unmet_year_place"] and not signals["unmet_other"]
 
 
 def no_answer_text(language: str, pointer: str | None = None) -> str:

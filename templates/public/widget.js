@@ -117,7 +117,9 @@
     ".messages{flex:1;overflow-y:auto;padding:14px;background:#f4f7f5;display:flex;flex-direction:column;gap:10px}",
     ".msg{max-width:88%;padding:10px 12px;border-radius:14px;white-space:pre-wrap;word-wrap:break-word;overflow-wrap:anywhere}",
     ".user{align-self:flex-end;background:#0f6b4f;color:#fff;border-bottom-right-radius:4px}",
-    ".bot{align-self:flex-start;background:#fff;border:1px solid #dde6e1;border-bottom-left-radius:4px}",
+    ".bot{align-self:flex-start;background:#fff;border:1px solid #dde6e1;border-bottom-left-radius:4px;white-space:normal}",
+    ".bot p{margin:0 0 8px}.bot p:last-of-type{margin-bottom:0}.bot ul.items{margin:0 0 8px;padding-left:18px}",
+    ".bot ul.items li{margin:2px 0}",
     ".error{align-self:flex-start;background:#fff4f2;border:1px solid #f3c2b8;color:#8a2a17;border-bottom-left-radius:4px}",
     ".cite{font-size:11px;vertical-align:super;line-height:0;color:#0f6b4f;text-decoration:none;font-weight:700;padding:0 1px}",
     ".status{display:flex;align-items:center;gap:8px;color:#4a5a54;font-size:13px;font-style:italic}",
@@ -218,6 +220,30 @@
   }
 
   function replyNodes(reply, sources, owner) {
+    // Blocks first: a blank line starts a paragraph, "- " lines are a list (an ayat, a huruf), other line
+    // breaks stay breaks. Inside a block, inlineNodes; nothing is ever parsed as HTML.
+    var blocks = [], list = null;
+    String(reply).split(/\n{2,}/).forEach(function (chunk) {
+      var paragraph = null;
+      list = null;
+      chunk.split("\n").forEach(function (line) {
+        if (/^- /.test(line)) {
+          if (!list) { list = el("ul", { "class": "items" }); blocks.push(list); paragraph = null; }
+          var item = el("li");
+          inlineNodes(line.slice(2), sources, owner).forEach(function (node) { item.appendChild(node); });
+          list.appendChild(item);
+          return;
+        }
+        list = null;
+        if (!paragraph) { paragraph = el("p"); blocks.push(paragraph); }
+        else paragraph.appendChild(el("br"));
+        inlineNodes(line, sources, owner).forEach(function (node) { paragraph.appendChild(node); });
+      });
+    });
+    return blocks;
+  }
+
+  function inlineNodes(reply, sources, owner) {
     // "[n]" points at sources[n-1] and "**x**" is bold (as passages quote it); the rest is plain text, never HTML.
     var nodes = [];
     var pattern = /\*\*([^*\n]+)\*\*|\[(\d+)\]/g, last = 0, match;
