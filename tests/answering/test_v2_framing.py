@@ -8,6 +8,7 @@ import pytest
 
 from answering.answer import annotated
 from answering.attribution import SourceIdentity, attribution, attributes_to
+from answering.judging import DeterministicJudge, JudgeItem
 from tests.factories import make_document
 from tests.retrieval.relations.regulations import qanun
 
@@ -125,3 +126,13 @@ def test_a_named_source_is_checked_against_the_passage_identity(framing, support
 ])
 def test_framing_that_names_no_source_is_no_attribution(framing):
     assert attribution(framing) is None
+
+
+def test_the_deterministic_judge_checks_only_a_framing_attribution_against_the_identity():
+    text = "Berdasarkan Qanun Aceh Nomor 10 Tahun 2018 Pasal 2 ayat (1):"
+    body = {"P1": ZAKAT}                       # the passage body does not carry its own reference
+    with_identity = DeterministicJudge({"P1": IDENTITY})
+    assert with_identity.judge_batch([JudgeItem(0, text, "", body, "framing")]) == {0: "supported"}
+    # A fact is judged by the passage's words, and so is a framing line whose passage's identity is unknown.
+    assert with_identity.judge_batch([JudgeItem(0, text, "", body, "fact")]) == {0: "unsupported"}
+    assert DeterministicJudge().judge_batch([JudgeItem(0, text, "", body, "framing")]) == {0: "unsupported"}
