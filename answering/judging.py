@@ -8,8 +8,9 @@ the embedded defaults; a model-backed judge implements the same protocols.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Protocol
+from typing import Iterable, Mapping, Protocol
 
+from answering.attribution import SourceIdentity, attribution, attributes_to
 from answering.faithfulness import judge_claim
 from answering.text import content_stems
 from answering.types import JUDGE_FAILURE_REASONS, Claim, JudgeFailure, JudgeItem  # noqa: F401  (judges' vocabulary)
@@ -36,9 +37,17 @@ class FramingChecker(Protocol):
 
 
 class DeterministicJudge:
-    """v1's rule: the segment's content words are in its passages, and every figure with its scale, unit and year."""
+    """v1's rule: the segment's content words are in its passages, and every figure with its scale, unit and year.
+
+    A framing line that names its source ("Berdasarkan Qanun Aceh Nomor 1 Tahun 2024 Pasal 8:") is checked
+    against the identities of the passages it cites instead (``identities``: citation key -> identity): it is
+    supported when one of them is that regulation and article. Without an identity it is judged as a fact.
+    """
 
     mechanism = "deterministic-coverage-v1"
+
+    def __init__(self, identities: Mapping[str, SourceIdentity] | None = None):
+        self.identities = dict(identities or {})
 
     def judge_batch(self, items: list[JudgeItem]) -> dict[int, str | None]:
         return {item.index: self._judge(item) for item in items}
@@ -46,10 +55,13 @@ class DeterministicJudge:
     def recheck(self, item: JudgeItem) -> str | None:
         return self._judge(item)
 
-    @staticmethod
-    def _judge(item: JudgeItem) -> str:
-        verdict = judge_claim(Claim(text=item.text, citation_keys=tuple(item.passages)), item.passages)
-        return SUPPORTED if verdict.supported else UNSUPPORTED
+    def _judge(self, item: JudgeItem) -> str:
+        named = attribution(item.text) if item.kind == "framing" else None
+        if named is not None and all(key in self.identities for key in item.passages):
+            supported = any(attributes_to(named, self.identities[key]) for key in item.passages)
+        else:
+            supported = judge_claim(Claim(text=item.text, citation_keys=tuple(item.passages)), item.passages).supported
+        return SUPPORTED if supported else UNSUPPORTED
 
 
 # Words that lead in, greet, or point at the sources without asserting anything (stemmed before use).

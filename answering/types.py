@@ -149,6 +149,7 @@ class JudgeItem:
     text: str
     context: str                # its heading, list lead-in, table header; never the question
     passages: dict[str, str]    # valid citation key -> passage text, document identity line included
+    kind: str = "fact"          # the segment's kind: a framing line that names its source is checked as one
 
 
 class JudgeFailure(Exception):

@@ -154,7 +154,7 @@ def main() -> int:
     _, url = serve(FakeAgent)
     django_setup(data_dir="var/measure-named", ACEH_RAG_LLM__BASE_URL=url,
                  ACEH_RAG_LLM__MODEL="fake", ACEH_RAG_LLM__MAX_RETRIES="0")
-    from answering.anchors import find_named_regulations
+    from answering.extractive.anchors import find_named_regulations
 
     ids = ingest_fixture()
     title_of = {doc_id: Path(path).stem[:48] for path, doc_id in ids.items()}

@@ -16,7 +16,8 @@ Verdicts (the seed's table):
 Framing segments that cite nothing go to one framing check per answer; the
 checkable ones become ``uncited`` claims (kind stays "framing"), and all of them
 do when the check fails. A framing segment that cites something is judged as a
-fact.
+fact (the deterministic judge checks a framing line that names its source,
+"Berdasarkan … Pasal 8:", against the cited passage's identity instead).
 """
 from __future__ import annotations
 
@@ -99,7 +100,8 @@ def annotate(
             claims[index] = ClaimAnnotation(index, segment, "invalid_citation", invalid_citation_keys=invalid)
         else:
             claims[index] = ClaimAnnotation(index, segment, "", valid_keys=valid, invalid_citation_keys=invalid)
-            to_judge.append(JudgeItem(index, segment.text, segment_context(segments, index), {k: shown[k] for k in valid}))
+            to_judge.append(JudgeItem(index, segment.text, segment_context(segments, index), {k: shown[k] for k in valid},
+                                      segment.kind))
 
     checkable, framing_check = _check_framing(question, framing_candidates, framing_checker)
     for index, _ in framing_candidates:

@@ -3,7 +3,8 @@
 
 The same evidence, agent, tools, scope and budget as /query. The draft is a
 list of segments (the deterministic synthesiser's claims become fact
-segments; the agent writes JSON segments and may also call
+segments, and its "Berdasarkan … Pasal 8:" line cites the passage it names;
+the agent writes JSON segments and may also call
 ``search_in_document``), every segment gets a verdict instead of being
 dropped. A named document selection with nothing visible is the fixed
 ``source_scope_empty`` refusal, answered before any tool or model runs.
@@ -22,6 +23,7 @@ from answering.answer.memory import memory_answer, memory_labels, with_memory_cl
 from answering.answer.model_path import AgentRun, agent_answer
 from answering.guard import REFUSAL
 from conversations.history_view import HISTORY_VIEW_KEY, history_view_metadata
+from answering.attribution import SourceIdentity, attribution
 from answering.judging import DeterministicFramingChecker, DeterministicJudge
 from answering.legal_status import status_framing
 from answering.llm.agent import AgentStopped, ToolResult
@@ -76,7 +78,8 @@ def deterministic_segments(draft: AnswerDraft, key_of: dict[str, str]) -> tuple[
         return (Segment(no_answer_text(draft.language, draft.pointer), "framing", (), "paragraph"),)
     segments = []
     if draft.framing.strip():
-        segments.append(Segment(" ".join(draft.framing.split()), "framing", (), "paragraph"))
+        framing = " ".join(draft.framing.split())
+        segments.append(Segment(framing, "framing", introduced_passage(framing, draft, key_of), "paragraph"))
     for claim in draft.claims:
         cites = ("memory",) if claim.is_memory else tuple(key_of.get(k, k) for k in claim.citation_keys)
         if claim.heading:
@@ -91,6 +94,15 @@ def deterministic_segments(draft: AnswerDraft, key_of: dict[str, str]) -> tuple[
             layout = "continue" if segments and segments[-1].layout not in ("list_item", "heading") else "paragraph"
         segments.append(Segment(" ".join(claim.text.split()), "fact", cites, layout))
     return tuple(segments)
+
+
+def introduced_passage(framing: str, draft: AnswerDraft, key_of: dict[str, str]) -> tuple[str, ...]:
+    """A framing line that names its source ("Berdasarkan … Pasal 8:") cites the passage it introduces: the
+    first claim's first passage (the one the synthesiser named). Framing that names nothing cites nothing."""
+    if attribution(framing) is None:
+        return ()
+    first = next((claim for claim in draft.claims if not claim.restates and claim.citation_keys), None)
+    return (key_of.get(first.citation_keys[0], first.citation_keys[0]),) if first else ()
 
 
 def model_segments(content: str, memory_ids: dict[str, int]) -> tuple[Segment, ...]:
@@ -205,7 +217,8 @@ class AnnotateComposer:
             checker = ModelFramingChecker(context.models.judge, context.models.budget)
             shown = {p.key: p.evidence for p in ledger.passages()}
         else:
-            judge, checker = DeterministicJudge(), DeterministicFramingChecker()
+            judge = DeterministicJudge({p.key: SourceIdentity.of(p) for p in ledger.passages()})
+            checker = DeterministicFramingChecker()
             if system_notice:
                 # The fixed no-answer text (and its pointer to other years or places) is system copy that
                 # answers nothing: it stays framing, so the rate stays "—" (null), never 0%.
