@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from answering.anchors import PASAL, NamedRegulation, find_named_regulations
-from answering.faithfulness import content_stems
+from answering.extractive.anchors import PASAL, NamedRegulation, find_named_regulations
+from answering.text import content_stems
 from retrieval.references import covered_articles
 
 LEAD_IN = re.compile(
@@ -58,6 +58,12 @@ class SourceIdentity:
     @property
     def text(self) -> str:
         return " | ".join([self.title, self.legal_reference or "", *self.section_path])
+
+    def is_named_by(self, heading: str) -> bool:
+        """The heading is this identity as the embedded answerer prints it (its legal reference or its title,
+        possibly cut with "…")."""
+        heading = " ".join(heading.split()).removesuffix(" …")
+        return bool(heading) and any((name or "").startswith(heading) for name in (self.legal_reference, self.title))
 
 
 def attribution(text: str) -> Attribution | None:

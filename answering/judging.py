@@ -57,7 +57,10 @@ class DeterministicJudge:
 
     def _judge(self, item: JudgeItem) -> str:
         named = attribution(item.text) if item.kind == "framing" else None
-        if named is not None and all(key in self.identities for key in item.passages):
+        known = all(key in self.identities for key in item.passages)
+        if item.kind == "framing" and known and any(self.identities[k].is_named_by(item.text) for k in item.passages):
+            supported = True          # a heading that is the cited passage's own identity
+        elif named is not None and known:
             supported = any(attributes_to(named, self.identities[key]) for key in item.passages)
         else:
             supported = judge_claim(Claim(text=item.text, citation_keys=tuple(item.passages)), item.passages).supported

@@ -84,7 +84,8 @@ def deterministic_segments(draft: AnswerDraft, key_of: dict[str, str]) -> tuple[
         cites = ("memory",) if claim.is_memory else tuple(key_of.get(k, k) for k in claim.citation_keys)
         if claim.heading:
             # The article the quotation comes from, as the embedded answerer lays it out (layout.py).
-            segments.append(Segment(" ".join(claim.heading.split()), "framing", (), "heading"))
+            # It cites the passage it names, and is checked against that passage's identity (judging.py).
+            segments.append(Segment(" ".join(claim.heading.split()), "framing", cites[:1], "heading"))
         # A table row kept whole ("5 | Kelas III | 225.000") reads as its own item, not mid-sentence.
         if " | " in claim.text or claim.layout == "list_item":
             layout = "list_item"

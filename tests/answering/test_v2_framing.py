@@ -1,5 +1,6 @@
-"""/query/v2's deterministic framing line cites its source (issue #29): "Berdasarkan <regulation> Pasal X:" is a
-claim citing the passage it introduces, supported when that passage is the regulation and article it names."""
+"""/query/v2's deterministic framing cites its source (issue #29): the heading that names the regulation and
+Pasal of a quotation ("Qanun Aceh Nomor 10 Tahun 2018 Pasal 2"), or a "Berdasarkan <regulation> Pasal X:" line,
+is a claim citing the passage it introduces, supported when that passage is the regulation and article it names."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -32,14 +33,15 @@ def ask(client, query, path="/query/v2"):
 
 
 def spans_cover_the_answer(body):
-    """Every span's offsets are its text, and what no span covers is the renderer's layout (whitespace here)."""
+    """Every span's offsets are its text, and what no span covers is the renderer's layout (whitespace, the
+    heading's "## ")."""
     answer, covered = body["answer"], [False] * len(body["answer"])
     utf16 = answer.encode("utf-16-le")
     for span in body["claims"] + body["framing"]:
         assert answer[span["start"]:span["end"]] == span["text"]
         assert utf16[2 * span["start_utf16"]:2 * span["end_utf16"]].decode("utf-16-le") == span["text"]
         covered[span["start"]:span["end"]] = [True] * (span["end"] - span["start"])
-    assert all(char.isspace() for char, seen in zip(answer, covered) if not seen)
+    assert all(char.isspace() or char == "#" for char, seen in zip(answer, covered) if not seen)
     assert body["faithfulness"]["unlocated_total"] == 0
 
 
@@ -47,8 +49,8 @@ def test_a_one_clause_answer_is_fully_verified_with_its_framing_citing_the_passa
     body = ask(api_client, QUESTION)
 
     framing, fact = body["claims"]
-    assert framing["text"] == "Berdasarkan Qanun Aceh Nomor 10 Tahun 2018 Pasal 2:" and framing["kind"] == "framing"
-    assert fact["text"] == ZAKAT and fact["kind"] == "fact"
+    assert framing["text"] == "Qanun Aceh Nomor 10 Tahun 2018 Pasal 2" and framing["kind"] == "framing"
+    assert framing["layout"] == "heading" and fact["text"] == ZAKAT and fact["kind"] == "fact"
     assert framing["citation_keys"] == fact["citation_keys"] and len(fact["citation_keys"]) == 1
     assert framing["citations"] == fact["citations"]
     assert framing["citations"][0]["citation"]["legal_reference"] == "Qanun Aceh Nomor 10 Tahun 2018 Pasal 2"
@@ -58,15 +60,15 @@ def test_a_one_clause_answer_is_fully_verified_with_its_framing_citing_the_passa
     assert (faith["verification"], faith["claims_total"], faith["supported"], faith["framing_total"]) == ("full", 2, 2, 0)
     assert (body["claims_supported"], body["claims_total"], body["grounding_rate"]) == (2, 2, 1.0)
     assert [c["chunk_id"] for c in body["citations"]] == [fact["citations"][0]["citation"]["chunk_id"]]
-    assert body["answer"] == f"{framing['text']} {ZAKAT}"
+    assert body["answer"] == f"## {framing['text']}\n\n{ZAKAT}"
     spans_cover_the_answer(body)
 
 
 def test_v1_publishes_the_same_framing_outside_its_claim_counts(api_client, zakat):
-    """On /query the framing carries no label and the gate checks only labelled claims, so claims_total stays
+    """On /query the heading carries no label and the gate checks only labelled claims, so claims_total stays
     "every claim checked": the one clause. Both routes read 100%."""
     body = ask(api_client, QUESTION, path="/query")
-    assert body["answer"].startswith("Berdasarkan Qanun Aceh Nomor 10 Tahun 2018 Pasal 2: ")
+    assert body["answer"].startswith("**Qanun Aceh Nomor 10 Tahun 2018 Pasal 2**\nSetiap muzakki wajib")
     assert (body["claims_supported"], body["claims_total"], body["grounding_rate"]) == (1, 1, 1.0)
 
 
@@ -74,12 +76,15 @@ def test_a_framing_naming_another_regulation_is_not_supported(api_client, zakat,
     make_document(text=qanun("3", 2021, "Lembaga Wali Nanggroe", ["Wali Nanggroe adalah pemimpin lembaga adat."]),
                   filename="qanun-3-2021.txt")
     synthesise = annotated.synthesise
-    monkeypatch.setattr(annotated, "synthesise", lambda *args, **kwargs: replace(
-        synthesise(*args, **kwargs), framing="Berdasarkan Qanun Aceh Nomor 3 Tahun 2021 Pasal 2:"))
+    def another_heading(*args, **kwargs):
+        draft = synthesise(*args, **kwargs)
+        first = replace(draft.claims[0], heading="Qanun Aceh Nomor 3 Tahun 2021 Pasal 2")
+        return replace(draft, claims=(first, *draft.claims[1:]))
 
+    monkeypatch.setattr(annotated, "synthesise", another_heading)
     body = ask(api_client, QUESTION)
     framing, fact = body["claims"]
-    assert framing["text"] == "Berdasarkan Qanun Aceh Nomor 3 Tahun 2021 Pasal 2:"
+    assert framing["text"] == "Qanun Aceh Nomor 3 Tahun 2021 Pasal 2"
     assert framing["citation_keys"] == fact["citation_keys"]       # it introduces the zakat passage …
     assert framing["verdict"] == "unsupported"                     # … which is not that Qanun's Pasal 2
     assert fact["verdict"] == "supported"
@@ -95,7 +100,7 @@ def test_a_framing_that_names_nothing_stays_framing(api_client, zakat, monkeypat
     body = ask(api_client, QUESTION)
 
     assert [f["text"] for f in body["framing"]] == ["Berikut rinciannya:"]
-    assert [c["kind"] for c in body["claims"]] == ["fact"]
+    assert [c["kind"] for c in body["claims"]] == ["framing", "fact"]     # the heading cites, the lead-in does not
     assert (body["faithfulness"]["verification"], body["faithfulness"]["framing_total"]) == ("full", 1)
     spans_cover_the_answer(body)
 
