@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
-"""Build the binary members of the sample corpus from plain-text sources.
+"""Build the non-text members of the sample corpus from excerpts of real regulations.
 
-The sample corpus in ``retrieval/sample_corpus/`` is fictional (every document
-is marked "(CONTOH)" / "DOKUMEN CONTOH — BUKAN PERATURAN RESMI").  Most of it is
-plain text, HTML or Markdown written by hand; two members are binary and are
-generated here from the sources kept in ``scripts/sample_sources/``:
+Every document in ``retrieval/sample_corpus/`` is a real regulation taken from
+``../shared/corpus/txt`` (Indonesian statutes carry no copyright: UU 28/2014
+Pasal 42); ``manifest.json`` names each one's source file and repository.  The
+plain-text members are copies of the real text (page-turn catchwords such as
+"11. Qanun .../2" dropped, long texts cut to whole BAB/Pasal units).  Four
+members exercise other formats and are generated here from plain-text sources
+kept in ``scripts/sample_sources/`` (the same real text, with the markup below):
 
-* ``pergub-aceh-contoh-93-2025-tarif-layanan-rumah-sakit.docx`` — Word document
-  with real Word tables (the LAMPIRAN tariff tables), built with python-docx.
-* ``pergub-aceh-contoh-94-2024-layanan-informasi-publik.pdf`` — multi-page PDF
-  with a real text layer and "- N -" page-number footers, built with fpdf2.
+* ``.docx`` — Keputusan Gubernur Aceh 500.15.14.1/1489/2025 (UMSP Aceh 2026),
+  its LAMPIRAN table as a real Word table, built with python-docx.
+* ``.pdf`` — UU 14/2008 (Keterbukaan Informasi Publik) BAB I–VI, a multi-page
+  PDF with a text layer and "- N -" page-number footers, built with fpdf2.
   The page on which each "Pasal N" heading lands is written into the PDF's
   entry in ``retrieval/sample_corpus/manifest.json`` (key ``pages``).
+* ``.html`` — Peraturan Gubernur Aceh 23/2025 (Renja SKPA 2025), its 55-row
+  LAMPIRAN as an HTML ``<table>``.
+* ``.md`` — Keputusan DPRA 11/DPRA/2025 (Prolega Prioritas 2025), its LAMPIRAN
+  as a Markdown pipe table.
 
 Requirements (pip packages): ``python-docx`` and ``fpdf2``; ``pypdf`` is
 optional and only used to double-check the page map against the text layer.
@@ -24,8 +31,9 @@ entries get a fixed timestamp, and the PDF gets a fixed creation date and file
 identifier, so re-running the script reproduces identical bytes (given the
 same library versions).
 
-Source markup (both sources):
-  ``## text``            centred bold line (headings, BAB/Pasal titles)
+Source markup:
+  ``## text``            heading (centred bold in .docx/.pdf, ``<h1>``/``<h2>``/``<h3>`` in HTML,
+                         ``#``/``##``/``###`` in Markdown)
   ``a | b | c``          a table row; consecutive rows form one table, the
                          first row is the header
   ``<<<HALAMAN BARU>>>`` page break
@@ -34,6 +42,7 @@ Source markup (both sources):
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -47,8 +56,10 @@ SOURCES = ROOT / "scripts" / "sample_sources"
 OUT = ROOT / "retrieval" / "sample_corpus"
 MANIFEST = OUT / "manifest.json"
 
-DOCX_NAME = "pergub-aceh-contoh-93-2025-tarif-layanan-rumah-sakit"
-PDF_NAME = "pergub-aceh-contoh-94-2024-layanan-informasi-publik"
+DOCX_NAME = "kepgub-aceh-500-15-14-1-1489-2025-upah-minimum-sektoral-provinsi-aceh-2026"
+PDF_NAME = "uu-14-2008-keterbukaan-informasi-publik-bab-i-vi"
+HTML_NAME = "pergub-aceh-23-2025-perubahan-renja-skpa-2025"
+MD_NAME = "keputusan-dpra-11-2025-prolega-prioritas-2025"
 
 PAGE_BREAK = "<<<HALAMAN BARU>>>"
 PASAL_RE = re.compile(r"^Pasal\s+(\d+[A-Z]?)$")
@@ -80,26 +91,33 @@ def parse_blocks(text: str) -> list[tuple[str, object]]:
     return blocks
 
 
+def manifest_title(name: str) -> str:
+    for entry in json.loads(MANIFEST.read_text(encoding="utf-8"))["documents"]:
+        if Path(entry["file"]).stem == name:
+            return entry["title"]
+    raise SystemExit(f"{name} has no entry in {MANIFEST}")
+
+
 # --------------------------------------------------------------------------- docx
 
-def build_docx(src: Path, dest: Path) -> None:
+def build_docx(src: Path, dest: Path, title: str) -> None:
     from docx import Document
     from docx.enum.text import WD_ALIGN_PARAGRAPH
     from docx.shared import Pt
 
-    fixed = datetime(2025, 9, 3, 8, 0, 0)
+    fixed = datetime(2025, 12, 30, 8, 0, 0)
     doc = Document()
     style = doc.styles["Normal"]
     style.font.name = "Times New Roman"
     style.font.size = Pt(12)
 
     props = doc.core_properties
-    props.title = "Peraturan Gubernur Aceh Nomor 93 Tahun 2025 tentang Tarif Layanan BLUD RSUD Meuligoe Aceh (CONTOH)"
-    props.subject = "DOKUMEN CONTOH — BUKAN PERATURAN RESMI"
+    props.title = title
+    props.subject = "Salinan teks dari ../shared/corpus (retrieval/sample_corpus/manifest.json: source)"
     props.author = "Aceh RAG sample corpus"
     props.last_modified_by = "Aceh RAG sample corpus"
-    props.keywords = "CONTOH; sample; tarif; rumah sakit"
-    props.comments = "Fictional sample document generated by scripts/build_sample_corpus.py"
+    props.keywords = "upah minimum sektoral; Aceh; 2026"
+    props.comments = "Generated by scripts/build_sample_corpus.py from scripts/sample_sources"
     props.created = fixed
     props.modified = fixed
     props.last_printed = fixed
@@ -123,15 +141,14 @@ def build_docx(src: Path, dest: Path) -> None:
                 cells = table.add_row().cells
                 for j in range(ncols):
                     text = row[j] if j < len(row) else ""
-                    para = cells[j].paragraphs[0]
-                    run = para.add_run(text)
+                    run = cells[j].paragraphs[0].add_run(text)
                     if i == 0:
                         run.bold = True
             doc.add_paragraph("")
 
     buf = io.BytesIO()
     doc.save(buf)
-    dest.write_bytes(_normalise_zip(buf.getvalue(), (2025, 9, 3, 8, 0, 0)))
+    dest.write_bytes(_normalise_zip(buf.getvalue(), (2025, 12, 30, 8, 0, 0)))
 
 
 def _normalise_zip(data: bytes, date_time: tuple[int, int, int, int, int, int]) -> bytes:
@@ -150,7 +167,7 @@ def _normalise_zip(data: bytes, date_time: tuple[int, int, int, int, int, int]) 
 
 # --------------------------------------------------------------------------- pdf
 
-def build_pdf(src: Path, dest: Path) -> dict[str, int]:
+def build_pdf(src: Path, dest: Path, title: str) -> dict[str, int]:
     from fpdf import FPDF
 
     class RegulationPDF(FPDF):
@@ -162,15 +179,15 @@ def build_pdf(src: Path, dest: Path) -> dict[str, int]:
     pdf = RegulationPDF(format="A4", unit="mm")
     pdf.set_margins(left=25, top=20, right=20)
     pdf.set_auto_page_break(auto=True, margin=22)
-    pdf.set_title("Peraturan Gubernur Aceh Nomor 94 Tahun 2024 tentang Standar Layanan Informasi Publik di Lingkungan Pemerintah Aceh (CONTOH)")
-    pdf.set_subject("DOKUMEN CONTOH - BUKAN PERATURAN RESMI")
+    pdf.set_title(title)
+    pdf.set_subject("Salinan teks dari ../shared/corpus (retrieval/sample_corpus/manifest.json: source)")
     pdf.set_author("Aceh RAG sample corpus")
     pdf.set_creator("scripts/build_sample_corpus.py")
     pdf.set_producer("fpdf2")
-    pdf.set_keywords("CONTOH PPID informasi publik")
-    pdf.set_creation_date(datetime(2024, 11, 28, 9, 0, 0, tzinfo=timezone.utc))
+    pdf.set_keywords("keterbukaan informasi publik")
+    pdf.set_creation_date(datetime(2008, 4, 30, 9, 0, 0, tzinfo=timezone.utc))
     # A fixed /ID keeps the output byte-identical between runs.
-    pdf.file_id = lambda: "<6163656872616773616d706c65393430><6163656872616773616d706c65393430>"
+    pdf.file_id = lambda: "<6163656872616773616d706c65313430><6163656872616773616d706c65313430>"
     pdf.add_page()
 
     line_h = 6.0
@@ -185,7 +202,7 @@ def build_pdf(src: Path, dest: Path) -> dict[str, int]:
                 pdf.set_font("Times", "", 11)
                 pdf.multi_cell(width, line_h, "  |  ".join(row), new_x="LMARGIN", new_y="NEXT")
             continue
-        text = str(value)
+        text = _latin1(str(value))
         if kind == "center":
             match = PASAL_RE.match(text)
             is_bab = text.startswith("BAB ")
@@ -211,6 +228,11 @@ def build_pdf(src: Path, dest: Path) -> dict[str, int]:
     return pages
 
 
+def _latin1(text: str) -> str:
+    """The PDF core fonts are Latin-1: typographic quotes and dashes become their ASCII forms."""
+    return text.translate(str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "–": "-", "—": "-"}))
+
+
 def check_pdf_pages(dest: Path, pages: dict[str, int]) -> None:
     """Verify with pypdf (when installed) that each heading is on the recorded page."""
     try:
@@ -229,10 +251,52 @@ def check_pdf_pages(dest: Path, pages: dict[str, int]) -> None:
     print(f"pdf: {len(texts)} pages, {len(pages)} Pasal headings verified")
 
 
+# --------------------------------------------------------------------------- html, markdown
+
+def build_html(src: Path, dest: Path, title: str) -> None:
+    """Title block as ``<h1>``, ``Pasal N`` and LAMPIRAN as ``<h2>``, other headings ``<h3>``, tables as tables."""
+    out = ["<!DOCTYPE html>", '<html lang="id">', "<head>", '<meta charset="utf-8">',
+           f"<title>{html.escape(title)}</title>", "</head>", "<body>"]
+    seen_body = False
+    for kind, value in parse_blocks(src.read_text(encoding="utf-8")):
+        if kind == "center":
+            text = str(value)
+            seen_body = seen_body or text.startswith("MEMUTUSKAN")
+            tag = "h2" if PASAL_RE.match(text) or text == "LAMPIRAN" else ("h3" if seen_body else "h1")
+            out.append(f"<{tag}>{html.escape(text)}</{tag}>")
+        elif kind == "para":
+            out.append(f"<p>{html.escape(str(value))}</p>")
+        elif kind == "table":
+            rows = value  # type: ignore[assignment]
+            out.append("<table>")
+            out.append("<tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in rows[0]) + "</tr>")
+            for row in rows[1:]:
+                out.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>")
+            out.append("</table>")
+    out += ["</body>", "</html>", ""]
+    dest.write_text("\n".join(out), encoding="utf-8")
+
+
+def build_markdown(src: Path, dest: Path) -> None:
+    """The first heading ``#``, later ones ``##``; tables as pipe tables."""
+    out: list[str] = []
+    first = True
+    for kind, value in parse_blocks(src.read_text(encoding="utf-8")):
+        if kind == "center":
+            out += [("# " if first else "## ") + str(value), ""]
+            first = False
+        elif kind == "para":
+            out += [str(value), ""]
+        elif kind == "table":
+            rows = value  # type: ignore[assignment]
+            out.append("| " + " | ".join(rows[0]) + " |")
+            out.append("|" + "|".join("---" for _ in rows[0]) + "|")
+            out += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+            out.append("")
+    dest.write_text("\n".join(out).rstrip() + "\n", encoding="utf-8")
+
+
 def update_manifest(pages: dict[str, int]) -> None:
-    if not MANIFEST.exists():
-        print(f"{MANIFEST} missing: page map not recorded", file=sys.stderr)
-        return
     manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
     for entry in manifest["documents"]:
         if entry["file"] == f"{PDF_NAME}.pdf":
@@ -246,15 +310,23 @@ def update_manifest(pages: dict[str, int]) -> None:
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     docx_out = OUT / f"{DOCX_NAME}.docx"
-    build_docx(SOURCES / f"{DOCX_NAME}.txt", docx_out)
+    build_docx(SOURCES / f"{DOCX_NAME}.txt", docx_out, manifest_title(DOCX_NAME))
     print(f"wrote {docx_out.relative_to(ROOT)} ({docx_out.stat().st_size} bytes)")
 
     pdf_out = OUT / f"{PDF_NAME}.pdf"
-    pages = build_pdf(SOURCES / f"{PDF_NAME}.txt", pdf_out)
+    pages = build_pdf(SOURCES / f"{PDF_NAME}.txt", pdf_out, manifest_title(PDF_NAME))
     print(f"wrote {pdf_out.relative_to(ROOT)} ({pdf_out.stat().st_size} bytes)")
     check_pdf_pages(pdf_out, pages)
     update_manifest(pages)
     print("page map:", json.dumps(pages))
+
+    html_out = OUT / f"{HTML_NAME}.html"
+    build_html(SOURCES / f"{HTML_NAME}.txt", html_out, manifest_title(HTML_NAME))
+    print(f"wrote {html_out.relative_to(ROOT)} ({html_out.stat().st_size} bytes)")
+
+    md_out = OUT / f"{MD_NAME}.md"
+    build_markdown(SOURCES / f"{MD_NAME}.txt", md_out)
+    print(f"wrote {md_out.relative_to(ROOT)} ({md_out.stat().st_size} bytes)")
 
 
 if __name__ == "__main__":

@@ -116,5 +116,5 @@ def test_every_quick_start_block_runs_against_a_real_server_with_the_shown_statu
     assert "event: message.start" in run.stdout and "event: done" in run.stdout
     assert "annotate-v2" in run.stdout
     # The obligation is answered from the regulation that sets it (not the year's statistics report).
-    assert re.search(r"supported \['P\d+'\] '\(1\) PPID wajib memberikan pemberitahuan tertulis", run.stdout)
+    assert re.search(r"supported \['P\d+'\] '\(7\) Paling lambat 10 \(sepuluh\) hari kerja", run.stdout)
     assert "Invalid bearer token" in run.stdout

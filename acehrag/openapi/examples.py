@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from acehrag.openapi.streams import CHUNK, CITATION, CONVERSATION, DOCUMENT, MESSAGE
 
-QUESTION = "Berapa lama PPID wajib menjawab permohonan informasi?"
-ANSWER = ("PPID wajib menjawab permohonan informasi paling lambat 10 (sepuluh) Hari Kerja sejak permohonan "
-          f"diterima [chunk:{CHUNK}].")
-V2_ANSWER = "PPID wajib menjawab permohonan informasi paling lambat 10 (sepuluh) Hari Kerja sejak permohonan diterima."
+QUESTION = "Berapa lama Badan Publik wajib menjawab permintaan informasi publik?"
+ANSWER = ("Badan Publik wajib menyampaikan pemberitahuan tertulis paling lambat 10 (sepuluh) hari kerja sejak "
+          f"diterimanya permintaan [chunk:{CHUNK}].")
+V2_ANSWER = "Badan Publik wajib menyampaikan pemberitahuan tertulis paling lambat 10 (sepuluh) hari kerja sejak diterimanya permintaan."
 INGESTION = "5e4d3c2b-1a09-4f8e-9d7c-6b5a4f3e2d1c"
 TIMESTAMP = "2026-12-01T09:30:00+07:00"
 GROUNDING = {"claims_supported": 1, "claims_total": 1, "grounding_rate": 1.0}
@@ -30,17 +30,17 @@ V2_FAITHFULNESS = {
 }
 V2_RESPONSE = {"schema": "annotate-v2", **ANSWER_COMMON, "answer": V2_ANSWER, "claims": [V2_CLAIM], "framing": [],
                "faithfulness": V2_FAITHFULNESS}
-IDENTITY = {"instrument_type": "Peraturan Gubernur Aceh", "number": "94", "year": 2024,
-            "subject": "Layanan Informasi Publik", "issuer": "Gubernur Aceh", "place_enacted": "Banda Aceh",
-            "date_enacted": "2 Mei 2024", "signatory": "Gubernur Aceh"}
+IDENTITY = {"instrument_type": "Undang-Undang", "number": "14", "year": 2008,
+            "subject": "Keterbukaan Informasi Publik", "issuer": "Presiden Republik Indonesia", "place_enacted": "Jakarta",
+            "date_enacted": "30 April 2008", "signatory": "Susilo Bambang Yudhoyono"}
 DOCUMENT_OUT = {"id": DOCUMENT, "title": CITATION["document_title"], "collection_id": "JDIH", "status": "indexed",
-                "source_name": "pergub-aceh-contoh-94-2024-layanan-informasi-publik.pdf", "source_format": "pdf",
-                "version": 1, "chunk_count": 14, "identity": IDENTITY, "indexed_at": TIMESTAMP}
+                "source_name": "uu-14-2008-keterbukaan-informasi-publik-bab-i-vi.pdf", "source_format": "pdf",
+                "version": 1, "chunk_count": 30, "identity": IDENTITY, "indexed_at": TIMESTAMP}
 SUMMARY = {"id": CONVERSATION, "user_id": "199001012020121001", "title": "Layanan informasi publik",
            "metadata": {"mode": "explicit-create"}}
 
 REQUESTS = {
-    ("post", "/search"): {"query": "jangka waktu PPID menjawab permohonan informasi", "mode": "hybrid", "top_k": 3},
+    ("post", "/search"): {"query": "jangka waktu pemberitahuan tertulis atas permintaan informasi publik", "mode": "hybrid", "top_k": 3},
     ("post", "/query"): {"query": QUESTION},
     ("post", "/query/stream"): {"query": QUESTION},
     ("post", "/query/v2"): {"query": QUESTION},
@@ -48,13 +48,13 @@ REQUESTS = {
     ("post", "/playground"): {"query": QUESTION,
                               "editorial_prompt": "Jawab singkat dalam Bahasa Indonesia dan sebut pasalnya."},
     ("post", "/conversations"): {"title": "Layanan informasi publik"},
-    ("post", "/documents"): {"file": "pergub-aceh-94-2024.pdf", "collection_id": "JDIH",
+    ("post", "/documents"): {"file": "uu-14-2008.pdf", "collection_id": "JDIH",
                              "title": CITATION["document_title"]},
 }
 RESPONSES = {
     ("post", "/search"): {"mode": "hybrid", "results": [
-        {"chunk_id": CHUNK, "document_id": DOCUMENT, "ordinal": 11,
-         "text": "(1) PPID wajib menjawab permohonan informasi paling lambat 10 (sepuluh) Hari Kerja ...",
+        {"chunk_id": CHUNK, "document_id": DOCUMENT, "ordinal": 29,
+         "text": "(7) Paling lambat 10 (sepuluh) hari kerja sejak diterimanya permintaan, Badan Publik ...",
          "score": 0.0325, "citation": CITATION}]},
     ("post", "/query"): {"answer": ANSWER, **ANSWER_COMMON,
                          "claim_map": [{"text": ANSWER, "citations": [{"kind": "chunk", "chunk_id": CHUNK}]}],
@@ -64,10 +64,10 @@ RESPONSES = {
                               "trace_id": None, "playground_run_id": INGESTION, "published": False,
                               "latency_ms": 84.2},
     ("post", "/documents"): {"ingestion_id": INGESTION, "status": "queued",
-                             "source_name": "pergub-aceh-94-2024.pdf"},
+                             "source_name": "uu-14-2008.pdf"},
     ("get", "/ingestions/{ingestion_id}"): {
         "ingestion_id": INGESTION, "status": "succeeded", "outcome": "ingested",
-        "source_name": "pergub-aceh-94-2024.pdf", "collection_id": "JDIH", "stored_document_id": DOCUMENT,
+        "source_name": "uu-14-2008.pdf", "collection_id": "JDIH", "stored_document_id": DOCUMENT,
         "chunk_count": 14, "error": None, "created_at": TIMESTAMP, "updated_at": TIMESTAMP},
     ("get", "/documents"): {"count": 1, "items": [DOCUMENT_OUT]},
     ("get", "/documents/{document_id}"): DOCUMENT_OUT,

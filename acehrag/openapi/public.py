@@ -42,10 +42,10 @@ PUBLIC_SOURCE = {
                    "text": {"type": "string", "description": "The passage text."}},
 }
 DONE_EXAMPLE = {
-    "ok": True, "reply": "PPID wajib menjawab permohonan informasi paling lambat 10 (sepuluh) Hari Kerja [1].",
+    "ok": True, "reply": "Badan Publik wajib menyampaikan pemberitahuan tertulis paling lambat 10 (sepuluh) hari kerja [1].",
     "conversationId": CONVERSATION, "visitorId": "v-5f2a9c", "sessionId": "s-81d3e0", "sources": [CITATION],
     "route": {"mode": "rag", "reason": "answered"}, "sql": None,
-    "suggestions": ["Bagaimana jika PPID tidak menjawab dalam jangka waktu itu?"], "cards": [],
+    "suggestions": ["Apa isi Pasal 22 Undang-Undang Nomor 14 Tahun 2008?"], "cards": [],
     "projectName": "Aceh RAG", "greeting": None,
 }
 PUBLIC_EVENTS = """| event | data | when |
@@ -61,8 +61,8 @@ Order: `start` → (`phase` | `delta`)* → `done` | `error`. Setup failures (40
 error bodies with their status, before any event."""
 STREAM_EXAMPLE = "".join(f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n" for name, data in (
     ("start", {"ok": True}), ("phase", {"name": "searching"}), ("phase", {"name": "reading"}),
-    ("delta", {"text": "PPID wajib menjawab permohonan informasi "}),
-    ("delta", {"text": "paling lambat 10 (sepuluh) Hari Kerja [1]."}), ("phase", {"name": "finalizing"}),
+    ("delta", {"text": "Badan Publik wajib menyampaikan pemberitahuan tertulis "}),
+    ("delta", {"text": "paling lambat 10 (sepuluh) hari kerja [1]."}), ("phase", {"name": "finalizing"}),
     ("done", DONE_EXAMPLE)))
 
 
@@ -84,7 +84,7 @@ def _chat_operation(request_schema: dict) -> dict:
                         "address; cross-origin only from ACEH_RAG_PUBLIC_CHAT__ALLOWED_ORIGINS.\n\n"
                         f"{FRAME_FORMAT.split(' Setup failures')[0]}\n\n{PUBLIC_EVENTS}"),
         "requestBody": {"required": True, "content": {"application/json": {
-            "schema": request_schema, "example": {"message": "Berapa lama PPID wajib menjawab permohonan informasi?",
+            "schema": request_schema, "example": {"message": "Berapa lama Badan Publik wajib menjawab permintaan informasi publik?",
                                                   "stream": True}}}},
         "responses": {
             "200": chat_200,
@@ -109,7 +109,7 @@ def _source_operation() -> dict:
         "responses": {
             "200": {"description": "The passage.", "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/PublicSource"},
-                "example": {"ok": True, "source": CITATION, "text": "(1) PPID wajib menjawab permohonan ..."}}}},
+                "example": {"ok": True, "source": CITATION, "text": "(7) Paling lambat 10 (sepuluh) hari kerja ..."}}}},
             "404": _public_error("Unknown or restricted.", "NOT_FOUND", "Source not found"),
         },
     }

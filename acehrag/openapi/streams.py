@@ -46,12 +46,13 @@ Order: `tool.*`* → `message.start` → `trace` → `citation`* → (`passage`*
 No annotations frame received means render the whole answer as "belum diverifikasi"."""
 
 CITATION = {"kind": "chunk", "document_id": DOCUMENT,
-            "document_title": "Peraturan Gubernur Aceh Nomor 94 Tahun 2024 tentang Layanan Informasi Publik",
-            "chunk_id": CHUNK, "chunk_ordinal": 11, "page_number": 3, "section_path": ["BAB IV", "Pasal 11"],
-            "legal_reference": "Pasal 11", "char_start": 5210, "char_end": 5742}
-PASSAGE = {"kind": "chunk", "text": "(1) PPID wajib menjawab permohonan ...", "chunk_id": CHUNK,
+            "document_title": "Undang-Undang Nomor 14 Tahun 2008 tentang Keterbukaan Informasi Publik",
+            "chunk_id": CHUNK, "chunk_ordinal": 29, "page_number": 10, "section_path": ["BAB VI", "Pasal 22"],
+            "legal_reference": "Undang-Undang Nomor 14 Tahun 2008 Pasal 22 ayat (7)-(9)", "char_start": 23897,
+            "char_end": 25265}
+PASSAGE = {"kind": "chunk", "text": "(7) Paling lambat 10 (sepuluh) hari kerja ...", "chunk_id": CHUNK,
            "source_type": "document", "score": 0.031, "citation_key": "P1"}
-ANSWER_TEXT = "PPID wajib menjawab permohonan informasi paling lambat 10 (sepuluh) Hari Kerja sejak permohonan diterima."
+ANSWER_TEXT = "Badan Publik wajib menyampaikan pemberitahuan tertulis paling lambat 10 (sepuluh) hari kerja sejak diterimanya permintaan."
 DONE = {"finish_reason": "stop", "history_truncated": False, "history_exchanges_in_view": 0}
 GROUNDING = {"claims_supported": 1, "claims_total": 1, "grounding_rate": 1.0}
 
@@ -63,7 +64,7 @@ def _frames(*frames: tuple[str, dict]) -> str:
 V1_EXAMPLE = _frames(
     ("message.start", {"conversation_id": CONVERSATION, "message_id": MESSAGE}),
     ("trace", {"tools": [{"call": "c1", "tool": "search_documents", "ok": True, "ms": 41,
-                          "arguments": {"query": "PPID menjawab permohonan informasi"}}], "completed": True}),
+                          "arguments": {"query": "jangka waktu menjawab permintaan informasi"}}], "completed": True}),
     ("citation", CITATION),
     ("passage", PASSAGE),
     ("answer.delta", {"text": ANSWER_TEXT[:44]}),

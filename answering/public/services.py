@@ -150,7 +150,7 @@ def _short_name(title: str) -> str:
 def suggestions_for(*, question: str, sources: list[dict], language: str) -> list[str]:
     """Up to three follow-up questions built from the cited sources, deterministically.
 
-    Cited articles first ("Apa isi Pasal 9 Qanun Aceh Nomor 91 Tahun 2024?"),
+    Cited articles first ("Apa isi Pasal 22 Undang-Undang Nomor 14 Tahun 2008?"),
     then what each cited regulation covers, then other cited documents, then
     who signed the first regulation. Regulations are named the way the
     pipeline's anchors resolve them, so a suggestion reads the right document.

@@ -17,7 +17,7 @@ from tests.conftest import TEST_API_KEY
 
 pytestmark = pytest.mark.django_db
 HEADERS = {"X-API-Key": TEST_API_KEY}
-QUESTION = "Berapa lama PPID wajib menjawab permohonan informasi?"
+QUESTION = "Berapa lama Badan Publik wajib menjawab permintaan informasi publik?"
 BUSY = "The service is busy; please retry shortly"
 TIGHT = {
     "ACEH_RAG_LIMITS__MAX_CONCURRENT_ANSWERS": "1",

@@ -164,7 +164,7 @@ def test_real_answers_fit_the_documented_schemas_and_the_examples_answer(api_cli
         schema = operation["responses"][code]["content"]["application/json"]["schema"]
         errors = [e.message for e in validator(spec, schema).iter_errors(response.json())]
         assert not errors, (path, errors)
-    answer = api_client.post("/query", data={"query": "Berapa lama PPID wajib menjawab permohonan informasi?"},
+    answer = api_client.post("/query", data={"query": "Berapa lama Badan Publik wajib menjawab permintaan informasi publik?"},
                              content_type="application/json").json()
     assert answer["citations"] and answer["grounding_rate"] is not None
 

@@ -24,7 +24,7 @@ from tests.sse_client import stream
 pytestmark = pytest.mark.django_db
 
 KEY = {"X-API-Key": TEST_API_KEY}
-QUESTION = "Apa asas transparansi pengelolaan anggaran menurut Qanun Aceh Nomor 91 Tahun 2024?"
+QUESTION = "Berapa lama Badan Publik wajib menjawab permintaan informasi menurut Undang-Undang Nomor 14 Tahun 2008?"
 SERVER_SPAN = 2  # SPAN_KIND_SERVER in the OTLP protobuf
 EXPORT_FAST = {"OTEL_BSP_SCHEDULE_DELAY": "50"}
 
@@ -107,7 +107,7 @@ def test_an_answer_is_one_trace_whose_id_is_the_response_trace_id(traced, receiv
     assert tree.parent(search) is tool
     assert sorted(tree.children(search)) == ["embed.query", "search.lexical", "search.semantic"]
     assert search.attributes["aceh_rag.search.mode"] == "hybrid"
-    assert search.attributes["aceh_rag.search.scope.documents"] == 1  # narrowed to the named Qanun
+    assert search.attributes["aceh_rag.search.scope.documents"] == 1  # narrowed to the named law
     assert search.attributes["aceh_rag.search.results"] == tool.attributes["aceh_rag.tool.result.passages"] > 0
     lexical = tree.one("search.lexical")
     assert lexical.attributes["aceh_rag.search.lexical_tier"] == search.attributes["aceh_rag.search.lexical_tier"]
@@ -143,7 +143,7 @@ def test_a_partner_traceparent_is_continued(traced, receiver):
 
 
 def test_without_content_capture_no_question_or_passage_text_is_exported(traced, receiver):
-    question = "Bagaimana keterbukaan dan akuntabilitas anggaran Aceh dijamin?"
+    question = "Bagaimana hak setiap orang atas informasi publik dijamin?"
     response = post(traced, "/query", {"query": question})
     body = response.json()
     tree = exported(receiver, body["trace_id"])

@@ -13,7 +13,7 @@ PUBLIC_ENV = {
     "ACEH_RAG_PUBLIC_CHAT__IP_RATE_LIMIT": "1000",
     "ACEH_RAG_PUBLIC_CHAT__VISITOR_RATE_LIMIT": "1000",
 }
-SAMPLE_RESTRICTED = "pergub-aceh-contoh-99-2026-pengamanan-data-pribadi-internal.txt"
+SAMPLE_RESTRICTED = "pergub-aceh-28-2025-pengembangan-kompetensi-pns-jalur-pendidikan.txt"
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,8 @@ def corpus(django_db_setup, django_db_blocker) -> Corpus:
             "min_position_level": Restricted(str(level.id), "Apa kode tunjangan khusus pejabat eselon?", "TUNJ-5521"),
             "sample_restricted": Restricted(
                 documents[SAMPLE_RESTRICTED],
-                "Berapa panjang minimal kata sandi akun pengguna sistem elektronik yang memproses Data Pribadi?",
-                "12 (dua belas) karakter"),
+                "Siapa yang mengeluarkan surat izin testing melanjutkan pendidikan bagi PNS penerima beasiswa tugas belajar?",
+                "surat izin testing melanjutkan Pendidikan"),
         }
         corpus_statistics_refresh()
     yield Corpus(documents=documents, restricted=restricted)

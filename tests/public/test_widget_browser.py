@@ -21,7 +21,7 @@ from tests.public.conftest import PUBLIC_ENV
 # loop running in this thread, where Django refuses database calls, so the browser is started
 # per test, after the database fixtures, and these tests read the database only through the server.
 pytestmark = pytest.mark.django_db
-QUESTION = "Berapa lama PPID wajib menjawab permohonan informasi?"
+QUESTION = "Berapa lama Badan Publik wajib menjawab permintaan informasi publik?"
 TIMEOUT_MS = 20_000
 
 # Records every status label the widget shows, however briefly: the widget announces each one.
@@ -113,7 +113,7 @@ def test_widget_streams_a_cited_answer_and_keeps_the_conversation(server, browse
     # then the answer streams in with its sources and follow-up questions.
     widget(page).locator(".suggestion").first.wait_for(timeout=TIMEOUT_MS)
     answer = widget(page).locator(".msg.bot:not(.greeting)").last
-    assert "10 (sepuluh) Hari Kerja" in answer.inner_text()
+    assert "10 (sepuluh) hari kerja" in answer.inner_text()
     assert page.evaluate("() => window.__labels").count("Mencari dokumen…") >= 1
     sources = answer.locator("li.source")
     assert sources.count() >= 1
@@ -121,7 +121,7 @@ def test_widget_streams_a_cited_answer_and_keeps_the_conversation(server, browse
     assert "/api/public/rag/sources/" in first_link.get_attribute("href")
     assert first_link.inner_text().strip()
     assert re.search(r"hlm\. \d+", answer.locator(".sources").inner_text())
-    assert "Pasal 11" in answer.locator(".sources").inner_text()
+    assert "Pasal 22" in answer.locator(".sources").inner_text()
     assert answer.locator("a.cite").count() >= 1 and "[chunk:" not in answer.inner_text()
     assert widget(page).locator(".pending").count() == 0
     page.screenshot(path=str(OUTPUT / "widget-desktop.png"))
@@ -131,7 +131,7 @@ def test_widget_streams_a_cited_answer_and_keeps_the_conversation(server, browse
     sources.last.locator(".excerpt").wait_for(timeout=TIMEOUT_MS)
     page.wait_for_function("() => !document.querySelector('#acehrag-chat-widget').shadowRoot"
                            ".querySelector('.excerpt').textContent.startsWith('Memuat')", timeout=TIMEOUT_MS)
-    assert "PPID" in sources.last.locator(".excerpt").inner_text()
+    assert "Badan Publik" in sources.last.locator(".excerpt").inner_text()
     page.screenshot(path=str(OUTPUT / "widget-desktop-source.png"))
 
     # A suggestion continues the same conversation.
@@ -214,7 +214,7 @@ def test_widget_embeds_on_an_allowed_partner_site(partner_site, browser):
     # data-lang="en" on the script tag chooses the first language.
     assert widget(page).locator("textarea").get_attribute("placeholder") == "Type your question…"
     with page.expect_response(lambda r: r.url == partner_site.server.url + "/api/public/rag/chat") as chat:
-        ask(page, "Berapa tarif rawat inap kelas III di rumah sakit?")
+        ask(page, "Berapa upah minimum sektoral perkebunan kelapa sawit di Aceh tahun 2026?")
     headers = chat.value.headers
     assert headers["access-control-allow-origin"] == partner_site.origin
     assert headers["content-type"].startswith("text/event-stream")
@@ -233,8 +233,8 @@ def test_widget_shows_a_refusal_as_a_normal_answer_with_its_pointer(server, brow
     page = context.new_page()
     page.goto(server.url + "/widget")
     widget(page).locator(".bubble").click()
-    # Given a corpus that sets the minimum wages for 2026 only, when the visitor asks about 2019,
-    ask(page, "Berapa upah minimum kabupaten/kota di Aceh tahun 2019?")
+    # Given a corpus that sets the provincial minimum wage for 2026 only, when the visitor asks about 2019,
+    ask(page, "Berapa UMP Aceh tahun 2019?")
     page.wait_for_function("() => document.querySelector('#acehrag-chat-widget').shadowRoot"
                            ".querySelectorAll('.msg.bot:not(.greeting):not(.pending)').length === 1", timeout=TIMEOUT_MS)
     # then the refusal reads as an ordinary answer bubble (not an error) that points to what the documents hold.
