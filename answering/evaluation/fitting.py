@@ -5,7 +5,8 @@ as more fit data, the project's own sets) through ``/query``: each answer's
 recorded signals with a label. An answerable question whose read passages
 carry its gold evidence is a positive; an unanswerable or off-topic one a
 negative; an answerable question whose evidence was never read teaches
-nothing about the decision (retrieval missed it) and is left out.
+nothing about the decision (retrieval missed it) and is left out, as is an answer with no candidate unit
+(declined whatever the weights).
 Standardised features, scikit-learn's logistic regression with balanced
 class weights, threshold 0.5: nothing is tuned per question.
 """
@@ -24,30 +25,69 @@ class Example:
     id: str
     signals: dict
     label: int
+    english: bool = False        # its lexical signals measure nothing (decision.LEXICAL)
+
+
+def _english(question: str) -> bool:
+    from answering.extractive.question import read_question
+
+    return read_question(question).language == "en"
 
 
 def example(record, answerability: dict | None) -> Example | None:
     """The record's labelled signals, or None when it teaches nothing."""
-    if not answerability:
-        return None
+    if not answerability or not any(answerability["signals"].values()):
+        return None          # no candidate unit at all: declined whatever the weights
     if record.answerable and not record.verdicts.get("read_gold_evidence"):
         return None
-    return Example(record.id, answerability["signals"], int(record.answerable))
+    return Example(record.id, answerability["signals"], int(record.answerable), _english(record.query))
+
+
+# The direction each signal can only push the decision: a weight of the other sign is the small sample's noise
+# (a collinear pair splitting one effect), so that signal is dropped and the model refitted without it.
+SIGNS = {"sem_unit": 1, "sem_margin": 1, "sem_passage": 1, "lex_coverage": 1, "lex_unit": 1, "focus_met": 1,
+         "unmet_year_place": -1, "unmet_number": -1, "unmet_other": -1, "absent_share": -1, "anchor": 1, "tool": 1, "rank_best": 1}
+
+
+def project_example(question, result, read_text: str) -> Example | None:
+    """A row of the project's own sets (bench/answers_*.jsonl) as a fit example, labelled like the shared sets'."""
+    from answering.evaluation.measures import carries
+
+    record = getattr(result, "answerability", None)
+    if not record or not any(record["signals"].values()):
+        return None
+    if question.answerable and not carries(question.evidence, read_text):
+        return None
+    return Example(f"bench:{question.id}", record["signals"], int(question.answerable), _english(question.question))
 
 
 def fit(examples: list[Example], *, regularisation: float = 1.0) -> dict:
-    """The logistic model as the JSON decision.py reads."""
+    """The logistic model as the JSON decision.py reads (sign-checked: see SIGNS)."""
     import numpy as np
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
 
+    from answering.extractive.decision import LEXICAL
+
     matrix = np.array([[e.signals.get(name, 0.0) for name in FEATURES] for e in examples], dtype=float)
     labels = np.array([e.label for e in examples])
+    english = np.array([e.english for e in examples])
+    for column, name in enumerate(FEATURES):
+        if name in LEXICAL and (~english).any():
+            matrix[english, column] = matrix[~english, column].mean()   # as decision.py holds them
     scaler = StandardScaler().fit(matrix)
-    model = LogisticRegression(C=regularisation, class_weight="balanced", max_iter=2000)
-    model.fit(scaler.transform(matrix), labels)
+    scaled = scaler.transform(matrix)
+    kept = [i for i, name in enumerate(FEATURES) if scaler.scale_[i] > 1e-9]
+    while True:
+        model = LogisticRegression(C=regularisation, class_weight="balanced", max_iter=2000)
+        model.fit(scaled[:, kept], labels)
+        wrong = [i for i, w in zip(kept, model.coef_[0]) if w * SIGNS[FEATURES[i]] < 0]
+        if not wrong:
+            break
+        kept = [i for i in kept if i != min(wrong, key=lambda i: abs(model.coef_[0][kept.index(i)]))]
+    coefficients = dict(zip(kept, model.coef_[0]))
     return {
-        "weights": {name: round(float(w), 4) for name, w in zip(FEATURES, model.coef_[0])},
+        "weights": {name: round(float(coefficients.get(i, 0.0)), 4) for i, name in enumerate(FEATURES)},
         "intercept": round(float(model.intercept_[0]), 4),
         "means": {name: round(float(m), 5) for name, m in zip(FEATURES, scaler.mean_)},
         "scales": {name: round(float(s), 5) for name, s in zip(FEATURES, scaler.scale_)},
@@ -65,7 +105,7 @@ def scores(params: dict, examples: list[Example]) -> dict:
 
     decision = DecisionParams(weights=params["weights"], intercept=params["intercept"], means=params["means"],
                               scales=params["scales"], threshold=params["threshold"], embedding_model="")
-    values = [probability(e.signals, decision, semantic=True) for e in examples]
+    values = [probability(e.signals, decision, semantic=True, lexical=not e.english) for e in examples]
     labels = [e.label for e in examples]
     correct = sum(1 for v, y in zip(values, labels) if (v >= decision.threshold) == bool(y))
     both = len(set(labels)) == 2

@@ -48,7 +48,10 @@ def first_sentence(answer: str) -> str:
         if line.strip():
             text = line.strip()
             break
-    return _SENTENCE_END.split(text, maxsplit=1)[0]
+    parts = _SENTENCE_END.split(text, maxsplit=2)
+    if len(parts) > 1 and polarity(parts[0]) and len(parts[0].split()) == 1:
+        return f"{parts[0]} {parts[1]}"      # "Tidak. Pengusaha dilarang …": the yes/no and its clause
+    return parts[0]
 
 
 def carries(evidence: str, text: str) -> bool:

@@ -22,6 +22,7 @@ from retrieval.search.naming import (
 
 SIGNATORY = re.compile(
     r"\b(tanda\s*tangan|menandatangani|ditandatangani|penandatangan|yang\s+menetapkan|yang\s+mengesahkan|"
+    r"diteken|teken|neken|yg\s+teken|"
     r"who\s+signed|signed\s+by|signatory)(?:nya)?\b",      # "siapa yang menandatanganinya?" (a follow-up)
     re.IGNORECASE,
 )

@@ -107,3 +107,10 @@ def candidates(question: Question, passages: Sequence[Passage], semantic: Semant
             found = head + found[SEMANTIC_UNITS:]
             found.sort(key=lambda c: (-c.score, c.passage_rank, c.position))
     return found
+
+
+def with_semantic(chosen: list[tuple[Candidate, dict]], semantic: SemanticScorer) -> list[tuple[Candidate, dict]]:
+    """The chosen units each with its cosine (a unit chosen on words alone was not among those scored)."""
+    missing = [c.text for c, _ in chosen if c.semantic is None]
+    cosines = dict(zip(missing, semantic.units(missing) or [])) if missing else {}
+    return [(replace(c, semantic=cosines.get(c.text)) if c.semantic is None else c, labels) for c, labels in chosen]

@@ -28,8 +28,11 @@ from pathlib import Path
 
 PARAMS_PATH = Path(__file__).with_name("answerability.json")
 FEATURES = ("sem_unit", "sem_margin", "sem_passage", "lex_coverage", "lex_unit", "focus_met", "unmet_year_place",
-            "unmet_other", "absent_share", "anchor", "tool", "rank_best")
+            "unmet_number", "unmet_other", "absent_share", "anchor", "tool", "rank_best")
 SEMANTIC = frozenset({"sem_unit", "sem_margin", "sem_passage"})
+# Word overlap between an English question and Indonesian regulations measures nothing: for an English question
+# these signals sit at their training means (like the semantic ones under another embedder).
+LEXICAL = frozenset({"lex_coverage", "lex_unit", "absent_share"})
 
 
 @dataclass(frozen=True)
@@ -53,17 +56,22 @@ def frozen_params() -> DecisionParams:
     return DecisionParams.read()
 
 
-def probability(signals: dict[str, float], params: DecisionParams, *, semantic: bool) -> float:
-    """P(answerable) for the signals; ``semantic=False`` holds the semantic signals at their training means."""
+def probability(signals: dict[str, float], params: DecisionParams, *, semantic: bool, lexical: bool = True) -> float:
+    """P(answerable) for the signals; ``semantic=False`` (``lexical=False``) holds the semantic (lexical) signals
+    at their training means."""
     total = params.intercept
     for name in FEATURES:
-        value = signals.get(name, 0.0) if (semantic or name not in SEMANTIC) else params.means[name]
+        if name not in params.weights:
+            continue           # a signal newer than the frozen fit weighs nothing until the next fit
+        held = (not semantic and name in SEMANTIC) or (not lexical and name in LEXICAL)
+        value = params.means[name] if held else signals.get(name, 0.0)
         total += params.weights[name] * (value - params.means[name]) / (params.scales[name] or 1.0)
     return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, total))))
 
 
-def answerable(signals: dict[str, float], semantic: bool) -> tuple[bool, float]:
-    """The frozen decision: (publish?, probability); ``semantic``: the signals came from the fitted model."""
+def answerable(signals: dict[str, float], semantic: bool, lexical: bool = True) -> tuple[bool, float]:
+    """The frozen decision: (publish?, probability); ``semantic``: the signals came from the fitted model;
+    ``lexical``: the question shares the corpus's language."""
     params = frozen_params()
-    value = probability(signals, params, semantic=semantic)
+    value = probability(signals, params, semantic=semantic, lexical=lexical)
     return value >= params.threshold, round(value, 4)

@@ -18,6 +18,7 @@ import re
 from answering.extractive.candidates import Candidate
 from answering.extractive.focus import DATE
 from answering.extractive.question import Question
+from answering.text import content_stems
 from retrieval.signature import OFFICE, PERSON
 
 MAX_OPENER_CHARS = 320
@@ -32,6 +33,8 @@ EXEMPT = re.compile(r"\b(?:tidak\s+wajib|tidak\s+harus|tidak\s+diwajibkan|dikecu
                     r"tidak\s+termasuk|bukan\s+merupakan|tidak\s+dikenakan|dibebaskan\s+dari)\b", re.I)
 OBLIGE = re.compile(r"\b(?:wajib|harus|diwajibkan|berkewajiban|shall|must)\b", re.I)
 PERMIT = re.compile(r"\b(?:dapat|boleh|berhak|diperbolehkan|berwenang|mendapat|memperoleh|diberikan)\b", re.I)
+MODAL_STEMS = frozenset(content_stems("boleh bisa dapat wajib harus berhak dilarang tidak tak bukan gak nggak ga "
+                                       "apakah bolehkah can may must should allowed"))
 YES = {"id": "Ya.", "en": "Yes."}
 NO = {"id": "Tidak.", "en": "No."}
 BY = {"id": "oleh", "en": "by"}
@@ -71,12 +74,21 @@ def _clause(text: str, pattern: re.Pattern) -> str | None:
     return None
 
 
+POLARITY_REACH = 10        # words after the modal that must share a word with the question
+
+
+def _governs(question: Question, unit: str, match: re.Match) -> bool:
+    """The modal's own clause is about what the question asks ("dilarang mempekerjakan anak" for "bolehkah
+    mempekerjakan anak?"), not a requirement beside it ("harus memenuhi persyaratan")."""
+    words = unit[match.end():].split()[:POLARITY_REACH]
+    return bool(content_stems(" ".join(words)) & (question.stems - MODAL_STEMS))
+
+
 def _polarity(question: Question, unit: str) -> str | None:
-    """"yes" or "no" when the unit states it plainly for the question's verb; None when it does not."""
-    if PROHIBIT.search(unit) or EXEMPT.search(unit):
-        return "no"
-    if OBLIGE.search(unit) or PERMIT.search(unit):
-        return "yes"
+    """"yes" or "no" when a modal of the unit governs what the question asks; None when none does."""
+    for patterns, answer in (((PROHIBIT, EXEMPT), "no"), ((OBLIGE, PERMIT), "yes")):
+        if any(_governs(question, unit, m) for pattern in patterns for m in pattern.finditer(unit)):
+            return answer
     return None
 
 
@@ -91,6 +103,9 @@ def _enactment(lead: Candidate, language: str) -> str | None:
     if not (date or person):
         return None
     head = text[:date.end()] if date else re.split(r"\b(?:GUBERNUR|PRESIDEN|BUPATI|WALI|MENTERI|KETUA)\b", text)[0]
+    if person and person.start() < len(head):
+        head = head[:person.start()]
+    head = re.sub(r"\s*\bttd\b\.?\s*$", "", head.strip(" ,"), flags=re.I)
     who = ""
     if person:
         title = ""

@@ -28,6 +28,9 @@ YES_NO = re.compile(
     r"\b(?:boleh|bisa|wajib|harus|perlu|kena|dapat|masih|sudah|udah|berhak)\s*(?:gak|nggak|ngga|ga|enggak|tidak|tdk)\b|"
     r"\b(?:atau|apa)\s+(?:tidak|nggak|gak|enggak|belum|bukan)\s*\??\s*$|\b(?:gak|nggak|ga|ngga|enggak)\s*\?\s*$|"
     r"^\s*(?:do|does|did|can|could|may|must|is|are|was|were|should|will|has|have)\s+\w+", re.I)
+# A question with no question word that ends in "?" asks yes or no ("Upahnya tetap dibayar penuh?").
+WH_WORD = re.compile(r"\b(?:apa|siapa|siapakah|berapa|brp|kapan|bagaimana|gimana|gmn|mengapa|kenapa|dimana|mana|"
+                     r"manakah|what|who|whom|whose|how|when|where|which|why)\b", re.I)
 DURATION = re.compile(r"\b(?:berapa|brp)\s+(?:lama|hari|bulan|minggu|jam|tahun|thn)\b|\bhow\s+(?:long|fast|soon|many\s+days)\b|"
                       r"\b(?:batas|jangka|tenggat)\s+waktu\b|\bpaling\s+(?:lambat|lama)\b|\bdeadline\b", re.I)
 LIST = re.compile(r"\b(?:apa\s+saja|siapa\s+saja|mana\s+saja|sebutkan|what\s+are\s+the|which\s+\w+\s+are|list\s+(?:of|the))\b",
@@ -69,7 +72,7 @@ def _asks(text: str, focus: Focus) -> str:
         return focus.kind
     if focus.kind in ("enactment", "signatory"):
         return focus.kind
-    if YES_NO.search(text):
+    if YES_NO.search(text) or _bare_question(text):
         return "yesno"
     if DURATION.search(text):
         return "duration"
@@ -84,6 +87,11 @@ def _asks(text: str, focus: Focus) -> str:
     if PROCEDURE.search(text):
         return "procedure"
     return "general"
+
+
+def _bare_question(text: str) -> bool:
+    asking = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s.rstrip().endswith("?")]
+    return bool(asking) and not any(WH_WORD.search(sentence) for sentence in asking)
 
 
 @functools.lru_cache(maxsize=512)

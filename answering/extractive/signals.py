@@ -15,7 +15,7 @@ TOOL_ORIGINS = frozenset({"tool", "legal_relation"})
 ANCHOR_ORIGINS = frozenset({"anchor", "closing"})
 PASSAGES_COMPARED = 3
 _YEAR_PLACE = ("year", "place")
-_SOFT = ("focus", "terms", "absent")
+_SOFT = ("focus", "terms", "absent", "number")
 
 
 def _absent_share(question: Question, checks: Answerability, absent_words: Callable | None) -> float:
@@ -37,7 +37,7 @@ def answer_signals(question: Question, chosen: Sequence[Candidate], ranked: Sequ
     """One value per decision feature; a draft with no candidate has every signal at zero."""
     if not chosen:
         return {"sem_unit": 0.0, "sem_margin": 0.0, "sem_passage": 0.0, "lex_coverage": 0.0, "lex_unit": 0.0,
-                "focus_met": 0.0, "unmet_year_place": 0.0, "unmet_other": 0.0, "absent_share": 0.0,
+                "focus_met": 0.0, "unmet_year_place": 0.0, "unmet_number": 0.0, "unmet_other": 0.0, "absent_share": 0.0,
                 "anchor": 0.0, "tool": 0.0, "rank_best": 0.0}
     lead = chosen[0]
     scored = [c.semantic for c in ranked if c.semantic is not None]
@@ -55,6 +55,7 @@ def answer_signals(question: Question, chosen: Sequence[Candidate], ranked: Sequ
         "lex_unit": lead.overlap,
         "focus_met": 0.0 if "focus" in unmet else 1.0,
         "unmet_year_place": float(sum(1 for u in unmet if u in _YEAR_PLACE)),
+        "unmet_number": float(sum(1 for u in unmet if u == "number")),
         "unmet_other": float(sum(1 for u in unmet if u not in _YEAR_PLACE and u not in _SOFT)),
         "absent_share": _absent_share(question, checks, absent_words),
         "anchor": 1.0 if origins & ANCHOR_ORIGINS else 0.0,

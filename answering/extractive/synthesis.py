@@ -21,7 +21,7 @@ import re
 from typing import Callable, Sequence
 
 from answering.extractive.answerability import assess
-from answering.extractive.candidates import Candidate, candidates
+from answering.extractive.candidates import Candidate, candidates, with_semantic
 from answering.extractive.decision import answerable, frozen_params
 from answering.extractive.layout import compose
 from answering.extractive.question import Question, detect_language, read_question
@@ -47,6 +47,10 @@ KEEP_SHARE = 0.5                # units scoring under half the best one are off 
 SIGNATURE = re.compile(r"\b(?:Ditetapkan|Disahkan|Diundangkan)\s+di\b|\bTembusan\b|Salinan\s+sesuai\s+dengan\s+aslinya|"
                        r"\bLEMBARAN\s+(?:NEGARA|ACEH|DAERAH)\b|\bBERITA\s+DAERAH\b")
 SIGNATURE_ASKS = frozenset({"enactment", "signatory", "date", "person"})
+# Categorical, not a matter of degree: another instrument's text or another article never answers "Pasal 12A
+# Qanun 92/2023", and an answer without what was asked for (a definition, a date, a name, a figure, what the
+# instrument is about) is no answer. The fitted decision weighs everything else.
+IDENTITY_CONSTRAINTS = frozenset({"instrument", "article", "focus"})
 OPENER_ASKS = frozenset({"figure", "duration", "date", "person", "yesno", "definition", "list", "enactment", "signatory"})
 
 
@@ -131,13 +135,17 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
         semantic = None       # the semantic constants hold for the model they were fitted with (decision.py)
     ranked = _eligible(read, candidates(read, passages, semantic))
     chosen = select(read, ranked)
+    if semantic is not None:
+        chosen = with_semantic(chosen, semantic)
     claims = tuple(Claim(text=c.text, citation_keys=tuple(labels.values())) for c, labels in chosen)
     checks = assess(question, claims, passages, focus=read.focus, expansions=expansions)
     signals = answer_signals(read, [c for c, _ in chosen], ranked, passages, checks, semantic=semantic,
                              absent_words=absent_words)
-    publish, confidence = answerable(signals, semantic is not None) if chosen else (False, 0.0)
+    publish, confidence = answerable(signals, semantic is not None, lexical=read.language != "en") if chosen else (False, 0.0)
     if chosen and not publish and _read_for_it(chosen[0][0].passage, signals):
         publish = True
+    if any(u.split(" ")[0] in IDENTITY_CONSTRAINTS for u in checks.unmet):
+        publish = False
     if not publish:
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang, pointer=checks.pointer,
                            unmet=checks.unmet, term_coverage=checks.coverage, signals=signals, confidence=confidence)

@@ -1,10 +1,25 @@
 """Fit the embedded answerer's answerability decision on the training part and freeze it (evaluation/fitting.py)."""
+from pathlib import Path
+
 from django.core.management.base import BaseCommand, CommandError
 
-from answering.evaluation.fitting import example, fit, scores, write as write_params
-from answering.evaluation.quality import run_conversation, run_single
+from answering.evaluation import load_set
+from answering.evaluation.fitting import example, fit, project_example, scores, write as write_params
+from answering.evaluation.quality import ask, run_conversation, run_single
 from retrieval.embedders import get_embedder
 from retrieval.quality import in_part, read_rows
+
+
+def _project_examples(paths: list[Path]) -> list:
+    """The project's own sets (fit data too: the code was tuned on them)."""
+    examples = []
+    for path in paths:
+        for question in load_set(path):
+            result, _ = ask(question.question, route="query", conversation_id=None, collection=None)
+            read_text = "\n".join(p.text for p in result.passages)
+            if (found := project_example(question, result, read_text)) is not None:
+                examples.append(found)
+    return examples
 
 
 def _examples(part: str) -> tuple[list, int]:
@@ -26,23 +41,29 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--write", action="store_true", help="Freeze the fitted parameters (answerability.json).")
         parser.add_argument("--regularisation", type=float, default=1.0, help="Inverse L2 strength (C); default 1.0.")
+        parser.add_argument("--with-set", type=Path, action="append", default=[], dest="project_sets",
+                            help="Also fit on a project set (bench/answers_*.jsonl); repeatable.")
 
-    def handle(self, *args, write: bool, regularisation: float, **options):
+    def handle(self, *args, write: bool, regularisation: float, project_sets: list, **options):
         try:
             train, skipped = _examples("train")
+            extra = _project_examples(project_sets)
         except (OSError, ValueError) as exc:
             raise CommandError(f"cannot read the shared sets: {exc}") from exc
         if len({e.label for e in train}) < 2:
             raise CommandError("the training part needs answerable and unanswerable examples")
-        params = fit(train, regularisation=regularisation)
-        self.stdout.write(f"training examples {len(train)} ({params['fitted_on']['positives']} answerable with their "
-                          f"evidence read, {params['fitted_on']['negatives']} unanswerable; {skipped} left out: "
-                          "evidence never read)")
+        params = fit(train + extra, regularisation=regularisation)
+        self.stdout.write(f"training examples {len(train) + len(extra)} ({params['fitted_on']['positives']} answerable "
+                          f"with their evidence read, {params['fitted_on']['negatives']} unanswerable; {len(extra)} of "
+                          f"them from the project's sets; {skipped} shared rows left out: evidence never read or no "
+                          "candidate)")
         for name, weight in params["weights"].items():
             self.stdout.write(f"  {name:<18} weight {weight:+.3f}  mean {params['means'][name]:.4f}  "
                               f"scale {params['scales'][name]:.4f}")
         self.stdout.write(f"  intercept {params['intercept']:+.3f}  threshold {params['threshold']}")
         self.stdout.write(f"fit (training part): {scores(params, train)}")
+        if extra:
+            self.stdout.write(f"fit (project sets): {scores(params, extra)}")
         validation, _ = _examples("validation")
         self.stdout.write(f"validation part (held out): {scores(params, validation)}")
         if write:
