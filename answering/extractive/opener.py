@@ -62,7 +62,10 @@ def _deadline(text: str) -> str | None:
         match = DURATION.search(piece)
         phrase = next((m for m in DEADLINE.finditer(piece) if m.start() <= (match.start() if match else -1)), None)
         if match and phrase:
-            return tidy(piece[phrase.start():])
+            clause = piece[phrase.start():]
+            # "Paling lambat 10 hari kerja sejak …, Badan Publik wajib …": the deadline is the fronted phrase.
+            comma = clause.find(",", match.end() - phrase.start())
+            return tidy(clause[:comma] if phrase.start() == 0 and comma > 0 else clause)
     return None
 
 

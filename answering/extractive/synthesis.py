@@ -90,7 +90,7 @@ def select(question: Question, ranked: list[Candidate]) -> list[tuple[Candidate,
         return []
     best = ranked[0].score
     # A focused question is answered from one document; a question naming several instruments wants each.
-    one_document = question.focus.kind != "general" and len(question.named) < 2
+    one_document = (question.focus.kind != "general" or question.asks in OPENER_ASKS) and len(question.named) < 2
     home = _home_document(question.text, [c for c in ranked if c.score >= best * KEEP_SHARE]) if one_document else None
     # The same words in another document (two regulations' identical closings) add that document's label.
     chosen: list[tuple[Candidate, dict]] = []
