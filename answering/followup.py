@@ -27,6 +27,8 @@ SHORT_QUESTION_WORDS = 6
 MARKERS = re.compile(
     r"\b(\w+nya|itu|tersebut|tadi|ini|berikutnya|selanjutnya|sebelumnya|lanjutannya|barusan|di\s+atas|"
     r"bagaimana\s+dengan|kalau|lalu|terus|juga|it|that|this|those|next|previous|above)\b", re.I)
+NEW_TOPIC = re.compile(r"\b(pertanyaan\s+(?:lain|baru|berbeda)|ganti\s+topik|topik\s+(?:lain|baru)|beda\s+topik|"
+                       r"(?:another|new|different|unrelated)\s+(?:question|topic))\b", re.I)
 FOLLOWUP_SYSTEM = (
     "You decide whether the user's new question is a follow-up that relies on earlier exchanges of this chat "
     "(it refers back to a regulation, article or topic discussed there) or an independent question. A question "
@@ -84,7 +86,11 @@ def followup_rule(question: str, history, *, names_instrument: bool | None = Non
     shared = own & content_stems(earlier)
     marker = bool(MARKERS.search(question))
     short = len(re.findall(r"\w+", question)) <= SHORT_QUESTION_WORDS
-    if own and not shared and (not marker or len(own) >= 2):
+    if NEW_TOPIC.search(question):
+        return FollowupDecision(False, "new_topic")          # "Pertanyaan lain ya, …": the user says so
+    # A short question pointing back ("tim seleksinya isinya siapa aja?") is about the earlier referent even
+    # with words of its own; a longer one with two new words is a new topic.
+    if own and not shared and (not marker or (len(own) >= 2 and not short)):
         return FollowupDecision(False, "new_topic")
     if not (marker or short):
         return FollowupDecision(False, "no_reference")

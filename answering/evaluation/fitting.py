@@ -46,7 +46,7 @@ def example(record, answerability: dict | None) -> Example | None:
 # The direction each signal can only push the decision: a weight of the other sign is the small sample's noise
 # (a collinear pair splitting one effect), so that signal is dropped and the model refitted without it.
 SIGNS = {"sem_unit": 1, "sem_margin": 1, "sem_passage": 1, "lex_coverage": 1, "lex_unit": 1, "focus_met": 1,
-         "unmet_year_place": -1, "unmet_number": -1, "unmet_other": -1, "absent_share": -1, "anchor": 1, "tool": 1, "rank_best": 1}
+         "unmet_year_place": -1, "unmet_number": -1, "unmet_other": -1, "absent_share": -1, "anchor": 1, "tool": 1, "rank_best": 1, "carried": 1}
 
 
 def project_example(question, result, read_text: str) -> Example | None:

@@ -13,6 +13,7 @@ from answering.types import Passage
 
 TOOL_ORIGINS = frozenset({"tool", "legal_relation"})
 ANCHOR_ORIGINS = frozenset({"anchor", "closing"})
+CARRIED_ORIGINS = frozenset({"followup"})       # read from the documents a follow-up carried (followup.py)
 PASSAGES_COMPARED = 3
 _YEAR_PLACE = ("year", "place")
 _SOFT = ("focus", "terms", "absent", "number")
@@ -38,7 +39,7 @@ def answer_signals(question: Question, chosen: Sequence[Candidate], ranked: Sequ
     if not chosen:
         return {"sem_unit": 0.0, "sem_margin": 0.0, "sem_passage": 0.0, "lex_coverage": 0.0, "lex_unit": 0.0,
                 "focus_met": 0.0, "unmet_year_place": 0.0, "unmet_number": 0.0, "unmet_other": 0.0, "absent_share": 0.0,
-                "anchor": 0.0, "tool": 0.0, "rank_best": 0.0}
+                "anchor": 0.0, "tool": 0.0, "rank_best": 0.0, "carried": 0.0}
     lead = chosen[0]
     scored = [c.semantic for c in ranked if c.semantic is not None]
     sem_unit = max((c.semantic for c in chosen if c.semantic is not None), default=0.0)
@@ -61,4 +62,5 @@ def answer_signals(question: Question, chosen: Sequence[Candidate], ranked: Sequ
         "anchor": 1.0 if origins & ANCHOR_ORIGINS else 0.0,
         "tool": 1.0 if origins & TOOL_ORIGINS else 0.0,
         "rank_best": 1.0 / (1 + min(c.passage_rank for c in chosen)),
+        "carried": 1.0 if origins & CARRIED_ORIGINS else 0.0,
     }

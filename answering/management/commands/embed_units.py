@@ -9,6 +9,7 @@ from retrieval import facade
 from retrieval.embedders import EmbeddingError
 
 BATCH_UNITS = 64
+REPORT_EVERY = 2000
 
 
 def chunk_units(kind: str, text: str) -> list[str]:
@@ -29,8 +30,9 @@ class Command(BaseCommand):
                 pending.extend(chunk_units(kind, text))
                 if len(pending) >= BATCH_UNITS:
                     facade.unit_vectors_get(pending)
+                    reported = done // REPORT_EVERY
                     done, pending = done + len(pending), []
-                    if done % (BATCH_UNITS * 20) == 0:
+                    if done // REPORT_EVERY > reported:
                         self.stdout.write(f"{done} units · {done / (time.perf_counter() - started):.1f} units/s")
             if pending:
                 facade.unit_vectors_get(pending)
