@@ -28,6 +28,12 @@ SEMANTIC_UNITS = 16
 SEMANTIC_WEIGHT = 6.0
 SEMANTIC_CENTRE = 0.80
 MIN_SENTENCE_CHARS = 25
+# A penal provision ("… dipidana dengan pidana kurungan paling lama 1 (satu) tahun") restates a duty to punish
+# its breach: it answers what the sanction is, not what the duty or its deadline is.
+PENAL = re.compile(r"\bdipidana\b|\bpidana\s+(?:penjara|kurungan|denda)\b", re.I)
+ASKS_SANCTION = re.compile(r"\b(?:sanksi|pidana|dipidana|denda|hukuman|dihukum|penjara|kurungan|ancaman|penalt\w*|fine[sd]?|"
+                           r"punish\w*|prison|jail)\b", re.I)
+PENAL_PENALTY = 0.6
 # The title of a heading, as headings print it in capitals ("NOMOR 94 TAHUN 2021 TENTANG DISIPLIN PEGAWAI
 # NEGERI SIPIL", "NOMOR 31 /POJK.05/2016 TENTANG USAHA PERGADAIAN"), up to the preamble; a citation of another
 # law in the considerations ("Nomor 21 Tahun 2011 tentang …") is not one.
@@ -84,6 +90,8 @@ def _lexical(text: str, question: Question, passage: Passage, rank: int, closing
         score += 0.2  # the question named this article: its text answers it even without shared words
     elif overlap == 0:
         return 0.0, 0.0   # no shared word: only its meaning (the semantic score) can make it a candidate
+    if PENAL.search(text) and not ASKS_SANCTION.search(question.text):
+        score -= PENAL_PENALTY
     return score + focus_bonus(question.focus, text, closing), overlap
 
 

@@ -4,7 +4,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from answering.evaluation import load_set
-from answering.evaluation.fitting import example, fit, project_example, scores, write as write_params
+from answering.evaluation.fitting import example, fit, project_example, scores, write as write_params, youden_threshold
 from answering.evaluation.quality import ask, run_conversation, run_single
 from retrieval.embedders import get_embedder
 from retrieval.quality import in_part, read_rows
@@ -53,6 +53,7 @@ class Command(BaseCommand):
         if len({e.label for e in train}) < 2:
             raise CommandError("the training part needs answerable and unanswerable examples")
         params = fit(train + extra, regularisation=regularisation)
+        params["threshold"] = youden_threshold(params, train + extra)
         self.stdout.write(f"training examples {len(train) + len(extra)} ({params['fitted_on']['positives']} answerable "
                           f"with their evidence read, {params['fitted_on']['negatives']} unanswerable; {len(extra)} of "
                           f"them from the project's sets; {skipped} shared rows left out: evidence never read or no "
