@@ -34,6 +34,16 @@ PENAL = re.compile(r"\bdipidana\b|\bpidana\s+(?:penjara|kurungan|denda)\b", re.I
 ASKS_SANCTION = re.compile(r"\b(?:sanksi|pidana|dipidana|denda|hukuman|dihukum|penjara|kurungan|ancaman|penalt\w*|fine[sd]?|"
                            r"punish\w*|prison|jail)\b", re.I)
 PENAL_PENALTY = 0.6
+# Text a broken font or a bad scan left behind ("FE o.IJ 0.p. oN N to N N od d!") is not a unit: most of a
+# real unit's tokens are words.
+_WORDLIKE = re.compile(r"^[(\"']?(?:[A-Za-z][a-z]+(?:[-/][A-Za-z][a-z]+)*|[A-Z]{2,}|[\d.,/%]+|\(?\d{1,2}[a-z]?\)|[a-z]\.)"
+                       r"[)\"',.;:]*$|^[:|\-–]$")
+MIN_WORDLIKE_SHARE = 0.6
+
+
+def readable(text: str) -> bool:
+    tokens = text.split()
+    return bool(tokens) and sum(1 for t in tokens if _WORDLIKE.match(t)) / len(tokens) >= MIN_WORDLIKE_SHARE
 # The title of a heading, as headings print it in capitals ("NOMOR 94 TAHUN 2021 TENTANG DISIPLIN PEGAWAI
 # NEGERI SIPIL", "NOMOR 31 /POJK.05/2016 TENTANG USAHA PERGADAIAN"), up to the preamble; a citation of another
 # law in the considerations ("Nomor 21 Tahun 2011 tentang …") is not one.
@@ -102,6 +112,8 @@ def candidates(question: Question, passages: Sequence[Passage], semantic: Semant
     for rank, passage in enumerate(passages[:PASSAGES_READ]):
         closing = is_closing(passage)
         for position, unit in enumerate(passage_units_for(passage, question, legal_basis)):
+            if not readable(unit.text):
+                continue
             score, overlap = _lexical(unit.text, question, passage, rank, closing)
             found.append(Candidate(unit.text, passage, rank, position, score, overlap, None, unit.kind, unit.items,
                                    unit.omitted))

@@ -77,7 +77,7 @@ def _clause(text: str, pattern: re.Pattern) -> str | None:
     return None
 
 
-POLARITY_REACH = 10        # words after the modal that must share a word with the question
+POLARITY_REACH = 15        # words after the modal that must share a word with the question
 
 
 def _governs(question: Question, unit: str, match: re.Match) -> bool:
@@ -109,6 +109,7 @@ def _enactment(lead: Candidate, language: str) -> str | None:
     if person and person.start() < len(head):
         head = head[:person.start()]
     head = re.sub(r"\s*\bttd\b\.?\s*$", "", head.strip(" ,"), flags=re.I)
+    head = re.sub(r"\btanggal\s*,\s*", "tanggal ", head)
     who = ""
     if person:
         title = ""

@@ -109,3 +109,9 @@ def test_a_list_cut_short_says_how_many_items_were_left_out():
     heading = next(claim.heading for claim in draft.claims if claim.heading)
     shown = sum(1 for claim in draft.claims if claim.layout == "list_item")
     assert shown < 14 and f"({shown} dari 14 butir ditampilkan)" in heading
+
+
+def test_text_a_broken_font_left_behind_is_never_quoted():
+    garbled = passage("FE o.IJ 0.p. oN N to N N od d! 6E ! (d E OJ ooli C6 j cU Ji u0 o E i( ) dli. pekerja hamil")
+    assert synthesise("Bolehkah pekerja hamil diberhentikan?", [garbled]).no_answer
+    assert not synthesise("Bolehkah pekerja hamil diberhentikan?", [garbled, BAN]).claims[0].text.startswith("FE")
