@@ -114,4 +114,7 @@ def test_a_list_cut_short_says_how_many_items_were_left_out():
 def test_text_a_broken_font_left_behind_is_never_quoted():
     garbled = passage("FE o.IJ 0.p. oN N to N N od d! 6E ! (d E OJ ooli C6 j cU Ji u0 o E i( ) dli. pekerja hamil")
     assert synthesise("Bolehkah pekerja hamil diberhentikan?", [garbled]).no_answer
-    assert not synthesise("Bolehkah pekerja hamil diberhentikan?", [garbled, BAN]).claims[0].text.startswith("FE")
+    rule = passage("Pengusaha dilarang memberhentikan pekerja perempuan yang hamil.")
+    draft = synthesise("Bolehkah pekerja hamil diberhentikan?", [garbled, rule])
+    assert draft.claims[0].text == "Tidak. Pengusaha dilarang memberhentikan pekerja perempuan yang hamil."
+    assert all(claim.citation_keys == (rule.label,) for claim in draft.claims)
