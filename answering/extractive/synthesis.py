@@ -141,7 +141,9 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
     checks = assess(question, claims, passages, focus=read.focus, expansions=expansions)
     signals = answer_signals(read, [c for c, _ in chosen], ranked, passages, checks, semantic=semantic,
                              absent_words=absent_words)
-    publish, confidence = answerable(signals, semantic is not None, lexical=read.language != "en") if chosen else (False, 0.0)
+    publish, confidence = False, 0.0
+    if chosen:
+        publish, confidence = answerable(signals, semantic is not None, lexical=read.language != "en")
     if chosen and not publish and _read_for_it(chosen[0][0].passage, signals):
         publish = True
     if any(u.split(" ")[0] in IDENTITY_CONSTRAINTS for u in checks.unmet):
