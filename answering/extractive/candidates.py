@@ -28,6 +28,7 @@ SEMANTIC_UNITS = 16
 SEMANTIC_WEIGHT = 6.0
 SEMANTIC_CENTRE = 0.80
 MIN_SENTENCE_CHARS = 25
+DISTRIBUTION = re.compile(r"(?:SALINAN|Salinan|Tembusan|TEMBUSAN)\b")
 # A penal provision ("… dipidana dengan pidana kurungan paling lama 1 (satu) tahun") restates a duty to punish
 # its breach: it answers what the sanction is, not what the duty or its deadline is.
 PENAL = re.compile(r"\bdipidana\b|\bpidana\s+(?:penjara|kurungan|denda)\b", re.I)
@@ -70,8 +71,11 @@ class Candidate:
 def closing_units(text: str) -> list[str]:
     """A signature block read whole: enactment (place, date, office, signatory), then promulgation."""
     flat = " ".join(text.split())
-    parts = re.split(r"(?=\b(?:Ditetapkan|Disahkan|Diundangkan)\s+di\b)|(?=\bLEMBARAN\b|\bBERITA\b)", flat)
-    return [part.strip() for part in parts if len(part.strip()) >= MIN_SENTENCE_CHARS]
+    parts = re.split(r"(?=\b(?:Ditetapkan|Disahkan|Diundangkan)\s+di\b)|(?=\bLEMBARAN\b|\bBERITA\b)|"
+                     r"(?=\b(?:SALINAN|Salinan|Tembusan|TEMBUSAN)\b)", flat)
+    # Who receives a copy ("SALINAN … disampaikan kepada 1. Menteri …") is not who signed or when.
+    return [part.strip() for part in parts if len(part.strip()) >= MIN_SENTENCE_CHARS
+            and not DISTRIBUTION.match(part.strip())]
 
 
 def is_closing(passage: Passage) -> bool:

@@ -118,3 +118,12 @@ def test_text_a_broken_font_left_behind_is_never_quoted():
     draft = synthesise("Bolehkah pekerja hamil diberhentikan?", [garbled, rule])
     assert draft.claims[0].text == "Tidak. Pengusaha dilarang memberhentikan pekerja perempuan yang hamil."
     assert all(claim.citation_keys == (rule.label,) for claim in draft.claims)
+
+
+def test_who_signed_is_answered_without_the_distribution_list():
+    block = passage("Ditetapkan di Banda Aceh\npada tanggal, 30 Desember 2025\nGUBERNUR ACEH,\nTtd.\nMUZAKIR MANAF\n"
+                    "SALINAN - dari Keputusan ini disampaikan kepada\n1. Menteri Dalam Negeri RI;\n2. Inspektur Aceh.",
+                    kind="closing", origin="closing", reference=None)
+    draft = synthesise("Siapa yang menandatangani keputusan ini?", [block])
+    assert draft.claims[0].text == "Ditetapkan di Banda Aceh pada tanggal 30 Desember 2025 oleh Gubernur Aceh Muzakir Manaf."
+    assert not any("disampaikan kepada" in claim.text for claim in draft.claims)
