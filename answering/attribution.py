@@ -43,6 +43,10 @@ class Attribution:
     numbers: frozenset[str]             # digits besides the instruments' and articles' (an ayat, an angka)
 
 
+# "(5 dari 7 butir ditampilkan)": the layout's note on a list cut short (extractive/layout.py), not a name.
+SHOWN_NOTE = re.compile(r"\s*\(\d+ (?:dari|of) \d+ (?:butir ditampilkan|items shown)\)$")
+
+
 @dataclass(frozen=True)
 class SourceIdentity:
     """A passage's identity as the reader sees it beside the passage."""
@@ -62,7 +66,7 @@ class SourceIdentity:
     def is_named_by(self, heading: str) -> bool:
         """The heading is this identity as the embedded answerer prints it (its legal reference or its title,
         possibly cut with "…")."""
-        heading = " ".join(heading.split()).removesuffix(" …")
+        heading = SHOWN_NOTE.sub("", " ".join(heading.split())).removesuffix(" …")
         return bool(heading) and any((name or "").startswith(heading) for name in (self.legal_reference, self.title))
 
 

@@ -141,3 +141,9 @@ def test_the_deterministic_judge_checks_only_a_framing_attribution_against_the_i
     # A fact is judged by the passage's words, and so is a framing line whose passage's identity is unknown.
     assert with_identity.judge_batch([JudgeItem(0, text, "", body, "fact")]) == {0: "unsupported"}
     assert DeterministicJudge().judge_batch([JudgeItem(0, text, "", body, "framing")]) == {0: "unsupported"}
+
+
+def test_a_heading_with_the_note_of_a_list_cut_short_is_still_its_passage_identity():
+    assert IDENTITY.is_named_by("Qanun Aceh Nomor 10 Tahun 2018 Pasal 2 ayat (1) (5 dari 7 butir ditampilkan)")
+    assert IDENTITY.is_named_by("Qanun Aceh Nomor 10 Tahun 2018 Pasal 2 ayat (1)")
+    assert not IDENTITY.is_named_by("Qanun Aceh Nomor 3 Tahun 2021 Pasal 2 (5 dari 7 butir ditampilkan)")
