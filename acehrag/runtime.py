@@ -28,8 +28,9 @@ def runtime_summary() -> RuntimeSummary:
         judge = llm.judge_endpoint().model
         answerer = f"model server: agent `{llm.model}`, judge `{judge}` (OpenAI-compatible chat completions)"
     else:
-        answerer = ("embedded default: deterministic extractive synthesiser, lexical+numeric support judge, "
-                    "rule-based policy guard (no model server)")
+        answerer = ("embedded default: deterministic extractive synthesiser (answer units scored with the bundled "
+                    "multilingual-e5, a fitted answerability decision, the answer stated first), lexical+numeric "
+                    "support judge, rule-based policy guard (no model server)")
     if embedding.backend == "openai":
         embedder = f"embeddings server: `{embedding.model}` (OpenAI-compatible /v1/embeddings)"
     else:
