@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from answering.faithfulness import quantities
-from answering.text import content_stems, normalise
+from answering.text import content_stems
 
 EVIDENCE_COVERAGE = 0.8
 LABEL = re.compile(r"\s*\[(?:chunk:[0-9a-f-]{36}|[PM]\d+|memory|history)\]")
@@ -114,6 +114,3 @@ def first_sentence_verdicts(question: str, gold_answer: str, answer: str, asked:
             verdicts["name"] = bool(wanted & _dates(ours))
     return verdicts
 
-
-def normalised_words(text: str) -> str:
-    return " ".join(re.findall(r"\w+", normalise(text)))
