@@ -7,11 +7,14 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test setup browser-deps worker bench fuzz clean-data docker-config
+.PHONY: run test setup browser-deps worker bench fuzz clean-data docker-config lock audit context-check
 
-$(VENV)/.installed: requirements/base.txt requirements/dev.txt
+# Installs only what requirements/dev.txt locks (every transitive pin, each with its sha256):
+# pip refuses any file whose hash is not in the lock.
+$(VENV)/.installed: requirements/dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements/dev.txt
+	@echo "installing requirements/dev.txt: $$(grep -c '^[a-zA-Z].*==' requirements/dev.txt) locked packages, --require-hashes"
+	$(PY) -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements/dev.txt
 	touch $@
 
 setup: $(VENV)/.installed
@@ -26,6 +29,25 @@ browser-deps:
 test: setup browser-deps
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# Re-lock after editing a requirements/*.in file: base (runtime, the image), eval (base + the
+# evaluation libraries), dev (eval + tests and tools). Pins already in a lock are kept unless
+# UPGRADE=--upgrade is given; tests/test_locks.py fails while a lock is stale against its input.
+UPGRADE ?=
+lock: setup
+	for set in base eval dev; do \
+	  $(VENV)/bin/uv pip compile requirements/$$set.in --python-version 3.11 --generate-hashes \
+	    --custom-compile-command "make lock" --quiet $(UPGRADE) -o requirements/$$set.txt || exit 1; \
+	done
+
+# Known vulnerabilities in the locked sets (PyPI's advisory data); an accepted finding is listed
+# with its reason in requirements/audit-allow.txt.
+audit: setup
+	$(PY) scripts/audit.py requirements/base.txt requirements/dev.txt
+
+# What `docker build` would send: fails if the context holds state (.git, .venv, var, …).
+context-check: setup
+	$(PY) scripts/docker_context.py
+
 worker: setup
 	$(VENV)/bin/celery -A acehrag worker --loglevel=INFO --concurrency=1
 
@@ -36,10 +58,16 @@ bench: setup
 fuzz: setup
 	$(PY) scripts/fuzz.py
 
-docker-config:
+# Renders docker/compose.yaml (Compose validates it) and checks what it would run
+# (scripts/check_compose.py), then the image's build context and Dockerfile.
+docker-config: setup
 	@command -v docker-compose >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq docker-compose; }
-	POSTGRES_PASSWORD=check DJANGO_SECRET_KEY=check ACEH_RAG_API__KEYS=check docker-compose -f docker/compose.yaml config --quiet
+	POSTGRES_PASSWORD=check DJANGO_SECRET_KEY=check ACEH_RAG_API__KEYS=check \
+	  docker-compose -f docker/compose.yaml config | $(PY) scripts/check_compose.py docker/compose.yaml
 	@grep -q 'manage.py collectstatic --noinput' docker/Dockerfile || { echo 'docker/Dockerfile must run collectstatic (whitenoise serves STATIC_ROOT)'; exit 1; }
+	@grep -q -- '--require-hashes' docker/Dockerfile || { echo 'docker/Dockerfile must install the lock with --require-hashes'; exit 1; }
+	@grep -q '^USER ' docker/Dockerfile || { echo 'docker/Dockerfile must run as a non-root user'; exit 1; }
+	$(PY) scripts/docker_context.py
 
 clean-data:
 	-$(PY) manage.py embedded_db stop

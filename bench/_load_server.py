@@ -23,13 +23,15 @@ def free_port() -> int:
 
 
 def server_command(tree: Path, port: int) -> list[str]:
-    """How ``tree`` is served: its own ``acehrag.serving`` definition, else (older trees) daphne."""
+    """How ``tree`` is served: its own ``acehrag.serving`` definition, else (older trees, once served by
+    daphne, which is no longer installed) uvicorn on the same ASGI application."""
     if (tree / "acehrag" / "serving.py").exists():
         definition = subprocess.run([sys.executable, "-c", "import json, sys; from acehrag.serving import server_argv; "
                                      f"print(json.dumps(server_argv('127.0.0.1', {port}, sys.executable)))"],
                                     cwd=tree, check=True, capture_output=True, text=True)
         return json.loads(definition.stdout)
-    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "acehrag.asgi:application"]
+    return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), "--no-access-log",
+            "acehrag.asgi:application"]
 
 
 class Server:

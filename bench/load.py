@@ -1,6 +1,6 @@
 """Load on a real server over loopback: concurrent streams, searches, a burst beyond the bound.
 
-Starts the server a source tree defines (``acehrag/serving.py``: uvicorn; daphne
+Starts the server a source tree defines (``acehrag/serving.py``: uvicorn; plain uvicorn
 for an older tree without it) serving this tree by default (``--before PATH``
 also serves another tree, e.g. main's, on the same data in the same run),
 holding the sample corpus, then runs bounded phases against it:

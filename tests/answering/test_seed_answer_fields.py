@@ -1,4 +1,4 @@
-"""The seeds' answer fields on /query and /query/v2, against real daphne servers (issue #19).
+"""The seeds' answer fields on /query and /query/v2, against real uvicorn servers (issue #19).
 
 Seeds: query-search-api ("Response fields", the passage frame's grounding object, "Document follow-ups"'
 tool_call_audit) and query-v2 ("Response": the kept fields and the opt-ins).

@@ -1,4 +1,4 @@
-"""claim_map kinds, agent rules by route and document follow-ups, against real daphne servers (issue #19).
+"""claim_map kinds, agent rules by route and document follow-ups, against real uvicorn servers (issue #19).
 
 Seeds: query-search-api ("Shared citation object" history and memory records, "Retrieval reuse within one
 answer", "Document follow-ups", the v2-only search rules) and query-v2.

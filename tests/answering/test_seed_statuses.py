@@ -1,4 +1,4 @@
-"""Statuses and error codes by the seeds' tables, against real daphne servers (issue #19).
+"""Statuses and error codes by the seeds' tables, against real uvicorn servers (issue #19).
 
 Seeds: query-search-api ("Status and error behavior", SSE error codes, failed retrievals not stored) and
 query-v2 ("Errors": a 404 when the tools that ran returned nothing readable).

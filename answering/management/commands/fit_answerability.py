@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from answering.evaluation import load_set
 from answering.evaluation.fitting import example, fit, project_example, scores, write as write_params, youden_threshold
 from answering.evaluation.quality import ask, run_conversation, run_single
+from kernel.evaluation_tools import require_evaluation_tools
 from retrieval.embedders import get_embedder
 from retrieval.quality import in_part, read_rows
 
@@ -45,6 +46,7 @@ class Command(BaseCommand):
                             help="Also fit on a project set (bench/answers_*.jsonl); repeatable.")
 
     def handle(self, *args, write: bool, regularisation: float, project_sets: list, **options):
+        require_evaluation_tools("fit_answerability", "sklearn")
         try:
             train, skipped = _examples("train")
             extra = _project_examples(project_sets)

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.test.utils import override_settings
 
+from kernel.evaluation_tools import require_evaluation_tools
 from retrieval.access import Scope, visible_documents_q
 from retrieval.evaluation import EVALUATOR, as_json, bm25_ranker, evaluate, format_table, load_questions, search_ranker
 from retrieval.models import Chunk, Document
@@ -44,6 +45,7 @@ class Command(BaseCommand):
                             help="With ../shared/quality/questions.jsonl: one part of its fixed split (retrieval.quality).")
 
     def handle(self, *args, file, modes, k, collection, baseline, misses, json_path, no_bm25, part, **options):
+        require_evaluation_tools("eval_retrieval", "ranx")
         try:
             questions = load_questions(file)
         except (OSError, ValueError) as exc:
