@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test setup browser-deps worker bench fuzz clean-data docker-config lock audit context-check
+.PHONY: run test setup browser-deps ocr-deps worker bench fuzz clean-data docker-config lock audit context-check
 
 # Installs only what requirements/dev.txt locks (every transitive pin, each with its sha256):
 # pip refuses any file whose hash is not in the lock.
@@ -19,14 +19,20 @@ $(VENV)/.installed: requirements/dev.txt
 
 setup: $(VENV)/.installed
 
-run: setup
+run: setup ocr-deps
 	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
 # Debian's Chromium drives the widget's browser test (never `playwright install`).
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium fonts-dejavu-core; }
 
-test: setup browser-deps
+# Debian's Tesseract with its Indonesian and English models reads scanned PDF pages at ingestion
+# (retrieval/parsing/ocr.py); without it scans are refused with a clear reason.
+ocr-deps:
+	@command -v tesseract >/dev/null 2>&1 && tesseract --list-langs 2>/dev/null | grep -qx ind || \
+	  { apt-get update -qq && apt-get install -y -qq tesseract-ocr tesseract-ocr-ind tesseract-ocr-eng; }
+
+test: setup browser-deps ocr-deps
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # Re-lock after editing a requirements/*.in file: base (runtime, the image), eval (base + the

@@ -80,6 +80,7 @@ def _document_out(document, legal=None) -> dict:
         "source_format": document.source_format,
         "version": document.version,
         "chunk_count": document.chunk_count,
+        "extraction": document.extraction or "text",
         "identity": {
             name: getattr(document, name)
             for name in ("instrument_type", "number", "year", "subject", "issuer", "place_enacted", "date_enacted", "signatory")
@@ -130,6 +131,8 @@ def ingestion_status(request: HttpRequest, ingestion_id: uuid.UUID):
         "collection_id": ingestion.collection_id,
         "stored_document_id": str(ingestion.document_id) if ingestion.document_id and ingestion.status == "succeeded" else None,
         "chunk_count": ingestion.chunk_count,
+        "ocr_pages_done": ingestion.ocr_pages_done,
+        "ocr_pages_total": ingestion.ocr_pages_total,
         "error": ingestion.error or None,
         "created_at": ingestion.created_at,
         "updated_at": ingestion.updated_at,

@@ -6,6 +6,10 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Callable
 
+from django.conf import settings
+
+from retrieval.parsing.ocr import OcrOptions
+
 OUTCOMES = ("ingested", "unchanged", "replaced", "updated", "failed")
 
 
@@ -52,6 +56,8 @@ class IngestProgress:
 
     files_done: int = 0
     chunks_embedded: int = 0
+    ocr_pages: int = 0
+    ocr_file_pages: tuple[int, int] = (0, 0)  # (read, to read) in the current file
     started: float = field(default_factory=time.monotonic)
     on_change: Callable[["IngestProgress"], None] | None = None
 
@@ -60,7 +66,24 @@ class IngestProgress:
         if self.on_change:
             self.on_change(self)
 
+    def ocr_page_read(self, done: int, total: int) -> None:
+        """One more page read by OCR (``done`` of ``total`` in the current file)."""
+        self.ocr_pages += 1
+        self.ocr_file_pages = (done, total)
+        if self.on_change:
+            self.on_change(self)
+
     def file_finished(self) -> None:
         self.files_done += 1
         if self.on_change:
             self.on_change(self)
+
+
+def ocr_options(progress: IngestProgress | None = None) -> OcrOptions | None:
+    """OCR as configured (None when switched off); pages read are counted on ``progress``."""
+    config = settings.ACEH_RAG.ingestion
+    if not config.ocr_enabled:
+        return None
+    return OcrOptions(languages=config.ocr_languages, dpi=config.ocr_dpi, max_pages=config.ocr_max_pages,
+                      page_timeout_seconds=config.ocr_page_timeout_seconds,
+                      on_page=progress.ocr_page_read if progress else None)

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from retrieval.embedders import Embedder, EmbeddingError, get_embedder
 from retrieval.ingest_files import discover_files, source_key_for  # noqa: F401  (callers import them here)
-from retrieval.ingest_values import OUTCOMES, IngestOptions, IngestOutcome, IngestProgress  # noqa: F401
+from retrieval.ingest_values import OUTCOMES, IngestOptions, IngestOutcome, IngestProgress, ocr_options  # noqa: F401
 from retrieval.ingestion_telemetry import ingest_file_finished, ingest_step, traced_ingest
 from retrieval.formats import handler_for
 from retrieval.models import Collection, Document
@@ -183,7 +183,7 @@ def document_ingest_bytes(
 
     try:
         with ingest_step("parse", bytes=len(data)):
-            extracted = extract_bytes(data, filename)
+            extracted = extract_bytes(data, filename, ocr_options(progress))
         with ingest_step("chunk", characters=len(extracted.text)) as chunking:
             parsed = parse_extracted(extracted, title_hint=Path(filename).stem)
             chunking.set_attribute("aceh_rag.ingest.chunks", len(parsed.chunks))
@@ -221,6 +221,8 @@ def document_ingest_bytes(
             content_hash=digest,
             text=extracted.text,
             page_starts=list(extracted.page_starts),
+            extraction=extracted.extraction,
+            ocr_pages=[list(page) for page in extracted.ocr_pages],
             **_parsed_fields(parsed),
             **_access_fields(options),
         )

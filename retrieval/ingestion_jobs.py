@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from retrieval.ingestion import IngestOptions, IngestOutcome, document_ingest_path, document_reindex
+from retrieval.ingestion import IngestOptions, IngestOutcome, IngestProgress, document_ingest_path, document_reindex
 from retrieval.models import Document, Ingestion
 from retrieval.sources import source_file_keep
 
@@ -75,7 +75,13 @@ def _ingestion_work(ingestion: Ingestion, options: IngestOptions):
         if outcome.status != "failed":
             chunk_statistics_refresh()
         return outcome
-    return document_ingest_path(path=Path(ingestion.stored_path), source_key=ingestion.source_key, options=options)
+    def record(progress: IngestProgress) -> None:  # a scan's OCR, page by page, on the ingestion's row
+        done, total = progress.ocr_file_pages
+        if total:
+            Ingestion.objects.filter(pk=ingestion.pk).update(ocr_pages_done=done, ocr_pages_total=total)
+
+    return document_ingest_path(path=Path(ingestion.stored_path), source_key=ingestion.source_key, options=options,
+                                progress=IngestProgress(on_change=record))
 
 
 def chunk_statistics_refresh() -> None:

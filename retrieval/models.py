@@ -65,6 +65,10 @@ class Document(models.Model):
     content_hash = models.CharField(max_length=64)
     text = models.TextField(blank=True)
     page_starts = ArrayField(models.PositiveIntegerField(), default=list, blank=True)
+    # How the text was obtained: a text layer, OCR of every page with text, or both (parsing/ocr.py);
+    # ocr_pages holds [page, mean word confidence 0-100] for each page read by OCR.
+    extraction = models.CharField(max_length=8, default="text", blank=True)
+    ocr_pages = models.JSONField(default=list, blank=True)
     chunk_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -167,6 +171,9 @@ class Ingestion(models.Model):
     error = models.TextField(blank=True)
     document = models.ForeignKey(Document, on_delete=models.SET_NULL, blank=True, null=True, related_name="+")
     chunk_count = models.PositiveIntegerField(default=0)
+    # A scanned PDF's pages read by OCR so far, of those it needs (0/0 when none do).
+    ocr_pages_done = models.PositiveIntegerField(default=0)
+    ocr_pages_total = models.PositiveIntegerField(default=0)
     attempts = models.PositiveIntegerField(default=0)
     requested_by = models.CharField(max_length=256, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

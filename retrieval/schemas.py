@@ -76,6 +76,8 @@ class IngestionOut(Schema):
     stored_document_id: str | None = Field(description="The stored document's ID (UUID) once succeeded; use it in "
                                                        "document_ids.")
     chunk_count: int = Field(description="Chunks stored (0 until succeeded).")
+    ocr_pages_done: int = Field(0, description="A scanned PDF's pages read by OCR so far (0 when none need it).")
+    ocr_pages_total: int = Field(0, description="Pages of the PDF that need OCR (0 when it has a text layer).")
     error: str | None = Field(description="Why it failed; null otherwise.")
     created_at: datetime = Field(description="When the upload was accepted.")
     updated_at: datetime = Field(description="Last status change.")
@@ -103,6 +105,9 @@ class DocumentOut(Schema):
     source_format: str = Field(description="pdf, txt, md, html or docx.")
     version: int = Field(description="Increases each time a changed file replaces the document.")
     chunk_count: int = Field(description="Chunks indexed for the document.")
+    extraction: Literal["text", "ocr", "mixed"] = Field(
+        "text", description="How its text was read: a text layer, OCR of a scan, or both (OCR only where the layer "
+                            "fails).")
     identity: IdentityCard = Field(description="The parsed identity card of the regulation.")
     indexed_at: datetime | None = Field(description="When the current version became searchable.")
 

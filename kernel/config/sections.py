@@ -69,6 +69,12 @@ class EmbeddingSettings:
 class IngestionSettings:
     chunk_max_chars: min_int(200) = 1500
     chunk_min_chars: AtLeast0 = 200
+    # OCR of PDF pages without a usable text layer (retrieval/parsing/ocr.py).
+    ocr_enabled: bool = True
+    ocr_languages: str = "ind+eng"
+    ocr_dpi: min_int(72) = 300
+    ocr_max_pages: AtLeast1 = 300
+    ocr_page_timeout_seconds: AtLeast1 = 120
 
 
 @dataclass(frozen=True)

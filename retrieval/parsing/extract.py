@@ -23,6 +23,7 @@ import re
 import zipfile
 from pathlib import Path
 
+from .ocr import OcrOptions
 from .text import ExtractedText, ExtractionError, normalise_text
 
 __all__ = [
@@ -112,17 +113,20 @@ def _looks_like_html(head: bytes) -> bool:
 # --------------------------------------------------------------------------- entry points
 
 
-def extract_file(path) -> ExtractedText:
+def extract_file(path, ocr: OcrOptions | None = None) -> ExtractedText:
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise ExtractionError(f"Cannot read file: {exc.strerror or exc}") from exc
-    return extract_bytes(data, path.name)
+    return extract_bytes(data, path.name, ocr)
 
 
-def extract_bytes(data: bytes, filename: str) -> ExtractedText:
-    """Extract normalised text from ``data``; dispatch on extension and magic bytes."""
+def extract_bytes(data: bytes, filename: str, ocr: OcrOptions | None = None) -> ExtractedText:
+    """Extract normalised text from ``data``; dispatch on extension and magic bytes.
+
+    ``ocr`` lets a PDF's scanned or garbled pages be read by OCR (``ocr.py``); without it they are
+    refused."""
     if not data or not data.strip():
         raise ExtractionError("File is empty")
     ext = Path(filename or "").suffix.lower()
@@ -134,7 +138,7 @@ def extract_bytes(data: bytes, filename: str) -> ExtractedText:
             raise ExtractionError("Not a valid PDF file (missing %PDF header; corrupt or mislabelled?)")
         from .pdf import extract_pdf
 
-        result = extract_pdf(data)
+        result = extract_pdf(data, ocr)
     elif ext == ".docx" or is_zip:
         if not is_zip:
             raise ExtractionError("Not a valid DOCX file (not a ZIP archive; corrupt or mislabelled?)")

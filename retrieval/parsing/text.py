@@ -15,6 +15,8 @@ class ExtractedText:
     text: str
     page_starts: tuple[int, ...]
     format: str  # "pdf" | "text" | "html" | "docx"
+    extraction: str = "text"  # "text" (a text layer), "ocr" (every page read by OCR) or "mixed"
+    ocr_pages: tuple[tuple[int, float], ...] = ()  # (page number, mean OCR word confidence)
 
 
 class ExtractionError(Exception):

@@ -56,7 +56,8 @@ class Command(BaseCommand):
         verbosity = options.get("verbosity", 1)
         with CommandProgress(len(files), stdout=self.stdout) as bar:
             progress = IngestProgress(on_change=lambda p: bar.update(
-                done=p.files_done, note=f"{p.chunks_embedded} chunks · {p.chunks_embedded / bar.elapsed:.1f} chunks/s"))
+                done=p.files_done, note=f"{p.chunks_embedded} chunks · {p.chunks_embedded / bar.elapsed:.1f} chunks/s"
+                + (f" · {p.ocr_pages} pages by OCR" if p.ocr_pages else "")))
             outcomes = self._run(files, ingest_options, progress, wait_timeout, run_async, bar)
             for (path, _), outcome in zip(files, outcomes):
                 self._report(bar, path, outcome, verbosity)

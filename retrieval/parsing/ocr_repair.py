@@ -1,0 +1,75 @@
+"""Repairs to OCR text where Tesseract's typical faults would break the legal structure.
+
+- Digits read as letters in structure headings: ``Pasal l`` / ``Pasal 1l`` / ``Pasal l0`` become
+  ``Pasal 1`` / ``Pasal 11`` / ``Pasal 10`` (a heading that is a Roman numeral, ``Pasal I`` of an
+  amending regulation, is kept); ``BAB Il`` / ``BAB 1V`` become ``BAB II`` / ``BAB IV``; an ayat
+  marker ``(l)`` at a line start becomes ``(1)``.
+- A word hyphenated across a line break is joined (``kewe-`` + ``nangan``).
+- Running headers and footers (a line that opens or closes most pages) and page numbers
+  (``- 3 -``, ``3``, ``Halaman 3 dari 10``) are dropped.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+_DIGIT_LOOKALIKES = str.maketrans({"l": "1", "I": "1", "|": "1", "!": "1", "o": "0", "O": "0"})
+_ROMAN_LOOKALIKES = str.maketrans({"l": "I", "1": "I", "|": "I"})
+_PASAL = re.compile(r"(?m)^(\s*Pasal\s+)([0-9lIoO|!]{1,4})([A-Z]?)\s*$")
+_BAB = re.compile(r"(?m)^(\s*BAB\s+)([IVXLl1|]{1,6})\s*$")
+_AYAT = re.compile(r"(?m)^(\s*\()([0-9lI|!]{1,3})(\))")
+_HYPHENATED = re.compile(r"(\w)-\n(?=[a-z])")
+_PAGE_NUMBER = re.compile(r"^\s*(?:[-–—]\s*)?\d{1,4}(?:\s*[-–—])?\s*$|^\s*(?:halaman|hal\.?|page)\s+\d+(?:\s+(?:dari|of)\s+\d+)?\s*$",
+                          re.I)
+_EDGE_LINES = 2           # lines from the top and the bottom of a page that may be running text
+_RUNNING_SHARE = 0.4      # a line at a page edge on this share of pages is a running header or footer
+_RUNNING_MIN_PAGES = 3
+
+
+def _pasal(match: re.Match) -> str:
+    number = match.group(2)
+    if re.fullmatch(r"[IVX]+", number) or not re.search(r"[0-9l|!]", number):
+        return match.group(0)
+    return f"{match.group(1)}{number.translate(_DIGIT_LOOKALIKES)}{match.group(3)}"
+
+
+def _bab(match: re.Match) -> str:
+    numeral = match.group(2)
+    if numeral.isdigit():  # an Arabic chapter number is kept as written
+        return match.group(0)
+    return f"{match.group(1)}{numeral.translate(_ROMAN_LOOKALIKES)}"
+
+
+def repair_structure(text: str) -> str:
+    """Headings and ayat markers with their digits restored, hyphenated words joined."""
+    text = _PASAL.sub(_pasal, text)
+    text = _BAB.sub(_bab, text)
+    text = _AYAT.sub(lambda m: m.group(1) + m.group(2).translate(_DIGIT_LOOKALIKES) + m.group(3), text)
+    return _HYPHENATED.sub(r"\1", text)
+
+
+_HEADING = re.compile(r"^\s*(?:BAB|Bagian|Paragraf|Pasal)\b", re.I)
+
+
+def _key(line: str) -> str:
+    """A line as running text compares (digits and punctuation aside); "" for a structure heading."""
+    return "" if _HEADING.match(line) else re.sub(r"[\d\W]+", " ", line.lower()).strip()
+
+
+def drop_running_lines(pages: list[str]) -> list[str]:
+    """Each page without its page-number lines and the headers or footers most pages share."""
+    edges: Counter[str] = Counter()
+    for page in pages:
+        lines = [line for line in page.splitlines() if line.strip()]
+        edges.update({_key(line) for line in lines[:_EDGE_LINES] + lines[-_EDGE_LINES:] if _key(line)})
+    threshold = max(_RUNNING_MIN_PAGES, _RUNNING_SHARE * len(pages))
+    running = {key for key, count in edges.items() if count >= threshold}
+    cleaned = []
+    for page in pages:
+        lines = page.splitlines()
+        filled = [index for index, line in enumerate(lines) if line.strip()]
+        edge = set(filled[:_EDGE_LINES] + filled[-_EDGE_LINES:])
+        cleaned.append("\n".join(line for index, line in enumerate(lines)
+                                 if not _PAGE_NUMBER.match(line)
+                                 and not (index in edge and _key(line) and _key(line) in running)))
+    return cleaned

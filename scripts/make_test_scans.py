@@ -1,0 +1,119 @@
+"""Writes the small scans the OCR tests read (tests/retrieval/parsing/scans/), from text written here.
+
+    python scripts/make_test_scans.py
+
+Each page is typeset with fpdf2, rendered to a grey image with PDFium at 150 dpi, and saved back as
+an image-only PDF page (no text layer): ``scan.pdf`` has a straight page, a page turned 90 degrees
+and a page with speckle noise and a 1.5 degree skew; ``mixed.pdf`` has a text-layer page followed by
+a scanned one. Deterministic (seeded noise), so the committed files can be regenerated.
+"""
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pypdfium2
+from fpdf import FPDF
+from PIL import Image
+
+OUT = Path(__file__).resolve().parents[1] / "tests" / "retrieval" / "parsing" / "scans"
+DPI = 150
+
+PAGES = [
+    """QANUN KABUPATEN CONTOH NOMOR 7 TAHUN 2024
+TENTANG
+PELAYANAN AIR BERSIH
+
+BAB I
+KETENTUAN UMUM
+
+Pasal 1
+Dalam Qanun ini yang dimaksud dengan:
+1. Daerah adalah Kabupaten Contoh.
+2. Bupati adalah Bupati Contoh.
+3. Perusahaan Air adalah badan usaha milik daerah yang menyediakan air bersih.
+
+Pasal 2
+(1) Setiap penduduk berhak memperoleh air bersih yang layak.
+(2) Perusahaan Air wajib memasang sambungan baru paling lambat 14 (empat belas) hari kerja sejak permohonan diterima.""",
+    """BAB II
+TARIF
+
+Pasal 3
+(1) Tarif air bersih ditetapkan oleh Bupati setiap tahun.
+(2) Tarif untuk rumah tangga miskin paling tinggi Rp2.500 (dua ribu lima ratus rupiah) per meter kubik.""",
+    """BAB III
+PENGADUAN
+
+Pasal 4
+(1) Pelanggan dapat menyampaikan pengaduan secara tertulis atau lisan kepada Perusahaan Air.
+(2) Perusahaan Air wajib menjawab pengaduan paling lambat 7 (tujuh) hari kerja.""",
+]
+
+
+def typeset(texts: list[str]) -> bytes:
+    pdf = FPDF(format="A4")
+    pdf.set_auto_page_break(False)
+    for text in texts:
+        pdf.add_page()
+        pdf.set_font("Helvetica", size=12)
+        pdf.set_xy(20, 20)
+        pdf.multi_cell(170, 7, text)
+    return bytes(pdf.output())
+
+
+def rendered(pdf_bytes: bytes, index: int) -> Image.Image:
+    document = pypdfium2.PdfDocument(pdf_bytes)
+    try:
+        return document[index].render(scale=DPI / 72, grayscale=True).to_pil().convert("L")
+    finally:
+        document.close()
+
+
+def noisy(image: Image.Image, seed: int) -> Image.Image:
+    rng = random.Random(seed)
+    image = image.rotate(1.5, expand=False, fillcolor=255)
+    pixels = image.load()
+    width, height = image.size
+    for _ in range(width * height // 150):
+        pixels[rng.randrange(width), rng.randrange(height)] = rng.choice((0, 90, 200))
+    return image
+
+
+def image_pdf(images: list[Image.Image]) -> bytes:
+    out = io.BytesIO()
+    images[0].save(out, format="PDF", resolution=DPI, save_all=True, append_images=images[1:])
+    return out.getvalue()
+
+
+def mixed_pdf() -> bytes:
+    """Page 1 with a text layer (fpdf2), page 2 a scan (an image of typeset text)."""
+    scan = rendered(typeset([PAGES[2]]), 0)
+    pdf = FPDF(format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=12)
+    pdf.set_xy(20, 20)
+    pdf.multi_cell(170, 7, PAGES[0])
+    pdf.add_page()
+    buffer = io.BytesIO()
+    scan.save(buffer, format="PNG")
+    pdf.image(buffer, x=0, y=0, w=210, h=297)
+    return bytes(pdf.output())
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    typeset_pages = typeset(PAGES)
+    straight = rendered(typeset_pages, 0)
+    turned = rendered(typeset_pages, 1).rotate(90, expand=True)
+    speckled = noisy(rendered(typeset_pages, 2), seed=7)
+    (OUT / "scan.pdf").write_bytes(image_pdf([straight, turned, speckled]))
+    (OUT / "mixed.pdf").write_bytes(mixed_pdf())
+    for path in sorted(OUT.glob("*.pdf")):
+        print(f"{path.relative_to(OUT.parents[3])}: {path.stat().st_size / 1024:.0f} KB")
+
+
+if __name__ == "__main__":
+    main()

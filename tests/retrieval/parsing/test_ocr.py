@@ -1,0 +1,83 @@
+"""OCR of scanned PDF pages (retrieval/parsing/ocr.py) on small scans made from text written here
+(scripts/make_test_scans.py): a straight page, a page turned 90 degrees, a skewed page with speckle noise,
+and a PDF that mixes a text-layer page with a scanned one."""
+from pathlib import Path
+
+import pytest
+
+from retrieval.parsing import ExtractionError, extract_bytes, parse_document
+from retrieval.parsing.ocr import OcrOptions, ocr_unavailable
+from retrieval.parsing.ocr_repair import drop_running_lines, repair_structure
+
+SCANS = Path(__file__).parent / "scans"
+needs_ocr = pytest.mark.skipif(ocr_unavailable() is not None, reason=f"{ocr_unavailable()} (make ocr-deps)")
+
+
+@pytest.fixture(scope="module")
+def scan():
+    return extract_bytes((SCANS / "scan.pdf").read_bytes(), "scan.pdf", OcrOptions())
+
+
+def page_of(extracted, needle: str) -> int:
+    offset = extracted.text.index(needle)
+    return max(number for number, start in enumerate(extracted.page_starts, 1) if start <= offset)
+
+
+@needs_ocr
+def test_a_scan_is_read_page_by_page_turned_and_noisy_pages_included(scan):
+    assert scan.extraction == "ocr" and [page for page, _ in scan.ocr_pages] == [1, 2, 3]
+    assert all(confidence >= 80 for _, confidence in scan.ocr_pages), scan.ocr_pages
+    for needle, page in [("paling lambat 14 (empat belas)", 1), ("Rp2.500 (dua ribu lima ratus rupiah)", 2),
+                         ("menjawab pengaduan paling lambat 7 (tujuh) hari kerja", 3)]:
+        assert " ".join(scan.text.split()).count(needle) == 1, needle
+        assert page_of(scan, needle.split()[0] if page != 3 else "menjawab pengaduan") == page
+
+
+@needs_ocr
+def test_the_legal_structure_survives_ocr(scan):
+    parsed = parse_document(scan, max_chars=1500, min_chars=50, title_hint="scan")
+    articles = {chunk.section_path[-1]: chunk for chunk in parsed.chunks
+                if chunk.section_path and chunk.section_path[-1].startswith("Pasal ")}
+    assert {"Pasal 1", "Pasal 2", "Pasal 3", "Pasal 4"} <= set(articles), sorted(articles)
+    assert articles["Pasal 3"].section_path == ("BAB II", "Pasal 3")
+    assert articles["Pasal 3"].page_number == 2 and articles["Pasal 4"].page_number == 3
+    assert parsed.identity.number == "7" and parsed.identity.year == 2024
+
+
+@needs_ocr
+def test_a_mixed_pdf_reads_only_its_scanned_page():
+    extracted = extract_bytes((SCANS / "mixed.pdf").read_bytes(), "mixed.pdf", OcrOptions())
+    assert extracted.extraction == "mixed"
+    assert [page for page, _ in extracted.ocr_pages] == [2]
+    assert "Pasal 1" in extracted.text and "Pasal 4" in extracted.text
+
+
+@needs_ocr
+def test_a_scan_beyond_the_page_limit_is_refused():
+    with pytest.raises(ExtractionError, match="needs OCR on 3 pages, more than the limit of 2"):
+        extract_bytes((SCANS / "scan.pdf").read_bytes(), "scan.pdf", OcrOptions(max_pages=2))
+
+
+def test_without_ocr_a_scan_is_refused_as_before():
+    with pytest.raises(ExtractionError, match=r"^PDF has no extractable text layer \(scanned document\?\)$"):
+        extract_bytes((SCANS / "scan.pdf").read_bytes(), "scan.pdf")
+
+
+def test_a_missing_language_model_refuses_with_the_reason():
+    with pytest.raises(ExtractionError) as raised:
+        extract_bytes((SCANS / "scan.pdf").read_bytes(), "scan.pdf", OcrOptions(languages="ind+xyz"))
+    assert str(raised.value).startswith("PDF has no extractable text layer (scanned document?); OCR unavailable:")
+
+
+def test_ocr_faults_that_break_structure_are_repaired():
+    text = "BAB Il\nKETENTUAN\nPasal l\n(l) Setiap kewe-\nnangan daerah\nPasal I\nPasal 1l\nPasal l0A\nBAB 1V\nPasal 5"
+    assert repair_structure(text) == ("BAB II\nKETENTUAN\nPasal 1\n(1) Setiap kewenangan daerah\nPasal I\n"
+                                      "Pasal 11\nPasal 10A\nBAB IV\nPasal 5")
+    assert repair_structure("Sinar-\nX dan BAB 3") == "Sinar-\nX dan BAB 3"  # capital after a hyphen: kept
+
+
+def test_running_headers_and_page_numbers_are_dropped():
+    pages = ["PRESIDEN REPUBLIK INDONESIA\nPasal 1\nisi satu\n- 2 -",
+             "PRESIDEN REPUBLIK INDONESIA\nPasal 2\nisi dua\n- 3 -",
+             "PRESIDEN REPUBLIK INDONESIA\nPasal 3\nisi tiga\nHalaman 4 dari 9"]
+    assert drop_running_lines(pages) == ["Pasal 1\nisi satu", "Pasal 2\nisi dua", "Pasal 3\nisi tiga"]
