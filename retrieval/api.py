@@ -17,14 +17,13 @@ from retrieval.errors import (
     AdminRequired,
     DocumentNotFound,
     IngestionNotFound,
-    require_query_length,
-    require_query_text,
+    require_question,
 )
 from retrieval.ingestion import IngestOptions
 from retrieval.relations.selectors import legal_status_for, legal_statuses
 from retrieval.relations.serialise import legal_status_fields
 from retrieval.search import chunk_search, search_failures
-from retrieval.uploads import document_upload_accept
+from retrieval.uploads import document_upload_accept, upload_requester
 from retrieval.selectors import document_get_visible, document_list_visible, ingestion_get
 from retrieval.services import document_delete
 
@@ -32,11 +31,6 @@ router = Router(tags=["retrieval"])
 
 # Paging deeper than this is no browsing; it also keeps OFFSET inside bigint.
 MAX_OFFSET = 1_000_000
-
-
-def upload_requester(request: HttpRequest) -> str:
-    """Who asked for an upload: the trusted subject, else the API key's name."""
-    return request_principal(request).subject or request.auth.key_name
 
 
 @router.post(
@@ -47,7 +41,7 @@ def upload_requester(request: HttpRequest) -> str:
 )
 def search(request: HttpRequest, payload: schemas.SearchRequest):
     worker_thread_deprioritise()
-    query = require_query_length(require_query_text(payload.query))
+    query = require_question(payload.query)
     scope = Scope.from_request(payload.collection_ids, payload.document_ids)
     with search_failures():
         outcome = chunk_search(query, mode=payload.mode, top_k=payload.top_k, principal=request_principal(request),

@@ -14,7 +14,7 @@ from answering.answer.evidence import EvidenceGatherer
 from answering.answer.steps import StepRecorder
 from answering.llm.judge import ModelJudge
 from answering.types import GuardDecision
-from memory.services import RecalledMemory
+from memory.facade import RecalledMemory
 
 
 @dataclass(frozen=True)
