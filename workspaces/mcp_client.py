@@ -1,4 +1,8 @@
-"""Calling tools on registered MCP sources with the official ``mcp`` SDK (streamable HTTP).
+"""Calling tools on registered MCP sources with the official ``mcp`` SDK, 2.x (streamable HTTP).
+
+mcp 2 takes headers and timeouts on an ``httpx2.AsyncClient`` handed to ``streamable_http_client``
+(a fork of httpx that the SDK now speaks; its errors are ``httpx2`` errors) and names fields in
+snake_case (``is_error``, ``input_schema``).
 
 Tool output is untrusted text: it is length-bounded here and delimited/escaped
 wherever a model reads it (answering.llm.evidence). A source that is
@@ -11,9 +15,9 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-import httpx
+import httpx2
 from mcp import ClientSession
-from mcp.client.streamable_http import streamablehttp_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.types import TextContent
 
 MAX_RESULT_CHARS = 4000          # one tool result as a passage
@@ -56,13 +60,16 @@ def _bounded(text: str) -> str:
     return text if len(text) <= MAX_RESULT_CHARS else text[:MAX_RESULT_CHARS].rstrip() + " …"
 
 
+def _http_client(endpoint: McpEndpoint) -> httpx2.AsyncClient:
+    return httpx2.AsyncClient(headers=dict(endpoint.headers), timeout=httpx2.Timeout(endpoint.timeout_seconds))
+
+
 async def _call(endpoint: McpEndpoint, tool: str, arguments: dict) -> list[McpResult]:
-    async with streamablehttp_client(endpoint.url, headers=dict(endpoint.headers), timeout=endpoint.timeout_seconds,
-                                     sse_read_timeout=endpoint.timeout_seconds) as (read, write, _):
+    async with _http_client(endpoint) as http, streamable_http_client(endpoint.url, http_client=http) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
             outcome = await session.call_tool(tool, arguments)
-    if outcome.isError:
+    if outcome.is_error:
         raise McpUnavailable(f"{endpoint.source_id}: tool {tool} reported an error")
     read_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     results = []
@@ -76,12 +83,11 @@ async def _call(endpoint: McpEndpoint, tool: str, arguments: dict) -> list[McpRe
 
 
 async def _schemas(endpoint: McpEndpoint) -> dict[str, dict]:
-    async with streamablehttp_client(endpoint.url, headers=dict(endpoint.headers), timeout=endpoint.timeout_seconds,
-                                     sse_read_timeout=endpoint.timeout_seconds) as (read, write, _):
+    async with _http_client(endpoint) as http, streamable_http_client(endpoint.url, http_client=http) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
             listed = await session.list_tools()
-    return {tool.name: {"description": (tool.description or "")[:500], "parameters": tool.inputSchema}
+    return {tool.name: {"description": (tool.description or "")[:500], "parameters": tool.input_schema}
             for tool in listed.tools if tool.name in endpoint.tools}
 
 
@@ -100,7 +106,7 @@ def _guarded(endpoint: McpEndpoint, work):
         raise
     except (asyncio.TimeoutError, TimeoutError) as exc:
         raise McpUnavailable(f"{endpoint.source_id}: timed out after {endpoint.timeout_seconds:g} s") from exc
-    except (httpx.HTTPError, OSError, ExceptionGroup) as exc:
+    except (httpx2.HTTPError, OSError, ExceptionGroup) as exc:
         raise McpUnavailable(f"{endpoint.source_id}: unreachable ({type(exc).__name__})") from exc
     except Exception as exc:  # the SDK raises McpError and others for a broken session
         raise McpUnavailable(f"{endpoint.source_id}: {type(exc).__name__}") from exc

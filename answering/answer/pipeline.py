@@ -35,7 +35,8 @@ from conversations.facade import conversation_access_for_route
 from kernel.errors import NotFound
 from memory.facade import preferred_language
 from memory.facade import RecalledMemory, memory_recall
-from retrieval.facade import content_visible_exists, require_query_length, search_deadline
+from retrieval.facade import content_visible_exists, search_deadline
+from retrieval.facade.language import require_query_length
 from workspaces.facade import answer_sources_resolve
 
 NO_CONTENT = "No visible indexed content is available to answer this question"

@@ -22,7 +22,7 @@ from acehrag.services import api_key_create, api_key_revoke
 
 pytestmark = pytest.mark.django_db
 
-INVALID_KEY_BODY = {"detail": "Invalid or missing API key"}
+INVALID_KEY_BODY = {"detail": "Invalid or missing API key", "code": "invalid_api_key"}
 
 
 def api_routes() -> list[tuple[str, str]]:

@@ -293,7 +293,8 @@ def test_bad_token_is_401_on_every_route(client, method, path):
         response = call(client, method, path, HTTP_X_API_KEY="test-env-key",
                         HTTP_AUTHORIZATION=f"Bearer {make_token(OTHER_SECRET)}")
     assert response.status_code == 401
-    assert response.json() == {"detail": "Invalid bearer token: signature verification failed"}
+    assert response.json() == {"detail": "Invalid bearer token: signature verification failed",
+                               "code": "principal_invalid"}
 
 
 def test_api_key_is_still_required_with_a_valid_token(client):
