@@ -7,6 +7,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Status, File, Form, Query, Router
 from ninja.files import UploadedFile
 
+from kernel.error_table import error_response
+from kernel.errors import RequestInvalid
 from kernel.limits import worker_thread_deprioritise
 from kernel.principal import request_principal
 from kernel.schemas import ErrorOut
@@ -102,8 +104,8 @@ def document_upload(
 ):
     collection = collection_id.strip()
     if not collection:
-        return JsonResponse({"detail": [{"type": "string_too_short", "loc": ["form", "collection_id"],
-                                          "msg": "collection_id must not be blank", "input": collection_id}]}, status=422)
+        return error_response(RequestInvalid(), [{"type": "string_too_short", "loc": ["form", "collection_id"],
+                                                  "msg": "collection_id must not be blank", "input": collection_id}])
     options = IngestOptions.build(collection_id=collection, title=title, confidential=confidential,
                                   owning_org_unit=owning_org_unit, min_position_level=min_position_level)
     ingestion = document_upload_accept(file=file, options=options, requested_by=upload_requester(request))

@@ -16,7 +16,7 @@ from kernel.errors import (
 )
 
 QUERY_EMPTY = "Query must not be empty"
-# The one bound on a question or search query, in characters (the seeds' 413 for /query's question).
+# The one bound on a question or search query, in characters (longer is ``query_too_long``).
 MAX_QUESTION_CHARS = 8000
 
 
@@ -33,7 +33,7 @@ class EmbeddingFailed(RetrievalFailed):
 
 
 class SearchTimedOut(RetrievalFailed):
-    """502 like every failed retrieval dependency (the seeds' tables); 503 stays the database outage's."""
+    """A failed retrieval dependency like any other (the seeds' tables), not the database outage's code."""
 
     code = "search_timeout"
 
