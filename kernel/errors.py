@@ -34,6 +34,13 @@ class DomainError(Exception):
     def detail(self) -> str:
         return self.message
 
+    @property
+    def http_status(self) -> int:
+        """The status the one table (``kernel.error_table``) gives this code: read there, never chosen here."""
+        from kernel.error_table import error_status
+
+        return error_status(self)
+
 
 class BadRequest(DomainError):
     code = "bad_request"

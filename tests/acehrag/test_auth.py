@@ -185,8 +185,8 @@ def test_enforced_principal_over_http(api_client):
         missing = api_client.post("/search", data=body, content_type="application/json")
         malformed = api_client.post("/search", data=body, content_type="application/json", HTTP_X_USER_SUBJECT="emp", HTTP_X_USER_LEVEL="x")
         good = api_client.post("/search", data=body, content_type="application/json", HTTP_X_USER_SUBJECT="emp", HTTP_X_USER_LEVEL="3")
-    assert (missing.status_code, missing.json()) == (401, {"detail": PRINCIPAL_REQUIRED})
-    assert (malformed.status_code, malformed.json()) == (401, {"detail": PRINCIPAL_INVALID})
+    assert (missing.status_code, missing.json()) == (401, {"detail": PRINCIPAL_REQUIRED, "code": "principal_invalid"})
+    assert (malformed.status_code, malformed.json()) == (401, {"detail": PRINCIPAL_INVALID, "code": "principal_invalid"})
     assert good.status_code == 200
 
 
