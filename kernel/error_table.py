@@ -14,7 +14,7 @@ from typing import Any
 
 from django.http import JsonResponse
 
-from kernel.errors import DomainError
+# ``DomainError`` (kernel.errors) is named in annotations only: errors read their status from here.
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ each name's ``code`` is a row of the table (a test walks them all).
 """
 from __future__ import annotations
 
+from kernel.error_table import error_status
+
 
 class DomainError(Exception):
     """An expected failure a client can act on.
@@ -37,8 +39,6 @@ class DomainError(Exception):
     @property
     def http_status(self) -> int:
         """The status the one table (``kernel.error_table``) gives this code: read there, never chosen here."""
-        from kernel.error_table import error_status
-
         return error_status(self)
 
 
