@@ -131,7 +131,7 @@ class InternalError(DomainError):
 
 
 class RequestInvalid(Unprocessable):
-    """A request body, query or path that fails its schema (the seeds' FastAPI 422 items are its ``detail``)."""
+    """A request body, query or path that fails its schema (FastAPI's validation items are its ``detail``)."""
 
     code = "validation_error"
 

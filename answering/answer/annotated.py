@@ -119,7 +119,8 @@ class NothingReadable(NotFound):
 
 
 def require_readable(passages: list[Passage], steps) -> None:
-    """/query/v2's 404: the tools that ran returned nothing readable (a failed or timed-out search included)."""
+    """/query/v2's ``nothing_readable``: the tools that ran returned nothing readable (a failed or timed-out
+    search included)."""
     if passages or any(call.ok and call.tool in READABLE_TEXT_TOOLS for call in steps.calls):
         return
     raise NothingReadable(NOTHING_READABLE)

@@ -55,7 +55,7 @@ class Outcome(Protocol):
 
 class Composer(Protocol):
     route_family: str
-    # A named document selection with nothing visible: a fixed refusal (True) or a 404 (False).
+    # A named document selection with nothing visible: a fixed refusal (True) or ``no_content`` (False).
     empty_selection_refused: bool
     surfaces_legal_status: bool
 

@@ -62,7 +62,7 @@ def answer_prepare(request: AnswerRequest, composer: Composer) -> Prepared:
     if not sources.mcp_only and not content_visible_exists(principal=request.principal, scope=request.scope):
         if not (composer.empty_selection_refused and request.scope.document_ids):
             raise NoContent(NO_CONTENT)
-        scope_empty = True   # a named selection with nothing visible is v2's fixed refusal, not a 404 (seed)
+        scope_empty = True   # a named selection with nothing visible is v2's fixed refusal, not ``no_content`` (seed)
     return Prepared(
         request=request, history=history_window(conversation=conversation),
         conversation_id=conversation.id if conversation else uuid.uuid4(), message_id=uuid.uuid4(),
