@@ -11,15 +11,14 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError, Valida
 
 from django.db import InterfaceError, OperationalError
 
-from acehrag.auth import ApiKeyAuth, PrincipalError, VerifiedAdminAuth
-from kernel.connections import UNAVAILABLE, log_database_unavailable, logged_once
-from kernel.limits import Overloaded
+from acehrag.auth import ApiKeyAuth, InvalidApiKey, VerifiedAdminAuth
 from acehrag.errors import fastapi_error_item, json_invalid_item
-from kernel.errors import DomainError
+from kernel.connections import DatabaseUnavailable, log_database_unavailable, logged_once
+from kernel.error_table import error_body, error_headers, error_status, family_code
+from kernel.errors import DomainError, InternalError, RequestInvalid
+from kernel.limits import Overloaded
 
 logger = logging.getLogger("acehrag.api")
-
-INVALID_API_KEY = "Invalid or missing API key"
 
 
 class AcehNinjaAPI(NinjaAPI):
@@ -56,50 +55,44 @@ def _build_api() -> AcehNinjaAPI:
         urls_namespace="api",
     )
 
+    def render(request: HttpRequest, error: DomainError, detail=None):
+        """The one place an error becomes the API's JSON response: ``{"detail", "code"}``, status from the table."""
+        response = api.create_response(request, error_body(error, detail), status=error_status(error))
+        for name, value in error_headers(error).items():
+            response[name] = value
+        return response
+
     @api.exception_handler(AuthenticationError)
     def invalid_api_key(request: HttpRequest, exc: AuthenticationError):
-        return api.create_response(request, {"detail": INVALID_API_KEY}, status=401)
-
-    @api.exception_handler(PrincipalError)
-    def invalid_principal(request: HttpRequest, exc: PrincipalError):
-        return api.create_response(request, {"detail": exc.detail}, status=401)
+        return render(request, InvalidApiKey())
 
     @api.exception_handler(ValidationError)
     def validation_error(request: HttpRequest, exc: ValidationError):
-        return api.create_response(request, {"detail": exc.errors}, status=422)
+        return render(request, RequestInvalid(), exc.errors)
 
     @api.exception_handler(HttpError)
     def http_error(request: HttpRequest, exc: HttpError):
         cause = exc.__cause__
         if exc.status_code == 400 and isinstance(cause, (json.JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError)):
             # ninja answers an unparseable body with 400; the seeds (FastAPI) say 422.
-            return api.create_response(request, {"detail": [json_invalid_item(cause)]}, status=422)
-        return api.create_response(request, {"detail": str(exc)}, status=exc.status_code)
+            return render(request, RequestInvalid(), [json_invalid_item(cause)])
+        return render(request, DomainError(str(exc), code=family_code(exc.status_code)))
 
     @api.exception_handler(DomainError)
     def domain_error(request: HttpRequest, exc: DomainError):
-        """The one place a domain error becomes an HTTP response."""
-        response = api.create_response(request, {"detail": exc.message}, status=exc.http_status)
-        for name, value in exc.headers.items():
-            response[name] = value
-        return response
+        response = render(request, exc)
+        return logged_once(response) if isinstance(exc, Overloaded) else response
 
     @api.exception_handler(OperationalError)
     @api.exception_handler(InterfaceError)
     def database_unavailable(request: HttpRequest, exc: Exception):
         log_database_unavailable(f"{request.method} {request.path}", exc)
-        return logged_once(api.create_response(request, {"detail": UNAVAILABLE}, status=503))
-
-    @api.exception_handler(Overloaded)
-    def overloaded(request: HttpRequest, exc: Overloaded):
-        response = api.create_response(request, {"detail": exc.detail}, status=503)
-        response["Retry-After"] = str(exc.retry_after)
-        return logged_once(response)
+        return logged_once(render(request, DatabaseUnavailable()))
 
     @api.exception_handler(Exception)
     def unhandled(request: HttpRequest, exc: Exception):
         logger.exception("unhandled error on %s %s", request.method, request.path)
-        return api.create_response(request, {"detail": "Internal Server Error"}, status=500)
+        return render(request, InternalError("Internal Server Error"))
 
     from answering.api import router as answering_router
     from answering.v2.api import router as answering_v2_router

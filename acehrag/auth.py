@@ -18,7 +18,7 @@ from django.utils import timezone
 from ninja.security import APIKeyHeader
 
 from acehrag.models import ApiKey, PartnerJwtKey, api_key_digest
-from kernel.errors import Forbidden, Unavailable
+from kernel.errors import Forbidden, Unauthenticated, Unavailable
 from kernel.partner_jwt import JwtKey, TokenRejected, token_claims
 from kernel.principal import ANONYMOUS, Principal, RequestIdentity
 
@@ -32,12 +32,30 @@ MAX_POSITION_LEVEL = 1000
 LAST_USED_GRANULARITY = timedelta(minutes=1)
 
 
-class PrincipalError(Exception):
-    """Identity is required but missing or malformed; answered with 401."""
+class InvalidApiKey(Unauthenticated):
+    code = "invalid_api_key"
 
-    def __init__(self, detail: str):
-        super().__init__(detail)
-        self.detail = detail
+    def __init__(self) -> None:
+        super().__init__(INVALID_API_KEY)
+
+
+class PrincipalError(Unauthenticated):
+    """Identity is required but missing or malformed (a bearer token included)."""
+
+    code = "principal_invalid"
+
+
+class IdentityDisabled(Unavailable):
+    """Nobody can be verified: no partner JWT key and identity headers untrusted (fail closed)."""
+
+    code = "identity_disabled"
+
+
+class AdminRequired(Forbidden):
+    code = "admin_required"
+
+
+INVALID_API_KEY = "Invalid or missing API key"
 
 
 PRINCIPAL_REQUIRED = "Authenticated principal required"
@@ -150,7 +168,7 @@ def principal_from_bearer(request: HttpRequest) -> Principal | None:
     """The verified principal of ``Authorization: Bearer <JWT>``; None without that header.
 
     Any other Authorization value, or a token that fails verification, raises
-    PrincipalError (401) rather than falling back to the headers.
+    PrincipalError (``principal_invalid``) rather than falling back to the headers.
     """
     raw = request.headers.get("Authorization", "").strip()
     if not raw:
@@ -169,12 +187,17 @@ def principal_from_bearer(request: HttpRequest) -> Principal | None:
 
 
 def principal_from_request(request: HttpRequest) -> Principal:
-    """A valid partner JWT wins; without one, the ``X-User-*`` headers as configured."""
+    """A valid partner JWT wins; without one, the ``X-User-*`` headers as configured.
+
+    The principal carries its subject's workspace memberships (the access predicate reads them).
+    """
+    from workspaces.facade import principal_with_memberships
+
     principal = principal_from_bearer(request)
-    if principal is not None:
-        return principal
-    auth = settings.ACEH_RAG.auth
-    return principal_from_headers(request, require=auth.require_principal, trust=auth.trust_identity_headers)
+    if principal is None:
+        auth = settings.ACEH_RAG.auth
+        principal = principal_from_headers(request, require=auth.require_principal, trust=auth.trust_identity_headers)
+    return principal_with_memberships(principal)
 
 
 def _env_key_matches(presented: str) -> str | None:
@@ -204,7 +227,7 @@ def api_key_name(presented: str | None) -> str | None:
 
 
 def authenticate_request(request: HttpRequest) -> RequestIdentity | None:
-    """Ninja auth callback: None means 401 "Invalid or missing API key"."""
+    """Ninja auth callback: None means ``InvalidApiKey`` ("Invalid or missing API key")."""
     name = api_key_name(request.headers.get(settings.ACEH_RAG.api.key_header))
     if name is None:
         return None
@@ -227,15 +250,16 @@ ADMIN_REQUIRED = "Verified admin principal required"
 
 
 class VerifiedAdminAuth(ApiKeyAuth):
-    """The API key (401), then whether anyone can be verified (503, fail closed), then a verified admin (403)."""
+    """The API key (``invalid_api_key``), then whether anyone can be verified (``identity_disabled``, fail
+    closed), then a verified admin (``admin_required``)."""
 
     def authenticate(self, request: HttpRequest, key: str | None) -> RequestIdentity | None:
         name = api_key_name(key)
         if name is None:
             return None
         if not verified_identity_enabled():
-            raise Unavailable(IDENTITY_DISABLED, code="identity_disabled")
+            raise IdentityDisabled(IDENTITY_DISABLED)
         principal = principal_from_request(request)
         if not principal.is_admin:
-            raise Forbidden(ADMIN_REQUIRED, code="admin_required")
+            raise AdminRequired(ADMIN_REQUIRED)
         return RequestIdentity(key_name=name, principal=principal)

@@ -31,6 +31,9 @@ import sys
 
 from django.conf import settings
 
+from kernel.error_table import error_body, error_status, public_error_payload
+from kernel.errors import RequestTooLarge
+
 logger = logging.getLogger("acehrag.edge")
 
 # The event loop (every exchange, /healthz included) shares the GIL with the answer threads. Each
@@ -82,11 +85,11 @@ def body_limit(method: str, path: str) -> int:
     return limits.limits.max_json_body_bytes
 
 
-def too_large_body(path: str, limit: int) -> bytes:
-    message = f"Request body too large (limit {limit} bytes)"
-    if path.startswith(PUBLIC_PREFIX):
-        return json.dumps({"ok": False, "message": message, "code": "BAD_REQUEST"}).encode()
-    return json.dumps({"detail": message}).encode()
+def too_large_body(path: str, limit: int) -> tuple[int, bytes]:
+    """The status and body of ``request_too_large``, in the public chat's shape on its routes."""
+    error = RequestTooLarge(limit)
+    body = public_error_payload(error) if path.startswith(PUBLIC_PREFIX) else error_body(error)
+    return error_status(error), json.dumps(body).encode()
 
 
 async def _send_json(send, status: int, body: bytes) -> None:
@@ -134,11 +137,11 @@ class EdgeMiddleware:
         limit = body_limit(scope["method"], scope["path"])
         declared = _declared_length(scope)
         if declared is not None and declared > limit:
-            return await _send_json(send, 413, too_large_body(scope["path"], limit))
+            return await _send_json(send, *too_large_body(scope["path"], limit))
         if declared is None and scope["method"] in ("POST", "PUT", "PATCH"):
             buffered = await _read_bounded(receive, limit)
             if buffered is None:
-                return await _send_json(send, 413, too_large_body(scope["path"], limit))
+                return await _send_json(send, *too_large_body(scope["path"], limit))
             receive = _replay(buffered, receive)
         timeout = settings.ACEH_RAG.limits.sse_send_timeout_seconds
         exchange = _TimedExchange(receive, send, timeout, scope["path"])

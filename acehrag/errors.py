@@ -1,4 +1,7 @@
-"""Error bodies: JSON everywhere on the API, FastAPI-compatible 422 items."""
+"""Error bodies: JSON everywhere on the API, FastAPI-compatible 422 items.
+
+Every body is ``{"detail", "code"}`` with the status of ``code`` in ``kernel.error_table``.
+"""
 from __future__ import annotations
 
 import json
@@ -6,7 +9,10 @@ import logging
 from http import HTTPStatus
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
+
+from kernel.error_table import error_response, family_code
+from kernel.errors import DomainError, InternalError, NotFound
 
 logger = logging.getLogger("acehrag.errors")
 
@@ -51,11 +57,9 @@ def json_invalid_item(exc: BaseException) -> dict[str, Any]:
     }
 
 
-def detail_response(status: int, detail: Any, headers: dict[str, str] | None = None) -> JsonResponse:
-    response = JsonResponse({"detail": detail}, status=status)
-    for name, value in (headers or {}).items():
-        response[name] = value
-    return response
+def status_error(status: int, reason: str) -> DomainError:
+    """A bare status a framework chose, as the error of its family."""
+    return DomainError(reason, code=family_code(status))
 
 
 class JsonErrorMiddleware:
@@ -76,11 +80,16 @@ class JsonErrorMiddleware:
     @staticmethod
     def process_exception(request: HttpRequest, exception: Exception) -> HttpResponse | None:
         """A database outage outside the API's own handlers (admin, probes): JSON 503, one log line."""
-        from kernel.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable, logged_once
+        from kernel.connections import (
+            DATABASE_UNAVAILABLE_ERRORS,
+            DatabaseUnavailable,
+            log_database_unavailable,
+            logged_once,
+        )
 
         if isinstance(exception, DATABASE_UNAVAILABLE_ERRORS):
             log_database_unavailable(f"{request.method} {request.path}", exception)
-            return logged_once(detail_response(503, UNAVAILABLE))
+            return logged_once(error_response(DatabaseUnavailable()))
         return None
 
     @staticmethod
@@ -93,15 +102,15 @@ class JsonErrorMiddleware:
             reason = HTTPStatus(response.status_code).phrase
         except ValueError:
             reason = "Error"
-        replacement = detail_response(response.status_code, reason)
+        replacement = error_response(status_error(response.status_code, reason))
         if response.has_header("Allow"):
             replacement["Allow"] = response["Allow"]
         return replacement
 
 
 def not_found_view(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return detail_response(404, "Not Found")
+    return error_response(NotFound("Not Found"))
 
 
 def server_error_view(request: HttpRequest) -> HttpResponse:
-    return detail_response(500, "Internal Server Error")
+    return error_response(InternalError("Internal Server Error"))

@@ -42,7 +42,7 @@ def _check_pgvector() -> str | None:
 
 
 def _check_embedder() -> str | None:
-    from retrieval.embedders import get_embedder
+    from retrieval.facade.search import get_embedder
 
     get_embedder()
     return None
@@ -50,8 +50,8 @@ def _check_embedder() -> str | None:
 
 def _check_index_model() -> str | None:
     """The stored vectors must come from the configured embedding model."""
-    from retrieval.embedders import get_embedder
-    from retrieval.selectors import indexed_embedding_models
+    from retrieval.facade.search import get_embedder
+    from retrieval.facade.documents import indexed_embedding_models
 
     configured = get_embedder().model_name
     stored = [name for name in indexed_embedding_models() if name != configured]

@@ -2,7 +2,7 @@
 
 Errors are ``kernel.errors`` domain errors: before a response starts they are
 rendered by the one handler in ``acehrag.api``; inside a stream they become
-its error frame.
+its ``error`` frame, whose code the same table (``kernel.error_table``) gives.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from ninja import Router
 
 from kernel.principal import request_principal
-from kernel.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
+from kernel.connections import DATABASE_UNAVAILABLE_ERRORS, DatabaseUnavailable, log_database_unavailable
 from kernel.limits import answer_slots, worker_thread_deprioritise
 from answering.answer.contracts import AnswerCancelled, AnswerCore, AnswerRequest, GatedAnswer
 from answering.answer.gated import gate_dropped_reasons
@@ -23,12 +23,19 @@ from answering.runner import StreamedAnswer
 from answering.schemas import QueryRequest, QueryResponse
 from answering.sse import SSE_HEADERS, coalesced, error_frame, result_frames, sse_frame
 from retrieval.facade import Scope
-from retrieval.errors import require_query_text
-from kernel.errors import DomainError
+from retrieval.facade.language import require_query_text
+from kernel.errors import DomainError, InternalError
+
 from kernel.schemas import ErrorOut
 
 logger = logging.getLogger(__name__)
 router = Router(tags=["answering"])
+
+
+class StreamFailed(InternalError):
+    """The answer is complete but its frames could not be built (the seed's ``stream_failed``)."""
+
+    code = "stream_failed"
 
 ERRORS = {400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut, 502: ErrorOut, 503: ErrorOut}
 
@@ -121,20 +128,20 @@ async def stream_answer(answer: AnswerRequest, *, make_pipeline: Callable[..., A
                 except Exception:
                     # The answer is complete but could not be framed: the seed's stream_failed, not query_failed.
                     logger.exception("answer stream framing failed")
-                    yield error_frame("stream_failed", "The answer stream could not be completed")
+                    yield error_frame(StreamFailed("The answer stream could not be completed"))
                     return
                 for chunk in coalesced(framed):
                     yield chunk
         except DomainError as exc:
-            yield error_frame(f"http_{exc.http_status}", exc.message)
+            yield error_frame(exc)
         except AnswerCancelled:
             return
         except DATABASE_UNAVAILABLE_ERRORS as exc:
             log_database_unavailable(f"{answer.route} (stream)", exc)
-            yield error_frame("service_unavailable", UNAVAILABLE)
+            yield error_frame(DatabaseUnavailable())
         except Exception:
             logger.exception("answer stream failed")
-            yield error_frame("query_failed", "The answer could not be completed")
+            yield error_frame(InternalError("The answer could not be completed"))
 
     response = StreamingHttpResponse(frames(), content_type="text/event-stream")
     for name, value in SSE_HEADERS.items():

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from answering.extractive.anchors import PASAL, NamedRegulation, find_named_regulations
 from answering.text import content_stems
-from retrieval.references import covered_articles
+from retrieval.facade.language import covered_articles
 
 LEAD_IN = re.compile(
     r"^\s*(?:berdasarkan|menurut|sesuai(?:\s+dengan)?|mengacu\s+(?:pada|kepada)|merujuk\s+(?:pada|kepada)|"

@@ -27,7 +27,7 @@ from kernel.principal import Principal
 from answering.types import Passage, passage_from_hit
 from retrieval.facade import Scope
 from retrieval.facade import clause_chunk_visible
-from retrieval.relations.selectors import LegalStatus, RelationView, legal_statuses
+from retrieval.facade.documents import LegalStatus, RelationView, legal_statuses
 
 __all__ = ["ClauseNote", "LegalEvidence", "is_status_question", "legal_evidence", "status_framing"]
 

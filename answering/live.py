@@ -20,13 +20,13 @@ from answering.text import content_stems
 from answering.extractive.live_match import matching_records, workbook_plan
 from answering.live_specs import live_tool_definitions
 from answering.types import Passage
-from livedata.bps import bps_read
-from livedata.ckan import opendata_read
-from livedata.reads import ToolRead, miss
-from livedata.selectors import workbook_get_visible, workbooks_visible
-from livedata.sql import sql_read
+from livedata.facade import bps_read
+from livedata.facade import opendata_read
+from livedata.facade import ToolRead, miss
+from livedata.facade import workbook_get_visible, workbooks_visible
+from livedata.facade import sql_read
 from retrieval.facade import Scope
-from livedata.workbooks.tools import TOOLS as WORKBOOK_TOOLS, workbook_tool_run
+from livedata.facade import TOOLS as WORKBOOK_TOOLS, workbook_tool_run
 
 if TYPE_CHECKING:
     from answering.llm.agent import ToolResult

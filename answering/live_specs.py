@@ -45,7 +45,7 @@ BPS_TOOL = _tool("bps_indicator", "An official BPS Statistics indicator for the 
 
 
 def sql_tool() -> dict:
-    from livedata.sql import sql_schema_text
+    from livedata.facade import sql_schema_text
     try:
         tables = sql_schema_text()
     except Exception:  # the description only; the call itself reports a failing source honestly

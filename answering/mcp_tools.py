@@ -13,9 +13,9 @@ from typing import Callable
 from answering.llm.agent import ToolResult
 from answering.llm.tools import ExternalTool
 from answering.types import Passage
-from retrieval.citations import tool_citation
-from workspaces.inventory import corpus_inventory
-from workspaces.mcp_client import McpEndpoint, McpResult, McpUnavailable, mcp_tool_call, mcp_tool_schemas
+from retrieval.facade.documents import tool_citation
+from workspaces.facade import corpus_inventory
+from workspaces.facade import McpEndpoint, McpResult, McpUnavailable, mcp_tool_call, mcp_tool_schemas
 
 
 class McpSourcesFailed(Exception):

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from retrieval.schemas import COLLECTION_IDS, DOCUMENT_IDS, Citation
+from retrieval.facade.schemas import COLLECTION_IDS, DOCUMENT_IDS, Citation
 from kernel.schemas import StrictSchema
 from ninja import Schema
 from pydantic import ConfigDict

@@ -6,6 +6,8 @@ import re
 from typing import Iterable, Iterator
 
 from answering.guard import REFUSAL
+from kernel.error_table import stream_error_frame_data
+from kernel.errors import DomainError
 from answering.answer.contracts import AnswerCore, GatedAnswer
 from answering.answer.provenance import grounding_object
 
@@ -120,5 +122,6 @@ def result_frames(result: GatedAnswer) -> Iterator[bytes]:
     return answer_frames(result, start={}, citations=result.citations, after_text=(("faithfulness", faithfulness),))
 
 
-def error_frame(code: str, message: str) -> bytes:
-    return sse_frame("error", {"code": code, "message": message})
+def error_frame(error: DomainError) -> bytes:
+    """The terminal ``error`` frame; its code (``http_<status>``, ``query_failed``, …) comes from the one table."""
+    return sse_frame("error", stream_error_frame_data(error))

@@ -8,6 +8,7 @@ from ninja import Router, Status
 
 from kernel.principal import request_principal
 from conversations import schemas
+from conversations.schemas import conversation_summary
 from conversations.models import Conversation
 from conversations.selectors import conversation_get_owned, conversation_list, conversation_messages, message_get_owned
 from conversations.services import ConversationNotFound, conversation_create, feedback_record
@@ -16,21 +17,16 @@ from kernel.schemas import ErrorOut
 router = Router(tags=["conversations"])
 
 
-def summary(conversation: Conversation) -> dict:
-    return {"id": str(conversation.id), "user_id": conversation.owner, "title": conversation.title,
-            "metadata": conversation.metadata}
-
-
 @router.post("/conversations", response={201: schemas.ConversationSummary}, summary="Create an empty conversation")
 def create(request: HttpRequest, payload: schemas.ConversationCreate):
     owner = request_principal(request).owner(payload.user_id)
-    return Status(201, summary(conversation_create(owner=owner, title=payload.title)))
+    return Status(201, conversation_summary(conversation_create(owner=owner, title=payload.title)))
 
 
 @router.get("/conversations", response=list[schemas.ConversationSummary], summary="The caller's conversations, newest first")
 def list_conversations(request: HttpRequest, user_id: str = "anonymous"):
     owner = request_principal(request).owner(user_id)
-    return [summary(c) for c in conversation_list(owner=owner)]
+    return [conversation_summary(c) for c in conversation_list(owner=owner)]
 
 
 @router.get("/conversations/{conversation_id}", response={200: schemas.ConversationDetail, 404: ErrorOut},
@@ -45,7 +41,7 @@ def detail(request: HttpRequest, conversation_id: uuid.UUID, user_id: str = "ano
         for m in conversation_messages(conversation=conversation)
     ]
     # JsonResponse keeps stored citation objects (and their conditional fields) exactly as stored.
-    return JsonResponse({**summary(conversation), "messages": messages})
+    return JsonResponse({**conversation_summary(conversation), "messages": messages})
 
 
 def feedback_out(feedback) -> dict:

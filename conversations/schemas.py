@@ -50,3 +50,9 @@ class FeedbackOut(Schema):
     comment: str
     created_at: datetime
     updated_at: datetime
+
+
+def conversation_summary(conversation) -> dict:
+    """A conversation as ``ConversationSummary`` (the conversations routes and the workspace chats)."""
+    return {"id": str(conversation.id), "user_id": conversation.owner, "title": conversation.title,
+            "metadata": conversation.metadata}

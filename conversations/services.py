@@ -22,7 +22,7 @@ class ConversationNotFound(NotFound, LookupError):
 
 
 class ConversationRouteConflict(Conflict, RuntimeError):
-    """The conversation belongs to the other answer route family (409)."""
+    """The conversation belongs to the other answer route family."""
 
     code = "conversation_route_conflict"
 
@@ -107,7 +107,7 @@ def exchange_persist(
 
 
 class FeedbackTargetNotFound(NotFound, LookupError):
-    """No answer with that id in a conversation the caller owns (unknown and foreign look alike: 404)."""
+    """No answer with that id in a conversation the caller owns (unknown and foreign look alike)."""
 
     code = "message_not_found"
 

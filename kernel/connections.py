@@ -7,8 +7,8 @@ remote embedder) gives its connection back first.
 
 A database that is down, refuses connections or has no free pooled
 connection within the pool timeout is an expected fault, answered everywhere
-as ``503 {"detail": "Service temporarily unavailable"}`` (the public chat in
-its own shape) and logged as one line without a traceback.
+as ``DatabaseUnavailable`` (``{"detail": "Service temporarily unavailable",
+"code": "service_unavailable"}``; the public chat in its own shape) and logged as one line without a traceback.
 """
 from __future__ import annotations
 
@@ -16,12 +16,23 @@ import logging
 
 from django.db import InterfaceError, OperationalError, connection
 
+from kernel.errors import Unavailable
+
 logger = logging.getLogger("acehrag.database")
 
 UNAVAILABLE = "Service temporarily unavailable"
 # Unreachable server, refused or dropped connection, pool timeout (psycopg_pool.PoolTimeout
 # is an OperationalError, wrapped by Django as one).
 DATABASE_UNAVAILABLE_ERRORS = (OperationalError, InterfaceError)
+
+
+class DatabaseUnavailable(Unavailable):
+    """The database fault as the error every renderer shows (``service_unavailable``)."""
+
+    code = "service_unavailable"
+
+    def __init__(self) -> None:
+        super().__init__(UNAVAILABLE)
 
 
 def release_connection() -> None:

@@ -11,10 +11,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
 from pydantic import BaseModel, field_validator
 from pydantic_core import PydanticCustomError
+
+from kernel.error_table import error_response
+from kernel.errors import RequestInvalid
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 ERROR_TYPE = "string_control_characters"
@@ -71,5 +74,5 @@ class ControlCharacterMiddleware:
                 except MultiPartParserError:
                     pass  # a malformed envelope is the route's own 4xx to give
             if errors:
-                return JsonResponse({"detail": errors}, status=422)
+                return error_response(RequestInvalid(), errors)
         return self.get_response(request)

@@ -5,7 +5,7 @@ on the model path seconds of waiting on a model server). At most
 ``ACEH_RAG_LIMITS__MAX_CONCURRENT_ANSWERS`` run at once in a process; a
 request beyond waits up to ``ANSWER_QUEUE_SECONDS`` for a slot (at most
 ``MAX_QUEUED_ANSWERS`` wait), otherwise it is refused with ``Overloaded``
-(503 + ``Retry-After``). Probes and other routes never take a slot.
+(``overloaded``, with ``Retry-After``). Probes and other routes never take a slot.
 
 One first-come, first-served queue serves the sync JSON routes (a thread
 waits on an event) and the async stream routes (a future on the event loop,
@@ -21,16 +21,18 @@ from contextlib import contextmanager
 
 from django.conf import settings
 
+from kernel.errors import Unavailable
+
 BUSY = "The service is busy; please retry shortly"
 
 
-class Overloaded(RuntimeError):
+class Overloaded(Unavailable):
     """No answer slot became free within the bounded wait."""
 
+    code = "overloaded"
+
     def __init__(self, retry_after: int):
-        super().__init__(BUSY)
-        self.detail = BUSY
-        self.retry_after = retry_after
+        super().__init__(BUSY, retry_after=retry_after)
 
 
 class _Waiter:

@@ -6,7 +6,8 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 ANONYMOUS_OWNER = "anonymous"
 # /query's default user_id; DESIGN.md: it names the same owner as "anonymous".
@@ -20,6 +21,10 @@ class Principal:
     unit: str | None = None
     level: int | None = None
     verified: bool = False
+    # The workspaces the subject belongs to: ids, or a lazy subquery of them that the access predicate
+    # composes. ``workspaces`` supplies it where a principal is built (``principal_with_memberships``);
+    # None means none are known, so no workspace's uploads are visible.
+    workspace_ids: Any = field(default=None, compare=False, repr=False)
 
     @property
     def is_admin(self) -> bool:

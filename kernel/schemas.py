@@ -15,3 +15,5 @@ class StrictSchema(PlainTextModel, Schema):
 
 class ErrorOut(Schema):
     detail: str = Field(description="Human-readable reason, e.g. \"Invalid or missing API key\".")
+    code: str = Field(description="Stable machine name of the error (e.g. \"invalid_api_key\", "
+                                  "\"conversation_not_found\"): branch on it, not on `detail` (docs/errors.md).")

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from django.db import models
 
-from retrieval.models import Document
 
 
 class Workbook(models.Model):
-    document = models.OneToOneField(Document, on_delete=models.CASCADE, primary_key=True, related_name="workbook")
+    document = models.OneToOneField("retrieval.Document", on_delete=models.CASCADE, primary_key=True, related_name="workbook")
     period = models.CharField(max_length=40, blank=True)          # e.g. "2024", from the title or file name
     source_format = models.CharField(max_length=10)               # xlsx | xls | ods | csv
     sheet_count = models.PositiveIntegerField(default=0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from retrieval.citations import tool_citation
+from retrieval.facade.documents import tool_citation
 
 
 @dataclass(frozen=True)

@@ -5,14 +5,13 @@ import uuid
 
 from kernel.principal import Principal
 from livedata.models import Workbook
-from retrieval.access import Scope, visible_documents_q
-from retrieval.models import Document
+from retrieval.facade.documents import Scope, document_ids_visible_subquery
 
 
 def workbooks_visible(*, principal: Principal, scope: Scope | None = None):
-    visible = Document.objects.filter(visible_documents_q(principal, scope))
+    visible = document_ids_visible_subquery(principal=principal, scope=scope)
     return (Workbook.objects.select_related("document", "document__collection")
-            .prefetch_related("sheets").filter(document__in=visible).order_by("-document__indexed_at"))
+            .prefetch_related("sheets").filter(document_id__in=visible).order_by("-document__indexed_at"))
 
 
 def workbook_get_visible(*, principal: Principal, workbook_id: str, scope: Scope | None = None) -> Workbook | None:

@@ -1,7 +1,6 @@
 """Write operations: accept a workbook file as a catalogued workbook document."""
 from __future__ import annotations
 
-import hashlib
 import shutil
 import time
 import uuid
@@ -21,9 +20,16 @@ from livedata.workbooks.reading import (
     read_spreadsheet,
     sheet_name_for_csv,
 )
-from retrieval.formats import FormatHandler, format_register
-from retrieval.ingestion import IngestOptions, IngestOutcome, IngestProgress
-from retrieval.models import Collection, Document
+from retrieval.facade.storage import (
+    FormatHandler,
+    IngestOptions,
+    IngestOutcome,
+    IngestProgress,
+    content_hash,
+    document_version_reuse,
+    document_version_store,
+    format_register,
+)
 
 
 def workbook_files_forget(sender, instance: Workbook, **kwargs) -> None:
@@ -62,7 +68,7 @@ def workbook_ingest(*, data: bytes, filename: str, source_key: str, options: Ing
     document and its sheets become visible together.
     """
     started = time.monotonic()
-    digest = hashlib.sha256(data).hexdigest()
+    digest = content_hash(data)
     extension = Path(filename).suffix.lower()
 
     def outcome(status: str, **values) -> IngestOutcome:
@@ -71,16 +77,9 @@ def workbook_ingest(*, data: bytes, filename: str, source_key: str, options: Ing
         return IngestOutcome(status=status, source_name=filename, source_key=source_key,
                              seconds=round(time.monotonic() - started, 3), **values)
 
-    title = (options.title or Path(filename).stem.replace("_", " "))[:500]
-    access = {"confidential": options.confidential, "owning_org_unit": options.owning_org_unit or None,
-              "min_position_level": options.min_position_level}
-    current = Document.objects.filter(source_key=source_key, status=Document.Status.INDEXED).first()
-    if current is not None and current.content_hash == digest:
-        wanted = {**access, "collection_id": options.collection_id, "title": options.title or current.title}
-        changed = {name: value for name, value in wanted.items() if getattr(current, name) != value}
-        if changed:
-            Document.objects.filter(pk=current.pk).update(**changed, updated_at=timezone.now())
-        return outcome("updated" if changed else "unchanged", document_id=current.id)
+    reused = document_version_reuse(source_key=source_key, digest=digest, options=options)
+    if reused is not None:
+        return outcome("updated" if reused.changed else "unchanged", document_id=reused.document_id)
 
     folder = storage.staging_dir()
     try:
@@ -89,38 +88,31 @@ def workbook_ingest(*, data: bytes, filename: str, source_key: str, options: Ing
         shutil.rmtree(folder, ignore_errors=True)
         return outcome("failed", reason=str(exc))
     document_id = uuid.uuid4()
+    title = (options.title or Path(filename).stem.replace("_", " "))[:500]
     period = period_from(options.title or "", filename)
-    rows = sum(sheet["row_count"] for sheet in sheets)
+
+    def fill(document) -> None:
+        final = storage.move_into_place(folder, document.id)
+        workbook = Workbook.objects.create(
+            document_id=document.id, period=period, source_format=extension.lstrip("."), sheet_count=len(sheets),
+            row_count=sum(sheet["row_count"] for sheet in sheets), ingest_seconds=round(time.monotonic() - started, 3))
+        WorkbookSheet.objects.bulk_create([
+            WorkbookSheet(workbook=workbook, position=s["position"], name=s["name"], columns=s["columns"],
+                          row_count=s["row_count"], storage=storage.relative(final / s["file"]))
+            for s in sheets
+        ])
+
     try:
-        with transaction.atomic():
-            Collection.objects.get_or_create(id=options.collection_id)
-            previous = Document.objects.select_for_update().filter(
-                source_key=source_key, status=Document.Status.INDEXED).first()
-            if previous is not None and previous.content_hash == digest:
-                shutil.rmtree(folder, ignore_errors=True)
-                return outcome("unchanged", document_id=previous.id)
-            if previous is not None:
-                previous.status = Document.Status.SUPERSEDED
-                previous.save(update_fields=["status", "updated_at"])
-            final = storage.move_into_place(folder, document_id)
-            document = Document.objects.create(
-                id=document_id, collection_id=options.collection_id, title=title, source_key=source_key,
-                source_name=filename[:500], source_format=extension.lstrip("."),
-                version=(previous.version + 1) if previous else 1, status=Document.Status.INDEXED,
-                content_hash=digest, year=int(period) if period else None, subject=title,
-                identity={"kind": "workbook", "sheets": [s["name"] for s in sheets]},
-                indexed_at=timezone.now(), **access,
-            )
-            workbook = Workbook.objects.create(
-                document=document, period=period, source_format=extension.lstrip("."), sheet_count=len(sheets),
-                row_count=rows, ingest_seconds=round(time.monotonic() - started, 3))
-            WorkbookSheet.objects.bulk_create([
-                WorkbookSheet(workbook=workbook, position=s["position"], name=s["name"], columns=s["columns"],
-                              row_count=s["row_count"], storage=storage.relative(final / s["file"]))
-                for s in sheets
-            ])
+        stored = document_version_store(
+            source_key=source_key, digest=digest, filename=filename, title=title, options=options, fill=fill,
+            fields={"id": document_id, "source_format": extension.lstrip("."), "year": int(period) if period else None,
+                    "subject": title, "identity": {"kind": "workbook", "sheets": [s["name"] for s in sheets]},
+                    "indexed_at": timezone.now()})
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         shutil.rmtree(storage.workbook_root() / str(document_id), ignore_errors=True)
         raise
-    return outcome("replaced" if previous else "ingested", document_id=document.id)
+    if stored.unchanged:
+        shutil.rmtree(folder, ignore_errors=True)
+        return outcome("unchanged", document_id=stored.document_id)
+    return outcome("replaced" if stored.replaced else "ingested", document_id=stored.document_id)

@@ -7,10 +7,10 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from conversations.selectors import message_source_citations
+from conversations.facade import message_source_citations
 from memory.extraction import MemoryCandidate, extract_memories
 from memory.models import Memory
-from retrieval.embedders import Embedder, get_embedder
+from retrieval.facade.search import Embedder, get_embedder
 
 
 def memory_record(*, owner: str, candidate: MemoryCandidate, confidential: bool, source_message_id=None,

@@ -1,7 +1,7 @@
 from django.db import models
 from pgvector.django import VectorField
 
-from retrieval.models import EMBEDDING_DIMENSIONS
+from retrieval.facade.search import EMBEDDING_DIMENSIONS
 
 
 class Memory(models.Model):

@@ -13,7 +13,7 @@ from kernel.errors import NotFound
 from kernel.principal import Principal
 from memory.learning import memory_extract_from_turn, memory_record, restricted_source_documents  # noqa: F401
 from memory.models import Memory
-from retrieval.embedders import get_embedder
+from retrieval.facade.search import get_embedder
 from retrieval.facade import document_ids_visible
 
 logger = logging.getLogger(__name__)

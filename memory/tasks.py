@@ -7,7 +7,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from memory.learning import memory_extract_from_turn
-from retrieval.embedders import EmbeddingError
+from retrieval.facade.search import EmbeddingError
 
 logger = logging.getLogger(__name__)
 

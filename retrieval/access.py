@@ -17,7 +17,6 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from django.apps import apps
 from django.db import connection
 from django.db.models import Q
 
@@ -49,13 +48,14 @@ def normalise_collection_ids(values: list[str] | None) -> tuple[str, ...]:
 
 
 def workspace_uploads_q(principal: Principal) -> Q:
-    """Uploads into a workspace are visible to its members only (any role)."""
-    if not principal.subject:
+    """Uploads into a workspace are visible to its members only (any role).
+
+    The memberships travel on the principal (``Principal.workspace_ids``): the
+    workspaces app builds on retrieval, so retrieval never looks them up itself.
+    """
+    if not principal.subject or principal.workspace_ids is None:
         return Q(workspace_id__isnull=True)
-    # Looked up by name: the workspaces app builds on retrieval, not the reverse.
-    member = apps.get_model("workspaces", "WorkspaceMember")
-    return Q(workspace_id__isnull=True) | Q(
-        workspace_id__in=member.objects.filter(subject=principal.subject).values("workspace_id"))
+    return Q(workspace_id__isnull=True) | Q(workspace_id__in=principal.workspace_ids)
 
 
 def document_access_q(principal: Principal) -> Q:

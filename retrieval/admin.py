@@ -132,7 +132,7 @@ class DocumentAdmin(admin.ModelAdmin):
         if request.method == "POST" and form.is_valid():
             try:
                 ingestion = form.request_ingestion(requested_by=request.user.get_username())
-            except UploadRejected as exc:
+            except UploadRejected as exc:  # a tuple: too large, or not an accepted type
                 form.add_error("file", exc.message)
             else:
                 return redirect("admin:retrieval_ingestion_change", ingestion.pk)

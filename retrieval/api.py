@@ -7,6 +7,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Status, File, Form, Query, Router
 from ninja.files import UploadedFile
 
+from kernel.error_table import error_response
+from kernel.errors import RequestInvalid
 from kernel.limits import worker_thread_deprioritise
 from kernel.principal import request_principal
 from kernel.schemas import ErrorOut
@@ -17,14 +19,13 @@ from retrieval.errors import (
     AdminRequired,
     DocumentNotFound,
     IngestionNotFound,
-    require_query_length,
-    require_query_text,
+    require_question,
 )
 from retrieval.ingestion import IngestOptions
 from retrieval.relations.selectors import legal_status_for, legal_statuses
 from retrieval.relations.serialise import legal_status_fields
 from retrieval.search import chunk_search, search_failures
-from retrieval.uploads import document_upload_accept
+from retrieval.uploads import document_upload_accept, upload_requester
 from retrieval.selectors import document_get_visible, document_list_visible, ingestion_get
 from retrieval.services import document_delete
 
@@ -32,11 +33,6 @@ router = Router(tags=["retrieval"])
 
 # Paging deeper than this is no browsing; it also keeps OFFSET inside bigint.
 MAX_OFFSET = 1_000_000
-
-
-def upload_requester(request: HttpRequest) -> str:
-    """Who asked for an upload: the trusted subject, else the API key's name."""
-    return request_principal(request).subject or request.auth.key_name
 
 
 @router.post(
@@ -47,7 +43,7 @@ def upload_requester(request: HttpRequest) -> str:
 )
 def search(request: HttpRequest, payload: schemas.SearchRequest):
     worker_thread_deprioritise()
-    query = require_query_length(require_query_text(payload.query))
+    query = require_question(payload.query)
     scope = Scope.from_request(payload.collection_ids, payload.document_ids)
     with search_failures():
         outcome = chunk_search(query, mode=payload.mode, top_k=payload.top_k, principal=request_principal(request),
@@ -109,8 +105,8 @@ def document_upload(
 ):
     collection = collection_id.strip()
     if not collection:
-        return JsonResponse({"detail": [{"type": "string_too_short", "loc": ["form", "collection_id"],
-                                          "msg": "collection_id must not be blank", "input": collection_id}]}, status=422)
+        return error_response(RequestInvalid(), [{"type": "string_too_short", "loc": ["form", "collection_id"],
+                                                  "msg": "collection_id must not be blank", "input": collection_id}])
     options = IngestOptions.build(collection_id=collection, title=title, confidential=confidential,
                                   owning_org_unit=owning_org_unit, min_position_level=min_position_level)
     ingestion = document_upload_accept(file=file, options=options, requested_by=upload_requester(request))

@@ -25,7 +25,7 @@ logger = logging.getLogger(__name__)
 
 
 class EmbeddingError(RuntimeError):
-    """The embedding dependency failed; the API answers 502."""
+    """The embedding dependency failed (``embedding_failed`` on the routes)."""
 
 
 class Embedder(Protocol):

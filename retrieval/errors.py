@@ -1,11 +1,23 @@
-"""Retrieval's domain errors; ``acehrag.api`` renders each as ``{"detail": message}`` with its status."""
+"""Retrieval's domain errors (each ``code`` a row of ``kernel.error_table``), and the question rules.
+
+The question rules are the service's one limit on what may be asked or
+searched: ``/search``'s query and every answer route's question.
+"""
 from __future__ import annotations
 
-from kernel.errors import BadRequest, DomainError, Forbidden, NotFound, PayloadTooLarge, RetrievalFailed, Unavailable
+from kernel.errors import (
+    BadRequest,
+    Forbidden,
+    NotFound,
+    PayloadTooLarge,
+    RetrievalFailed,
+    Unavailable,
+    UnsupportedMediaType,
+)
 
 QUERY_EMPTY = "Query must not be empty"
-# As /query's question bound (answering.answer.contracts.MAX_QUESTION_CHARS): longer is a 413.
-MAX_QUERY_CHARS = 8000
+# The one bound on a question or search query, in characters (longer is ``query_too_long``).
+MAX_QUESTION_CHARS = 8000
 
 
 class QueryEmpty(BadRequest):
@@ -21,7 +33,7 @@ class EmbeddingFailed(RetrievalFailed):
 
 
 class SearchTimedOut(RetrievalFailed):
-    """502 like every failed retrieval dependency (the seeds' tables); 503 stays the database outage's."""
+    """A failed retrieval dependency like any other (the seeds' tables), not the database outage's code."""
 
     code = "search_timeout"
 
@@ -38,13 +50,19 @@ class AdminRequired(Forbidden):
     code = "admin_required"
 
 
-class UploadRejected(DomainError):
-    """An upload refused before anything is stored (``status``: 413 too large, 415 wrong type)."""
+class UploadTooLarge(PayloadTooLarge):
+    """An upload over the size limit, refused before anything is stored."""
 
-    code = "upload_rejected"
+    code = "upload_too_large"
 
-    def __init__(self, status: int, detail: str):
-        super().__init__(detail, http_status=status)
+
+class UploadTypeUnsupported(UnsupportedMediaType):
+    """An upload whose name or bytes are not an accepted type, refused before anything is stored."""
+
+    code = "upload_type_unsupported"
+
+
+UploadRejected = (UploadTooLarge, UploadTypeUnsupported)   # what an upload form catches
 
 
 class IngestionQueueUnavailable(Unavailable):
@@ -54,13 +72,19 @@ class IngestionQueueUnavailable(Unavailable):
 
 
 def require_query_text(query: str) -> str:
-    """Whitespace-only queries are a 400 (``""`` is already a 422 from the schema)."""
+    """Whitespace-only queries are ``query_empty`` (``""`` is already a schema error)."""
     if not query.strip():
         raise QueryEmpty(QUERY_EMPTY)
     return query.strip()
 
 
 def require_query_length(query: str) -> str:
-    if len(query) > MAX_QUERY_CHARS:
-        raise QueryTooLong(f"The query is too long ({len(query)} > {MAX_QUERY_CHARS} characters)")
+    """The one question-length limit: longer than ``MAX_QUESTION_CHARS`` is ``query_too_long``."""
+    if len(query) > MAX_QUESTION_CHARS:
+        raise QueryTooLong(f"The query is too long ({len(query)} > {MAX_QUESTION_CHARS} characters)")
     return query
+
+
+def require_question(query: str) -> str:
+    """A question as every route reads it: not blank, stripped, within the limit."""
+    return require_query_length(require_query_text(query))

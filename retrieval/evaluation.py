@@ -9,13 +9,13 @@ nDCG@10 are ranx's too, over the ranks where labels are first found.
 """
 from __future__ import annotations
 
-import json
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
+from kernel.jsonl import jsonl_read
 from kernel.principal import Principal
 from retrieval.access import Scope, chunks_visible
 from retrieval.models import Chunk, Document
@@ -60,26 +60,21 @@ class Scores:
     tops: tuple[tuple[str, ...], ...] = field(default=(), repr=False)
 
 
+def _question(row: dict, number: int) -> Question:
+    if "file" in (row["relevant"] or [{}])[0]:
+        # ../shared/quality/ rows: the gold file's stem names the document, "Pasal 22 ayat (1)" the article
+        labels = tuple(Label(g.document, g.pasal) for g in gold_places(row["relevant"]))
+    else:
+        labels = tuple(Label(str(l["document"]), str(l["pasal"]) if l.get("pasal") else None)
+                       for l in row["relevant"])
+    if not labels:
+        raise ValueError("no relevant label")
+    return Question(row["query"], labels, str(row.get("kind") or "other"),
+                    split_of(str(row["id"])) if "id" in row else None)
+
+
 def load_questions(path: Path) -> list[Question]:
-    questions = []
-    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            if "file" in (row["relevant"] or [{}])[0]:
-                # ../shared/quality/ rows: the gold file's stem names the document, "Pasal 22 ayat (1)" the article
-                labels = tuple(Label(g.document, g.pasal) for g in gold_places(row["relevant"]))
-            else:
-                labels = tuple(Label(str(l["document"]), str(l["pasal"]) if l.get("pasal") else None)
-                               for l in row["relevant"])
-            if not labels:
-                raise ValueError("no relevant label")
-            questions.append(Question(row["query"], labels, str(row.get("kind") or "other"),
-                                      split_of(str(row["id"])) if "id" in row else None))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"{path}:{number}: not a question line ({exc})") from exc
-    return questions
+    return jsonl_read(path, _question, what="question line")
 
 
 def _document_key(document: Document) -> str:

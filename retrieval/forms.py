@@ -29,7 +29,7 @@ class DocumentUploadForm(forms.Form):
         return upload
 
     def request_ingestion(self, *, requested_by: str) -> Ingestion:
-        """Queue the upload through the API's own acceptance rule; raises ``UploadRejected``."""
+        """Queue the upload through the API's own acceptance rule; raises ``UploadTooLarge`` or ``UploadTypeUnsupported``."""
         data = self.cleaned_data
         options = IngestOptions.build(collection_id=data["collection"].pk, title=data["title"],
                                       confidential=data["confidential"], owning_org_unit=data["owning_org_unit"],

@@ -6,7 +6,6 @@ crash at any point leaves nothing half-visible and a re-run recovers.
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 import uuid
@@ -23,16 +22,13 @@ from retrieval.ingest_files import discover_files, source_key_for  # noqa: F401 
 from retrieval.ingest_values import OUTCOMES, IngestOptions, IngestOutcome, IngestProgress, ocr_options  # noqa: F401
 from retrieval.ingestion_telemetry import ingest_file_finished, ingest_step, traced_ingest
 from retrieval.formats import handler_for
-from retrieval.models import Collection, Document
+from retrieval.models import Document
+from retrieval.versions import content_hash, document_version_reuse, document_version_store
 from retrieval.relations.services import relations_record
 from retrieval.search.semantic import vector_literal
 from retrieval.parsing import ExtractedText, ExtractionError, ParsedDocument, extract_bytes, parse_document
 
 logger = logging.getLogger(__name__)
-
-def content_hash(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
 
 def embedding_text(parsed_title: str, chunk) -> str:
     """What the embedder sees: the chunk with its document and article context.
@@ -114,35 +110,6 @@ def _parsed_fields(parsed: ParsedDocument) -> dict:
     }
 
 
-def _source_lock(source_key: str) -> None:
-    """Serialise writers of one source for the rest of the transaction."""
-    key = int.from_bytes(hashlib.blake2b(source_key.encode(), digest_size=8).digest(), "big", signed=True)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
-
-
-def _access_fields(options: IngestOptions) -> dict:
-    return {
-        "confidential": options.confidential,
-        "owning_org_unit": options.owning_org_unit or None,
-        "min_position_level": options.min_position_level,
-        "workspace_id": options.workspace_id,
-    }
-
-
-def _metadata_update(document: Document, options: IngestOptions, title: str) -> bool:
-    """Apply changed access/title/collection to an unchanged document; True if changed."""
-    wanted = {**_access_fields(options), "collection_id": options.collection_id, "title": title}
-    changed = {name: value for name, value in wanted.items() if getattr(document, name) != value}
-    if changed:
-        Document.objects.filter(pk=document.pk).update(**changed, updated_at=timezone.now())
-    return bool(changed)
-
-
-def _visible_version(source_key: str) -> Document | None:
-    return Document.objects.filter(source_key=source_key, status=Document.Status.INDEXED).first()
-
-
 @traced_ingest
 def document_ingest_bytes(
     *,
@@ -175,11 +142,10 @@ def document_ingest_bytes(
         ingest_file_finished(result)
         return result
 
-    current = _visible_version(source_key)
-    if current is not None and current.content_hash == digest:
-        title = options.title or current.title
-        changed = _metadata_update(current, options, title)
-        return outcome("updated" if changed else "unchanged", document_id=current.id, chunk_count=current.chunk_count)
+    reused = document_version_reuse(source_key=source_key, digest=digest, options=options)
+    if reused is not None:
+        return outcome("updated" if reused.changed else "unchanged", document_id=reused.document_id,
+                       chunk_count=reused.chunk_count)
 
     try:
         with ingest_step("parse", bytes=len(data)):
@@ -198,39 +164,24 @@ def document_ingest_bytes(
         return outcome("failed", reason=f"embedding failed: {exc}")
 
     title = (options.title or parsed.title or Path(filename).stem)[:500]
-    with ingest_step("store", chunks=len(parsed.chunks)), transaction.atomic():
-        _source_lock(source_key)
-        Collection.objects.get_or_create(id=options.collection_id)
-        previous = Document.objects.select_for_update().filter(
-            source_key=source_key, status=Document.Status.INDEXED
-        ).first()
-        if previous is not None and previous.content_hash == digest:
-            # Another worker stored the same bytes while we were embedding.
-            return outcome("unchanged", document_id=previous.id, chunk_count=previous.chunk_count)
-        if previous is not None:
-            previous.status = Document.Status.SUPERSEDED
-            previous.save(update_fields=["status", "updated_at"])
-        document = Document.objects.create(
-            collection_id=options.collection_id,
-            title=title,
-            source_key=source_key,
-            source_name=filename[:500],
-            source_format=extracted.format,
-            version=(previous.version + 1) if previous else 1,
-            status=Document.Status.INDEXED,
-            content_hash=digest,
-            text=extracted.text,
-            page_starts=list(extracted.page_starts),
-            extraction=extracted.extraction,
-            ocr_pages=[list(page) for page in extracted.ocr_pages],
-            **_parsed_fields(parsed),
-            **_access_fields(options),
-        )
+
+    def fill(document: Document) -> None:
         _insert_chunks(document.id, title, parsed, vectors, embedder.model_name)
         relations_record(document=document)
         if before_commit:
             before_commit()
-    return outcome("replaced" if previous else "ingested", document_id=document.id, chunk_count=len(parsed.chunks))
+
+    with ingest_step("store", chunks=len(parsed.chunks)):
+        stored = document_version_store(
+            source_key=source_key, digest=digest, filename=filename, title=title, options=options, fill=fill,
+            fields={"source_format": extracted.format, "text": extracted.text,
+                    "page_starts": list(extracted.page_starts), "extraction": extracted.extraction,
+                    "ocr_pages": [list(page) for page in extracted.ocr_pages], **_parsed_fields(parsed)})
+    if stored.unchanged:
+        # Another worker stored the same bytes while we were embedding.
+        return outcome("unchanged", document_id=stored.document_id, chunk_count=stored.chunk_count)
+    return outcome("replaced" if stored.replaced else "ingested", document_id=stored.document_id,
+                   chunk_count=len(parsed.chunks))
 
 
 def parse_extracted(extracted: ExtractedText, *, title_hint: str | None) -> ParsedDocument:

@@ -12,12 +12,13 @@ not read.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
+
+from kernel.jsonl import jsonl_read
 
 SPLIT_SEED = "aceh-rag-quality-split-2026"
 TRAIN_SHARE = 0.6
@@ -66,20 +67,14 @@ def gold_places(relevant: list[dict]) -> tuple[Gold, ...]:
     return tuple(Gold(str(r["file"]), article_label(r.get("pasal")), str(r.get("evidence") or "")) for r in relevant)
 
 
+def _with_split(row: dict, number: int) -> dict:
+    row["split"] = split_of(str(row["id"]))
+    return row
+
+
 def read_rows(name: str, directory: Path | None = None) -> list[dict]:
     """The rows of one quality file, each with its ``split``; a malformed line is a ValueError naming it."""
-    path = (directory or quality_dir()) / FILES[name]
-    rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            row["split"] = split_of(str(row["id"]))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"{path}:{number}: not a quality row ({exc})") from exc
-        rows.append(row)
-    return rows
+    return jsonl_read((directory or quality_dir()) / FILES[name], _with_split, what="quality row")
 
 
 def in_part(rows: list[dict], part: str) -> list[dict]:

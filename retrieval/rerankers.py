@@ -8,7 +8,7 @@ from retrieval.embedders import EmbeddingError
 
 
 class RerankError(EmbeddingError):
-    """The rerank dependency failed (answered as 502, like the embedder)."""
+    """The rerank dependency failed (answered like the embedder's failure)."""
 
 
 class HttpReranker:

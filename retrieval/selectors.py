@@ -26,6 +26,11 @@ def document_list_visible(*, principal: Principal, scope: Scope | None = None) -
     return Document.objects.filter(visible_documents_q(principal, scope)).defer("text").order_by("title", "id")
 
 
+def document_ids_visible_subquery(*, principal: Principal, scope: Scope | None = None) -> QuerySet:
+    """The ids of the documents ``principal`` may see, as a subquery another app filters its rows by."""
+    return Document.objects.filter(visible_documents_q(principal, scope)).values("id")
+
+
 def document_get_visible(*, principal: Principal, document_id: uuid.UUID) -> Document | None:
     return document_list_visible(principal=principal).filter(id=document_id).first()
 

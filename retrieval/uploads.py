@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
+from django.http import HttpRequest
 
-from retrieval.errors import UploadRejected
+from kernel.principal import request_principal
+
+from retrieval.errors import UploadTooLarge, UploadTypeUnsupported
 from retrieval.formats import accepted_extensions, handler_for
 from retrieval.ingestion import IngestOptions
 from retrieval.parsing import content_matches_extension
@@ -23,19 +26,24 @@ def document_upload_accept(*, file, options: IngestOptions, requested_by: str):
     """Check an uploaded file, store it and queue its ingestion.
 
     ``file`` is a Django ``UploadedFile``; ``options`` the ``IngestOptions`` it is ingested with.
-    Returns the queued ``Ingestion``; raises ``UploadRejected`` (413/415) with nothing stored, or
-    ``IngestionQueueUnavailable`` (503) when the broker refuses it.
+    Returns the queued ``Ingestion``; raises ``UploadTooLarge`` or ``UploadTypeUnsupported`` with
+    nothing stored, or ``IngestionQueueUnavailable`` when the broker refuses it.
     """
     limit = settings.ACEH_RAG.api.max_upload_bytes
     if file.size is not None and file.size > limit:
-        raise UploadRejected(413, f"File too large: {file.size} bytes (limit {limit})")
+        raise UploadTooLarge(f"File too large: {file.size} bytes (limit {limit})")
     name = Path(file.name or "upload").name
     extension = Path(name).suffix.lower()
     if extension not in accepted_extensions():
-        raise UploadRejected(415, f"Unsupported file type {extension or '(none)'}; expected one of {', '.join(sorted(accepted_extensions()))}")
+        raise UploadTypeUnsupported(f"Unsupported file type {extension or '(none)'}; expected one of {', '.join(sorted(accepted_extensions()))}")
     data = file.read(limit + 1)
     if len(data) > limit:
-        raise UploadRejected(413, f"File too large (limit {limit} bytes)")
+        raise UploadTooLarge(f"File too large (limit {limit} bytes)")
     if not content_matches(data, name):
-        raise UploadRejected(415, f"File content does not match its {extension} extension")
+        raise UploadTypeUnsupported(f"File content does not match its {extension} extension")
     return ingestion_request_upload(data=data, filename=name, options=options, requested_by=requested_by)
+
+
+def upload_requester(request: HttpRequest) -> str:
+    """Who asked for an upload: the trusted subject, else the API key's name."""
+    return request_principal(request).subject or request.auth.key_name

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from kernel.principal import ANONYMOUS, Principal
-from retrieval.access import Scope, visible_documents_q
-from retrieval.embedders import get_embedder
-from retrieval.search import chunk_search, chunk_search_lexical, chunk_search_semantic
-from retrieval.search.timeouts import bounded_transaction
+from retrieval.facade.documents import Scope, visible_documents_q
+from retrieval.facade.search import get_embedder
+from retrieval.facade.search import chunk_search, chunk_search_lexical, chunk_search_semantic
+from retrieval.facade.search import bounded_transaction
 from workbench.models import RetrievalTest
 
 KEEP_PER_ADMINISTRATOR = 50

@@ -5,8 +5,8 @@ from django.contrib import admin
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from retrieval.embedders import EmbeddingError
-from retrieval.search import SearchTimeout
+from retrieval.facade.search import EmbeddingError
+from retrieval.facade.search import SearchTimeout
 from workbench.forms import RetrievalTestForm
 from workbench.models import RetrievalTest
 from workbench.retrieval_test import TestRequest, retrieval_test_run, retrieval_tests_recent

@@ -8,14 +8,14 @@ from ninja import File, Form, Router, Status
 from ninja.files import UploadedFile
 
 from kernel.principal import request_principal
-from conversations.api import summary as conversation_summary
-from conversations.schemas import ConversationSummary
-from retrieval.api import upload_requester
-from retrieval.ingestion import IngestOptions
-from retrieval.schemas import IngestionAccepted
+from conversations.facade import conversation_summary
+from conversations.facade import ConversationSummary
+from retrieval.facade.storage import upload_requester
+from retrieval.facade.storage import IngestOptions
+from retrieval.facade.schemas import IngestionAccepted
 from kernel.schemas import ErrorOut
-from retrieval.selectors import workspace_documents_visible, workspace_ingestions_pending
-from retrieval.uploads import document_upload_accept
+from retrieval.facade.documents import workspace_documents_visible, workspace_ingestions_pending
+from retrieval.facade.storage import document_upload_accept
 from workspaces import schemas, selectors, services
 from workspaces.models import WorkspaceMember
 
@@ -31,7 +31,7 @@ SUBJECT_REQUIRED = "Workspaces and notebooks need a trusted user subject (X-User
 def _subject(request: HttpRequest) -> str:
     subject = request_principal(request).subject
     if not subject:
-        raise services.WorkspaceDenied(SUBJECT_REQUIRED, code="subject_required")
+        raise services.SubjectRequired(SUBJECT_REQUIRED)
     return subject
 
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from kernel.principal import Principal
-from retrieval.access import Scope, document_scope_q
-from retrieval.selectors import document_count_in_scope, workspace_upload_page
+from retrieval.facade.documents import Scope, document_scope_q
+from retrieval.facade.documents import document_count_in_scope, workspace_upload_page
+from workspaces.selectors import principal_with_memberships
 
 PAGE_UPLOADS = 200
 LIST_TITLES = 20
@@ -95,6 +96,7 @@ class Inventory:
 
 def corpus_inventory(*, principal: Principal, scope: Scope, workspace_id: uuid.UUID | None) -> Inventory:
     """The accessible answer scope's size, plus the workspace's upload block for a workspace chat."""
+    principal = principal_with_memberships(principal)
     block = None
     if workspace_id:
         selected = _selected_q(scope)

@@ -2,10 +2,22 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 
 from kernel.principal import Principal
 from workspaces.mcp_client import McpEndpoint
 from workspaces.models import McpSource, Notebook, Workspace, WorkspaceMember
+
+
+def principal_with_memberships(principal: Principal) -> Principal:
+    """The principal carrying its subject's workspace memberships (a lazy subquery: no query runs here).
+
+    Retrieval's access predicate shows a workspace's uploads to its members by reading them off the principal.
+    """
+    if not principal.subject or principal.workspace_ids is not None:
+        return principal
+    return replace(principal, workspace_ids=WorkspaceMember.objects.filter(subject=principal.subject)
+                   .values("workspace_id"))
 
 
 def member_role(*, workspace_id: uuid.UUID, subject: str) -> str | None:

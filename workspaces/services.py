@@ -5,19 +5,25 @@ import uuid
 
 from django.db import transaction
 
-from conversations.services import conversation_create
+from conversations.facade import conversation_create
 from kernel.errors import Forbidden, NotFound
 from workspaces.models import McpSource, Notebook, SavedSources, Workspace, WorkspaceMember
 
 
 class WorkspaceDenied(Forbidden):
-    """The caller's role may not do this (403)."""
+    """The caller's role may not do this."""
 
     code = "workspace_denied"
 
 
+class SubjectRequired(Forbidden):
+    """The key is valid but no person is named: workspaces and notebooks belong to people."""
+
+    code = "subject_required"
+
+
 class WorkspaceNotFound(NotFound):
-    """A workspace, notebook or member the caller cannot see (unknown and foreign look alike: 404)."""
+    """A workspace, notebook or member the caller cannot see (unknown and foreign look alike)."""
 
     code = "workspace_not_found"
 

@@ -3,7 +3,7 @@
 A workspace or notebook chat answers from its saved source set, intersected
 with the caller's access; a request's ``collection_ids``/``document_ids``
 narrow it and never widen it. An explicitly empty set answers from the
-selected MCP sources alone, or is refused (400). Governed MCP sources are
+selected MCP sources alone, or is refused (``SourceSelectionEmpty``). Governed MCP sources are
 withheld under a source boundary (any collection or document scope).
 """
 from __future__ import annotations
@@ -12,13 +12,13 @@ import uuid
 from dataclasses import dataclass
 
 from kernel.principal import Principal
-from kernel.errors import DomainError
-from conversations.selectors import conversation_container
-from retrieval.access import Scope
-from retrieval.selectors import document_ids_in_sources
+from kernel.errors import BadRequest, Forbidden
+from conversations.facade import ConversationNotFound, conversation_container
+from retrieval.facade.documents import Scope
+from retrieval.facade.documents import document_ids_in_sources
 from workspaces.mcp_client import McpEndpoint
 from workspaces.models import SavedSources, WorkspaceMember
-from workspaces.selectors import mcp_endpoints, notebook_get_for, workspace_get_for
+from workspaces.selectors import mcp_endpoints, principal_with_memberships, notebook_get_for, workspace_get_for
 
 NOTHING = Scope(document_ids=(uuid.UUID(int=0),))   # a scope no document matches
 SAVED_DOCUMENTS_GONE = {
@@ -30,13 +30,16 @@ NO_SOURCES = {"workspace": "This workspace has no sources. Add documents or an M
 NO_USABLE_MCP = "None of the selected MCP sources can be used, and this chat has no other sources."
 
 
-class SourcesRefused(DomainError):
-    """The answer cannot start: ``status`` 400 (no sources), 403 (a Viewer asking) or 404 (not a member)."""
+class ViewerCannotAsk(Forbidden):
+    """A Viewer of a workspace asked in its chat."""
 
-    code = "sources_refused"
+    code = "viewer_cannot_ask"
 
-    def __init__(self, status: int, detail: str):
-        super().__init__(detail, http_status=status)
+
+class SourceSelectionEmpty(BadRequest):
+    """The chat's saved sources are explicitly empty and no selected MCP source can answer."""
+
+    code = "source_selection_empty"
 
 
 @dataclass(frozen=True)
@@ -90,15 +93,16 @@ def _is_empty(holder: SavedSources) -> bool:
 
 def answer_sources_resolve(*, principal: Principal, owner: str, conversation_id: uuid.UUID | None, scope: Scope,
                            mcp_source_ids: list[str] | None, mcp_given: bool) -> AnswerSources:
+    principal = principal_with_memberships(principal)
     container = conversation_container(conversation_id=conversation_id) if conversation_id else None
     holder, kind, conversation_owner = None, None, None
     if container and container.workspace_id:
         found = workspace_get_for(workspace_id=container.workspace_id, subject=owner)
         if found is None:
-            raise SourcesRefused(404, f"Conversation {conversation_id} not found")
+            raise ConversationNotFound(conversation_id)   # not a member: the chat's existence is not revealed
         holder, role = found
         if role == WorkspaceMember.Role.VIEWER:
-            raise SourcesRefused(403, "A Viewer cannot ask in this workspace chat")
+            raise ViewerCannotAsk("A Viewer cannot ask in this workspace chat")
         kind, conversation_owner = "workspace", container.owner
     elif container and container.notebook_id and container.owner == owner:
         holder, kind = notebook_get_for(notebook_id=container.notebook_id, owner=owner), "notebook"
@@ -122,7 +126,7 @@ def answer_sources_resolve(*, principal: Principal, owner: str, conversation_id:
     if holder is not None and _is_empty(holder):
         if endpoints:
             return AnswerSources(scope=NOTHING, mcp=endpoints, mcp_only=True, **common)
-        raise SourcesRefused(400, NO_USABLE_MCP if selected else NO_SOURCES[kind])
+        raise SourceSelectionEmpty(NO_USABLE_MCP if selected else NO_SOURCES[kind])
     if saved is NOTHING and endpoints:
         return AnswerSources(scope=NOTHING, mcp=endpoints, mcp_only=True, note=SAVED_DOCUMENTS_GONE, **common)
     governed_scope = _narrow(saved, scope) if saved is not None else scope

@@ -1,6 +1,8 @@
 """Error responses with the bodies the server really sends (seed: query-search-api, error table)."""
 from __future__ import annotations
 
+from kernel.error_table import family_code
+
 ERROR_REF = {"$ref": "#/components/schemas/ErrorOut"}
 VALIDATION_REF = {"$ref": "#/components/schemas/HTTPValidationError"}
 
@@ -20,20 +22,24 @@ VALIDATION_SCHEMAS = {
     },
     "HTTPValidationError": {
         "type": "object",
-        "required": ["detail"],
-        "description": "FastAPI's 422 body: detail is always a list.",
+        "required": ["detail", "code"],
+        "description": "FastAPI's 422 body: detail is always a list; code is validation_error.",
         "properties": {"detail": {"type": "array", "items": {"$ref": "#/components/schemas/ValidationErrorItem"},
-                                  "description": "One item per problem."}},
+                                  "description": "One item per problem."},
+                       "code": {"type": "string", "description": "validation_error (docs/errors.md)."}},
     },
 }
 
 VALIDATION_EXAMPLE = {"detail": [{"type": "greater_than", "loc": ["body", "top_k"],
-                                  "msg": "Input should be greater than 0", "input": 0, "ctx": {"gt": 0}}]}
+                                  "msg": "Input should be greater than 0", "input": 0, "ctx": {"gt": 0}}],
+                      "code": "validation_error"}
 UNAUTHORIZED_EXAMPLES = {
-    "key": ("API key missing or wrong", "Invalid or missing API key"),
-    "principal_required": ("ACEH_RAG_AUTH__REQUIRE_PRINCIPAL=true and no subject", "Authenticated principal required"),
-    "principal_invalid": ("Malformed identity headers while a principal is required", "Invalid authenticated principal"),
-    "bearer": ("Bad partner JWT", "Invalid bearer token: Signature has expired"),
+    "key": ("API key missing or wrong", "Invalid or missing API key", "invalid_api_key"),
+    "principal_required": ("ACEH_RAG_AUTH__REQUIRE_PRINCIPAL=true and no subject", "Authenticated principal required",
+                           "principal_invalid"),
+    "principal_invalid": ("Malformed identity headers while a principal is required", "Invalid authenticated principal",
+                          "principal_invalid"),
+    "bearer": ("Bad partner JWT", "Invalid bearer token: Signature has expired", "principal_invalid"),
 }
 
 # (status) → (description, example detail); (path, status) overrides for route-specific meaning.
@@ -80,17 +86,17 @@ OVERRIDES = {
 }
 
 
-def _detail_response(description: str, detail: str) -> dict:
+def _detail_response(description: str, detail: str, code: str) -> dict:
     return {"description": description,
-            "content": {"application/json": {"schema": ERROR_REF, "example": {"detail": detail}}}}
+            "content": {"application/json": {"schema": ERROR_REF, "example": {"detail": detail, "code": code}}}}
 
 
 def unauthorized_response() -> dict:
     return {
         "description": "No or wrong API key, or identity required/malformed, or a bad partner JWT.",
         "content": {"application/json": {"schema": ERROR_REF, "examples": {
-            name: {"summary": summary, "value": {"detail": detail}}
-            for name, (summary, detail) in UNAUTHORIZED_EXAMPLES.items()}}},
+            name: {"summary": summary, "value": {"detail": detail, "code": code}}
+            for name, (summary, detail, code) in UNAUTHORIZED_EXAMPLES.items()}}},
     }
 
 
@@ -115,4 +121,4 @@ def add_error_responses(schema: dict) -> None:
                 known = OVERRIDES.get(path, {}).get(status) or DEFAULTS.get(status)
                 content = response.get("content", {}).get("application/json", {})
                 if known and content.get("schema") == ERROR_REF:
-                    responses[code] = _detail_response(*known)
+                    responses[code] = _detail_response(*known, family_code(status))

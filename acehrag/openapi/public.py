@@ -11,7 +11,9 @@ PUBLIC_ERROR = {
         "ok": {"type": "boolean", "const": False, "description": "Always false."},
         "message": {"type": "string", "description": "Human-readable reason, safe to show the visitor."},
         "code": {"type": "string", "description": "BAD_REQUEST, RATE_LIMITED, NOT_FOUND, FORBIDDEN, "
-                                                  "UNSUPPORTED_MEDIA_TYPE, METHOD_NOT_ALLOWED, UPSTREAM_ERROR."},
+                                                  "UNSUPPORTED_MEDIA_TYPE, METHOD_NOT_ALLOWED, UPSTREAM_ERROR, "
+                                                  "UNAVAILABLE, CANCELLED, INTERNAL_ERROR: the public column of "
+                                                  "the one error table (docs/errors.md)."},
         "retryAfter": {"type": "integer", "description": "Seconds to wait (RATE_LIMITED only; also Retry-After)."},
     },
 }

@@ -22,7 +22,7 @@ from answering.answer.contracts import AnnotatedAnswer
 from answering.answer.memory import memory_answer, memory_labels, with_memory_claims
 from answering.answer.model_path import AgentRun, agent_answer
 from answering.guard import REFUSAL
-from conversations.history_view import HISTORY_VIEW_KEY, history_view_metadata
+from conversations.facade import HISTORY_VIEW_KEY, history_view_metadata
 from answering.attribution import SourceIdentity, attribution
 from answering.judging import DeterministicFramingChecker, DeterministicJudge
 from answering.legal_status import status_framing
@@ -37,10 +37,10 @@ from answering.annotation.annotate import (
 )
 from answering.annotation.rendering import render_segments, verified_text
 from answering.annotation.segments import Rendered, Segment, check_structure, parse_segments
-from memory.services import RecalledMemory
+from memory.facade import RecalledMemory
 from kernel.errors import NotFound, RetrievalFailed
 from retrieval.facade import Scope
-from retrieval.search.glossary import glossary_expansions
+from retrieval.facade.language import glossary_expansions
 
 NOTHING_READABLE = "The tools that ran returned nothing readable for this question"
 READABLE_TEXT_TOOLS = frozenset({"corpus_facts"})     # a tool whose answer is text, not passages
@@ -114,11 +114,16 @@ def model_segments(content: str, memory_ids: dict[str, int]) -> tuple[Segment, .
                  for s in segments)
 
 
+class NothingReadable(NotFound):
+    code = "nothing_readable"
+
+
 def require_readable(passages: list[Passage], steps) -> None:
-    """/query/v2's 404: the tools that ran returned nothing readable (a failed or timed-out search included)."""
+    """/query/v2's ``nothing_readable``: the tools that ran returned nothing readable (a failed or timed-out
+    search included)."""
     if passages or any(call.ok and call.tool in READABLE_TEXT_TOOLS for call in steps.calls):
         return
-    raise NotFound(NOTHING_READABLE, code="nothing_readable")
+    raise NothingReadable(NOTHING_READABLE)
 
 
 class NothingCheckable:

@@ -14,7 +14,7 @@ from answering.answer.evidence import EvidenceGatherer
 from answering.answer.steps import StepRecorder
 from answering.llm.judge import ModelJudge
 from answering.types import GuardDecision
-from memory.services import RecalledMemory
+from memory.facade import RecalledMemory
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class Outcome(Protocol):
 
 class Composer(Protocol):
     route_family: str
-    # A named document selection with nothing visible: a fixed refusal (True) or a 404 (False).
+    # A named document selection with nothing visible: a fixed refusal (True) or ``no_content`` (False).
     empty_selection_refused: bool
     surfaces_legal_status: bool
 

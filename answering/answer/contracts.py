@@ -13,13 +13,12 @@ from typing import Callable
 
 from kernel.principal import Principal
 from answering.types import GuardDecision, Passage, ToolCall
-from conversations.selectors import HistoryWindow
+from conversations.facade import HistoryWindow
 from retrieval.facade import Scope
-from workspaces.sources import AnswerSources
+from workspaces.facade import AnswerSources
 
 MAX_PASSAGES = 8
 SEARCH_TOP_K = 8
-MAX_QUESTION_CHARS = 8000
 
 EventSink = Callable[[str, dict], None]
 

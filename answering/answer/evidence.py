@@ -31,8 +31,8 @@ from answering.types import Passage, passage_from_hit
 from retrieval import facade
 from retrieval.facade import Scope
 from retrieval.facade import ChunkSearchResult, QueryVectors, SearchMode
-from retrieval.selectors import document_facts
-from workspaces.inventory import asks_for_inventory
+from retrieval.facade.documents import document_facts
+from workspaces.facade import asks_for_inventory
 
 
 class EvidenceGatherer:

@@ -22,8 +22,8 @@ from answering.notices import refusal_notice
 from answering.publication import model_gate
 from answering.extractive.synthesis import detect_language, no_answer_text, synthesise
 from answering.types import AnswerDraft, GateResult, GuardDecision, Passage
-from memory.services import RecalledMemory
-from retrieval.search.glossary import glossary_expansions
+from memory.facade import RecalledMemory
+from retrieval.facade.language import glossary_expansions
 
 
 @dataclass(frozen=True)

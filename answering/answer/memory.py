@@ -6,8 +6,8 @@ from dataclasses import replace
 
 from answering.text import content_stems
 from answering.types import AnswerDraft, Claim
-from memory.extraction import memory_claim_text
-from memory.services import RecalledMemory
+from memory.facade import memory_claim_text
+from memory.facade import RecalledMemory
 
 FIRST_PERSON = re.compile(r"\b(saya|aku|kami|my|me|i)\b", re.I)
 

@@ -24,9 +24,19 @@ from answering.llm.prompts import prompt
 from answering.llm.tools import CorpusTools
 from answering.notices import QUESTION_TOO_LARGE
 from answering.types import GuardDecision, Passage
-from conversations.selectors import HistoryWindow
+from conversations.facade import HistoryWindow
 from kernel.errors import PayloadTooLarge, UpstreamFailed
-from memory.services import RecalledMemory
+from memory.facade import RecalledMemory
+
+
+class QuestionTooLargeForModel(PayloadTooLarge):
+    """The question with its pinned history cannot fit the model's window before any evidence (DESIGN.md)."""
+
+    code = "question_too_large"
+
+
+class ModelFailed(UpstreamFailed):
+    code = "model_failed"
 
 
 @dataclass
@@ -138,9 +148,9 @@ def agent_answer(models: Models, evidence: EvidenceGatherer, run: AgentRun, *, l
     try:
         return agent.answer(given, run.parse)
     except QuestionTooLarge as exc:
-        raise PayloadTooLarge(QUESTION_TOO_LARGE, code="question_too_large") from exc
+        raise QuestionTooLargeForModel(QUESTION_TOO_LARGE) from exc
     except ModelError as exc:
-        raise UpstreamFailed(f"Model dependency failed: {exc}", code="model_failed") from exc
+        raise ModelFailed(f"Model dependency failed: {exc}") from exc
 
 
 def answer_guard(answer: str, refusal: bool, models: Models | None) -> GuardDecision:

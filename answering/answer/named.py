@@ -16,7 +16,7 @@ from answering.answer.steps import StepRecorder
 from kernel.principal import Principal
 from retrieval import facade
 from retrieval.facade import DocumentRef, Scope
-from retrieval.search.naming import RESOLVE_BROWSE_LIMIT
+from retrieval.facade.language import RESOLVE_BROWSE_LIMIT
 
 MAX_NAMED_DOCUMENTS = RESOLVE_BROWSE_LIMIT
 

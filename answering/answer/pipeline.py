@@ -19,7 +19,7 @@ from django.conf import settings
 from answering.answer.annotated import AnnotateComposer
 from answering.answer.compose import AnswerContext, Composer
 from answering.answer.contracts import (
-    MAX_QUESTION_CHARS, AnswerCancelled, AnswerCore, AnswerRequest, EventSink, Prepared,
+    AnswerCancelled, AnswerCore, AnswerRequest, EventSink, Prepared,
 )
 from answering.answer.evidence import EvidenceGatherer
 from answering.answer.gated import GateComposer
@@ -30,22 +30,25 @@ from answering.guard import REFUSAL, guard_question
 from answering.mcp_tools import McpSourcesFailed
 from answering.extractive.synthesis import detect_language
 from answering.telemetry import answer_finished, answer_span
-from conversations.selectors import history_window
-from conversations.services import conversation_access_for_route
-from kernel.errors import NotFound, PayloadTooLarge
-from memory.extraction import preferred_language
-from memory.services import RecalledMemory, memory_recall
+from conversations.facade import history_window
+from conversations.facade import conversation_access_for_route
+from kernel.errors import NotFound
+from memory.facade import preferred_language
+from memory.facade import RecalledMemory, memory_recall
 from retrieval.facade import content_visible_exists, search_deadline
-from workspaces.sources import answer_sources_resolve
+from retrieval.facade.language import require_query_length
+from workspaces.facade import answer_sources_resolve
 
 NO_CONTENT = "No visible indexed content is available to answer this question"
 
 
+class NoContent(NotFound):
+    code = "no_content"
+
+
 def answer_prepare(request: AnswerRequest, composer: Composer) -> Prepared:
     """The setup checks: question size, sources, the conversation (owner and route family), content."""
-    if len(request.question) > MAX_QUESTION_CHARS:
-        raise PayloadTooLarge(f"The question is too long for the answer context ({len(request.question)} > "
-                              f"{MAX_QUESTION_CHARS} characters)", code="question_too_large")
+    require_query_length(request.question)
     sources = answer_sources_resolve(
         principal=request.principal, owner=request.owner, conversation_id=request.conversation_id,
         scope=request.scope, mcp_source_ids=request.mcp_source_ids, mcp_given=request.mcp_given)
@@ -58,8 +61,8 @@ def answer_prepare(request: AnswerRequest, composer: Composer) -> Prepared:
     scope_empty = False
     if not sources.mcp_only and not content_visible_exists(principal=request.principal, scope=request.scope):
         if not (composer.empty_selection_refused and request.scope.document_ids):
-            raise NotFound(NO_CONTENT, code="no_content")
-        scope_empty = True   # a named selection with nothing visible is v2's fixed refusal, not a 404 (seed)
+            raise NoContent(NO_CONTENT)
+        scope_empty = True   # a named selection with nothing visible is v2's fixed refusal, not ``no_content`` (seed)
     return Prepared(
         request=request, history=history_window(conversation=conversation),
         conversation_id=conversation.id if conversation else uuid.uuid4(), message_id=uuid.uuid4(),

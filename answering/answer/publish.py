@@ -16,8 +16,8 @@ from answering.answer.contracts import SEARCH_TOP_K, AnswerCore
 from answering.answer.provenance import stored_fields
 from answering.models import AnswerTrace
 from answering.telemetry import step_span
-from conversations.services import ExchangeRecord, conversation_mcp_selection_save, exchange_persist
-from memory.services import memory_learn_after_commit
+from conversations.facade import ExchangeRecord, conversation_mcp_selection_save, exchange_persist
+from memory.facade import memory_learn_after_commit
 
 logger = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from answering.answer.contracts import MAX_PASSAGES, Prepared
 from answering.answer.steps import StepRecorder
 from answering.followup import FollowupDecision
 from answering.types import Passage, passage_from_hit
-from conversations.selectors import exchange_source_passages
+from conversations.facade import exchange_source_passages
 from retrieval import facade
 from retrieval.facade import PassagePacket
 

@@ -15,10 +15,10 @@ from typing import Callable, Iterator
 from answering.answer.contracts import EventSink
 from answering.telemetry import step_span, tool_finished, tool_span
 from answering.types import ToolCall
-from kernel.errors import RetrievalFailed
-from retrieval.embedders import EmbeddingError
-from retrieval.search import SearchTimeout
-from workspaces.mcp_client import McpUnavailable
+from kernel.errors import RetrievalDependencyFailed, RetrievalTimedOut
+from retrieval.facade.search import EmbeddingError
+from retrieval.facade.search import SearchTimeout
+from workspaces.facade import McpUnavailable
 
 
 class StepRecorder:
@@ -45,11 +45,10 @@ class StepRecorder:
                 raise
             except EmbeddingError as exc:
                 self._finish(call, started, False, {"error": "dependency_failed"}, span)
-                raise RetrievalFailed(f"Retrieval dependency failed: {exc}", code="dependency_failed") from exc
+                raise RetrievalDependencyFailed(f"Retrieval dependency failed: {exc}") from exc
             except SearchTimeout as exc:
                 self._finish(call, started, False, {"error": "timeout"}, span)
-                raise RetrievalFailed("Retrieval timed out; try a more specific question",
-                                      code="retrieval_timeout") from exc
+                raise RetrievalTimedOut("Retrieval timed out; try a more specific question") from exc
             self._finish(call, started, True, call.summary, span)
 
     def run(self, tool: str, arguments: dict, work: Callable, summarise: Callable[[object], dict]) -> tuple[object, str]:

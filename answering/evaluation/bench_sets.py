@@ -21,6 +21,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from kernel.jsonl import jsonl_read
 from kernel.principal import Principal
 from answering.text import content_stems, normalise
 from answering.extractive.synthesis import synthesise
@@ -63,20 +64,15 @@ class EvalRecord:
     verdicts: dict = field(default_factory=dict)
 
 
+def _eval_question(row: dict, number: int) -> EvalQuestion:
+    return EvalQuestion(
+        id=str(row.get("id", number)), question=row["question"], kind=row.get("kind", "other"),
+        source=row.get("source"), pasal=row.get("pasal"), evidence=row.get("evidence"),
+        figure=row.get("figure"), reason=row.get("reason"))
+
+
 def load_set(path: Path) -> list[EvalQuestion]:
-    questions = []
-    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            questions.append(EvalQuestion(
-                id=str(row.get("id", number)), question=row["question"], kind=row.get("kind", "other"),
-                source=row.get("source"), pasal=row.get("pasal"), evidence=row.get("evidence"),
-                figure=row.get("figure"), reason=row.get("reason")))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"{path}:{number}: not a question row ({exc})") from exc
-    return questions
+    return jsonl_read(path, _eval_question, what="question row")
 
 
 def carries(evidence: str, text: str) -> bool:

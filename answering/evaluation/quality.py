@@ -17,7 +17,7 @@ from pathlib import Path
 from kernel.principal import Principal
 from answering.evaluation.measures import asked_kinds, carries, first_sentence_verdicts, plain
 from retrieval.facade import Scope
-from retrieval.quality import gold_places
+from retrieval.facade.quality import gold_places
 
 EVALUATOR = Principal(subject="eval-quality", role="admin", verified=True)
 

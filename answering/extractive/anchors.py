@@ -10,15 +10,7 @@ from __future__ import annotations
 import re
 
 # The recognition lives in retrieval (hybrid search uses it too); re-exported here.
-from retrieval.search.naming import (
-    NAMED_REGULATION,
-    PASAL,
-    ArticleLocator,
-    NamedRegulation,
-    find_article,
-    find_named_regulation,
-    find_named_regulations,
-)
+from retrieval.facade.language import NAMED_REGULATION, PASAL, ArticleLocator, NamedRegulation, find_article, find_named_regulation, find_named_regulations
 
 SIGNATORY = re.compile(
     r"\b(tanda\s*tangan|menandatangani|ditandatangani|penandatangan|yang\s+menetapkan|yang\s+mengesahkan|"

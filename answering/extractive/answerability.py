@@ -29,7 +29,7 @@ from answering.legal_status import ORIGIN as LEGAL_CLAUSE_ORIGIN
 from answering.text import content_stems, normalise
 from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
 from answering.types import Claim, Passage
-from retrieval.references import covered_articles
+from retrieval.facade.language import covered_articles
 
 # Chosen from bench/answers_*.jsonl (eval_answers prints each question's coverage): answerable questions' cited
 # passages carry >= 0.5 of their distinctive terms (median 1.0), off-topic ones < 0.5.

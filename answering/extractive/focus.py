@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 
 from answering.text import content_stems
-from retrieval.search.naming import find_article, find_named_regulation
-from retrieval.signature import OFFICE, PERSON
+from retrieval.facade.language import find_article, find_named_regulation
+from retrieval.facade.language import OFFICE, PERSON
 
 DEFINITION = re.compile(
     r"\b(?:apa\s+(?:yang\s+)?(?:di)?maksud(?:nya)?(?:\s+dengan)?|apa\s+itu|apakah\s+itu|pengertian(?:\s+dari)?|definisi(?:\s+dari)?|"

@@ -19,7 +19,7 @@ from answering.extractive.candidates import Candidate
 from answering.extractive.focus import DATE
 from answering.extractive.question import Question
 from answering.text import content_stems
-from retrieval.signature import OFFICE, PERSON
+from retrieval.facade.language import OFFICE, PERSON
 
 MAX_OPENER_CHARS = 320
 _MARKER = re.compile(r"^\s*(?:\(\d+[a-z]?\)|[a-z]\.|\d{1,2}\.|[A-Z]{4,}(?:\s+BELAS)?\s*:|Pasal\s+\d+[A-Z]?\.?)\s*")

@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from retrieval import facade
-from retrieval.embedders import EmbeddingError
+from retrieval.facade.search import EmbeddingError
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ class SemanticScorer:
     @property
     def model_name(self) -> str | None:
         """The embedder whose space the cosines are in (the decision's semantic weights are per model)."""
-        from retrieval.embedders import get_embedder
+        from retrieval.facade.search import get_embedder
 
         try:
             return get_embedder().model_name

@@ -66,7 +66,7 @@ class AgentStopped(Exception):
 
 
 class QuestionTooLarge(Exception):
-    """The question and history alone exceed the model's context window (HTTP 413)."""
+    """The question and history alone exceed the model's context window (``question_too_large``)."""
 
 
 @dataclass

@@ -3,7 +3,7 @@
 Works with vLLM, Ollama, llama.cpp's server and hosted providers: one POST to
 ``{base_url}/v1/chat/completions`` with optional tools and JSON mode. 429 and
 5xx answers are retried with exponential backoff (``Retry-After`` honoured);
-any other failure raises ``ModelError`` so callers can map it to 502.
+any other failure raises ``ModelError`` so callers can name it (``model_failed``).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ INVALID_ARGUMENTS = "__invalid_arguments__"
 
 
 class ModelError(RuntimeError):
-    """The model dependency failed (answered as 502)."""
+    """The model dependency failed (``model_failed`` on the routes)."""
 
     def __init__(self, message: str, *, status: int | None = None, timeout: bool = False):
         super().__init__(message)

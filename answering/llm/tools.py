@@ -13,7 +13,7 @@ from typing import Callable
 
 from answering.llm.agent import ToolResult
 from answering.types import Passage
-from retrieval.search.naming import type_prefixes
+from retrieval.facade.language import type_prefixes
 from kernel.errors import RetrievalFailed
 
 MAX_QUERY_CHARS = 200

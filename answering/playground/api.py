@@ -13,6 +13,10 @@ from answering.playground.services import PlaygroundTrial, playground_run
 from answering.schemas import QueryV2Request, QueryV2Response
 from answering.v2.api import v2_body
 from kernel.errors import BadRequest
+
+
+class EditorialPromptBlank(BadRequest):
+    code = "editorial_prompt_blank"
 from kernel.schemas import ErrorOut
 
 # The route is mounted with acehrag.auth.VerifiedAdminAuth (acehrag/api.py): the API key,
@@ -54,7 +58,7 @@ def playground_body(trial: PlaygroundTrial) -> dict:
 def playground(request: HttpRequest, payload: PlaygroundRequest):
     editorial_prompt = payload.editorial_prompt.strip()
     if not editorial_prompt:
-        raise BadRequest(PROMPT_BLANK, code="editorial_prompt_blank")
+        raise EditorialPromptBlank(PROMPT_BLANK)
     answer = answer_request(request, payload, "/playground", ROUTE_FAMILY)
     with answer_slots().held():
         trial = playground_run(request=answer, editorial_prompt=editorial_prompt, config=settings.ACEH_RAG.playground)

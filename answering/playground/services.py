@@ -9,6 +9,7 @@ from answering.answer.contracts import AnnotatedAnswer, AnswerRequest
 from answering.answer.pipeline import playground_pipeline
 from answering.models import PlaygroundRun
 from answering.rate_limits import playground_rate_check
+from kernel.error_table import error_status
 from kernel.errors import DomainError
 
 
@@ -33,7 +34,7 @@ def playground_run(*, request: AnswerRequest, editorial_prompt: str, config: Pla
     try:
         result = pipeline.run(pipeline.prepare(request))
     except DomainError as exc:
-        playground_run_record(admin_subject=admin_subject, result=None, error_status=exc.http_status,
+        playground_run_record(admin_subject=admin_subject, result=None, error_status=error_status(exc),
                               latency_ms=_elapsed_ms(started))
         raise
     run = playground_run_record(admin_subject=admin_subject, result=result, latency_ms=_elapsed_ms(started))

@@ -15,21 +15,11 @@ from django.core import signing
 from answering.extractive.anchors import find_article, find_named_regulation
 from kernel.config import PublicChatSettings
 from answering.rate_limits import rate_window_count
+from kernel.errors import RateLimited
 
 OWNER_PREFIX = "public:"
 MAX_SUGGESTIONS = 3
 ID_MAX_CHARS = 200
-
-
-class PublicChatError(Exception):
-    """A failure the visitor is told about: the protocol's ``error`` payload plus an HTTP status."""
-
-    def __init__(self, code: str, message: str, status: int, *, retry_after: int | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-        self.retry_after = retry_after
 
 
 # -- identity ---------------------------------------------------------------------------
@@ -92,7 +82,7 @@ def client_address(remote_addr: str | None, forwarded_for: str | None, proxy_hop
 
 
 async def public_rate_check(*, identity: VisitorIdentity, address: str, config: PublicChatSettings) -> None:
-    """Raise ``RATE_LIMITED`` when the address or the visitor asked too often in the window.
+    """Raise ``RateLimited`` when the address or the visitor asked too often in the window.
 
     The address limit comes first: a client that drops its visitor id gets a
     fresh one each time, and only the address limit still holds it.
@@ -102,8 +92,7 @@ async def public_rate_check(*, identity: VisitorIdentity, address: str, config: 
                        (f"public-chat:rate:visitor:{identity.visitor_key}", config.visitor_rate_limit)):
         wait = await rate_window_count(key, limit, window)
         if wait is not None:
-            raise PublicChatError("RATE_LIMITED", f"Too many questions; try again in {wait} seconds", 429,
-                                  retry_after=wait)
+            raise RateLimited(f"Too many questions; try again in {wait} seconds", retry_after=wait)
 
 
 # -- origins ----------------------------------------------------------------------------

@@ -13,14 +13,15 @@ from dataclasses import dataclass
 from typing import AsyncIterator
 
 from kernel.principal import ANONYMOUS
-from kernel.connections import DATABASE_UNAVAILABLE_ERRORS, UNAVAILABLE, log_database_unavailable
+from kernel.connections import DATABASE_UNAVAILABLE_ERRORS, DatabaseUnavailable, log_database_unavailable
 from kernel.limits import Overloaded
 from answering.answer.contracts import AnswerCancelled, AnswerCore, AnswerRequest
 from answering.runner import StreamedAnswer
-from answering.public.services import PublicChatError, VisitorIdentity, suggestions_for
+from answering.public.services import VisitorIdentity, suggestions_for
 from answering.sse import answer_deltas
 from answering.extractive.synthesis import detect_language
-from kernel.errors import DomainError
+from kernel.error_table import error_kind
+from kernel.errors import Conflict, DomainError, NotFound, PayloadTooLarge
 from retrieval.facade import Scope
 
 ROUTE = "/api/public/rag/chat"
@@ -36,11 +37,28 @@ PHASE_BY_TOOL = {
 }
 FINALIZING = "finalizing"
 
-ANSWER_ERRORS = {
-    413: ("BAD_REQUEST", "The question is too long"),
-    502: ("UPSTREAM_ERROR", "A service the answer depends on failed; please try again"),
-    503: ("UNAVAILABLE", "The answer service is busy; please try again"),
+# What a visitor is told of a failed answer, by the public code of its error (kernel.error_table):
+# fixed words, never the internal message.
+VISITOR_MESSAGES = {
+    "UPSTREAM_ERROR": "A service the answer depends on failed; please try again",
+    "UNAVAILABLE": "The answer service is busy; please try again",
 }
+QUESTION_TOO_LONG = "The question is too long"
+ANSWER_FAILED = "The answer could not be completed"
+
+
+class PublicConversationNotFound(NotFound):
+    code = "conversation_not_found"
+
+    def __init__(self) -> None:
+        super().__init__("Conversation not found")
+
+
+class NoPublicContent(NotFound):
+    code = "no_content"
+
+    def __init__(self) -> None:
+        super().__init__("No public documents are available to answer questions yet")
 
 _LABEL = re.compile(r"\s?\[(chunk:[0-9a-f-]{36}|tool:call_\d+|P\d+)\]")
 
@@ -57,10 +75,10 @@ def reply_with_numbered_sources(answer: str, labels: list[str]) -> str:
     return _LABEL.sub(number, answer)
 
 
-def database_unavailable(exc: Exception) -> PublicChatError:
-    """The expected fault in the protocol's shape, logged as one line."""
+def database_unavailable(exc: Exception) -> DatabaseUnavailable:
+    """The expected fault, logged as one line."""
     log_database_unavailable(ROUTE, exc)
-    return PublicChatError("UNAVAILABLE", UNAVAILABLE, 503)
+    return DatabaseUnavailable()
 
 
 @dataclass(frozen=True)
@@ -100,31 +118,31 @@ class PublicChatRun:
             conversation_id=turn.conversation_id, scope=Scope(), route=ROUTE, route_family="query",
         ))
 
-    def _error(self, exc: DomainError) -> PublicChatError:
-        """The one place a domain error becomes the protocol's ``{"ok": false, "code"}`` error."""
-        status = exc.http_status
-        if status in (404, 409) and self.turn.conversation_id is not None:
+    def _error(self, exc: DomainError) -> DomainError:
+        """What the visitor is told of a failed answer: the same code (so the same status), visitor's words."""
+        if isinstance(exc, Overloaded):
+            return exc
+        if isinstance(exc, (NotFound, Conflict)) and self.turn.conversation_id is not None:
             # Unknown, another visitor's and another route's conversations look alike to a visitor.
-            return PublicChatError("NOT_FOUND", "Conversation not found", 404)
-        if status == 404:
-            return PublicChatError("NOT_FOUND", "No public documents are available to answer questions yet", 404)
-        code, message = ANSWER_ERRORS.get(status, ("INTERNAL_ERROR", "The answer could not be completed"))
-        return PublicChatError(code, message, status)
+            return PublicConversationNotFound()
+        if isinstance(exc, NotFound):
+            return NoPublicContent()
+        if isinstance(exc, PayloadTooLarge):
+            return DomainError(QUESTION_TOO_LONG, code=exc.code)
+        return DomainError(VISITOR_MESSAGES.get(error_kind(exc).public, ANSWER_FAILED), code=exc.code)
 
     async def prepare(self) -> None:
         try:
             await self._streamed.prepare()
         except DomainError as exc:
             raise self._error(exc) from exc
-        except Overloaded as exc:
-            raise PublicChatError("UNAVAILABLE", exc.detail, 503, retry_after=exc.retry_after) from None
         except DATABASE_UNAVAILABLE_ERRORS as exc:
             raise database_unavailable(exc) from None
 
     async def events(self) -> AsyncIterator[Phase | ReplyDelta | PublicAnswer]:
         """Phases while the pipeline works, then the guarded reply in deltas, ``finalizing``, the answer.
 
-        Precondition: ``prepare`` succeeded. Raises ``PublicChatError`` when the answer fails.
+        Precondition: ``prepare`` succeeded. Raises a ``DomainError`` in the visitor's words when the answer fails.
         """
         last = None
         try:

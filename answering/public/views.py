@@ -19,78 +19,29 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
-from kernel.config import PublicChatSettings
-from kernel.connections import DATABASE_UNAVAILABLE_ERRORS, logged_once
 from answering.public.cards import executed_sql, source_cards
 from answering.public.config import public_chat_settings
-from answering.public.schemas import PublicChatIn, ValidationError, first_error
-from answering.public.services import (
-    PublicChatError,
-    client_address,
-    cross_origin_allowed,
-    origin_allowed,
-    origin_of,
-    public_rate_check,
-    visitor_identify,
-)
+from answering.public.gate import BodyInvalid, error_response, public_body, route_gate, with_cors
+from answering.public.schemas import PublicChatIn
 from answering.public.selectors import public_source_get
+from answering.public.services import client_address, public_rate_check, visitor_identify
 from answering.public.turn import Phase, PublicAnswer, PublicChatRun, PublicTurn, ReplyDelta, database_unavailable
 from answering.sse import SSE_HEADERS, sse_frame
+from kernel.config import PublicChatSettings
+from kernel.connections import DATABASE_UNAVAILABLE_ERRORS
+from kernel.error_table import public_error_payload
+from kernel.errors import Cancelled, DomainError, InternalError, NotFound
 
 logger = logging.getLogger(__name__)
 
 SSE_CONTENT_TYPE = "text/event-stream; charset=utf-8"
-MAX_BODY_BYTES = 64 * 1024
-PREFLIGHT_MAX_AGE = "600"
+
+
+class SourceNotFound(NotFound):
+    code = "source_not_found"
 
 
 # -- helpers ----------------------------------------------------------------------------
-
-def _own_origin(request: HttpRequest) -> str:
-    return f"{request.scheme}://{request.get_host()}"
-
-
-def _browser_origin(request: HttpRequest) -> str | None:
-    """The page's origin as the browser states it; None for clients that send neither header."""
-    header = request.headers.get("Origin")
-    if header is not None:
-        # "null" (sandboxed frames, file://) is a real browser origin that is never allowed.
-        return origin_of(header) or "null"
-    return origin_of(request.headers.get("Referer"))
-
-
-def _with_cors(request: HttpRequest, response: HttpResponse, config: PublicChatSettings) -> HttpResponse:
-    origin = _browser_origin(request)
-    response["Vary"] = "Origin"
-    if cross_origin_allowed(origin, own_origin=_own_origin(request), config=config):
-        response["Access-Control-Allow-Origin"] = origin
-        response["Access-Control-Expose-Headers"] = "Retry-After"
-    return response
-
-
-def _error_response(exc: PublicChatError) -> JsonResponse:
-    """Failures before a stream starts: the ``error`` event's payload as JSON, with its status."""
-    payload = {"ok": False, "message": exc.message, "code": exc.code}
-    if exc.retry_after is not None:
-        payload["retryAfter"] = exc.retry_after
-    response = JsonResponse(payload, status=exc.status)
-    response["Cache-Control"] = "no-store"
-    if exc.status >= 500:
-        logged_once(response)  # an expected fault, already logged once where it was met
-    if exc.retry_after is not None:
-        response["Retry-After"] = str(exc.retry_after)
-    return response
-
-
-def _preflight(request: HttpRequest, config: PublicChatSettings, methods: str) -> HttpResponse:
-    if not cross_origin_allowed(_browser_origin(request), own_origin=_own_origin(request), config=config):
-        return _error_response(PublicChatError("FORBIDDEN", "Origin not allowed", 403))
-    response = HttpResponse(status=204)
-    response["Access-Control-Allow-Methods"] = methods
-    response["Access-Control-Allow-Headers"] = "Content-Type, Accept"
-    response["Access-Control-Max-Age"] = PREFLIGHT_MAX_AGE
-    return response
-
 
 def done_payload(answer: PublicAnswer, config: PublicChatSettings) -> dict:
     """The ``done`` event and, unchanged, the JSON response of a non-stream request."""
@@ -121,26 +72,14 @@ def _event_frame(event: Phase | ReplyDelta | PublicAnswer, config: PublicChatSet
 # -- the chat ---------------------------------------------------------------------------
 
 async def _parse_turn(request: HttpRequest, config: PublicChatSettings) -> tuple[PublicTurn, bool]:
-    """Validate the request and count it against the limits; raise ``PublicChatError``."""
-    origin = _browser_origin(request)
-    if origin is not None and not origin_allowed(origin, own_origin=_own_origin(request), config=config):
-        raise PublicChatError("FORBIDDEN", "Origin not allowed", 403)
-    if request.content_type != "application/json":
-        raise PublicChatError("UNSUPPORTED_MEDIA_TYPE", "Send the question as application/json", 415)
-    declared = request.META.get("CONTENT_LENGTH") or "0"
-    if not declared.isdigit() or int(declared) > MAX_BODY_BYTES or len(request.body) > MAX_BODY_BYTES:
-        raise PublicChatError("BAD_REQUEST", "The request body is too large", 413)
-    try:
-        body = PublicChatIn.model_validate(json.loads(request.body))
-    except (ValueError, RecursionError) as exc:  # JSON, UTF-8 and schema errors are all ValueErrors
-        message = first_error(exc) if isinstance(exc, ValidationError) else "The body is not valid JSON"
-        raise PublicChatError("BAD_REQUEST", message, 400) from None
+    """Validate the request and count it against the limits; raise a named error."""
+    body = public_body(request, config, PublicChatIn, what="question")
     question = body.message.strip()
     if not question:
-        raise PublicChatError("BAD_REQUEST", "message must not be empty", 400)
+        raise BodyInvalid("message must not be empty")
     if len(question) > config.max_question_chars:
-        raise PublicChatError(
-            "BAD_REQUEST", f"message is longer than {config.max_question_chars} characters", 400)
+        # The widget's own, configurable bound on a visitor's message (within the service's question limit).
+        raise BodyInvalid(f"message is longer than {config.max_question_chars} characters")
     identity = visitor_identify(visitor_id=body.visitor_id, session_id=body.session_id)
     address = client_address(request.META.get("REMOTE_ADDR"), request.headers.get("X-Forwarded-For"), config.proxy_hops)
     await public_rate_check(identity=identity, address=address, config=config)
@@ -153,8 +92,8 @@ def _stream_response(run: PublicChatRun, config: PublicChatSettings) -> Streamin
         try:
             async for event in run.events():
                 yield _event_frame(event, config)
-        except PublicChatError as exc:
-            yield sse_frame("error", {"ok": False, "message": exc.message, "code": exc.code})
+        except DomainError as exc:
+            yield sse_frame("error", public_error_payload(exc))
         except asyncio.CancelledError:
             # The client went away and the run already told the pipeline to stop;
             # this last frame is best effort for any reader still attached.
@@ -162,7 +101,7 @@ def _stream_response(run: PublicChatRun, config: PublicChatSettings) -> Streamin
             raise
         except Exception:
             logger.exception("public chat stream failed")
-            yield sse_frame("error", {"ok": False, "message": "The answer could not be completed", "code": "INTERNAL_ERROR"})
+            yield sse_frame("error", public_error_payload(InternalError("The answer could not be completed")))
 
     response = StreamingHttpResponse(frames(), content_type=SSE_CONTENT_TYPE)
     for name, value in SSE_HEADERS.items():
@@ -176,63 +115,44 @@ async def _json_response(run: PublicChatRun, config: PublicChatSettings) -> Json
         if isinstance(event, PublicAnswer):
             answer = event
     if answer is None:
-        raise PublicChatError("CANCELLED", "The answer was cancelled", 503)
+        raise Cancelled("The answer was cancelled")
     response = JsonResponse(done_payload(answer, config))
     response["Cache-Control"] = "no-store"
     return response
-
-
-def post_gate(request: HttpRequest, config: PublicChatSettings) -> HttpResponse | None:
-    """What a public POST route answers before any work (disabled, preflight, wrong method); None to go on."""
-    if not config.enabled:
-        return _error_response(PublicChatError("NOT_FOUND", "Not Found", 404))
-    if request.method == "OPTIONS":
-        return _with_cors(request, _preflight(request, config, "POST, OPTIONS"), config)
-    if request.method != "POST":
-        response = _error_response(PublicChatError("METHOD_NOT_ALLOWED", "Use POST", 405))
-        response["Allow"] = "POST, OPTIONS"
-        return _with_cors(request, response, config)
-    return None
 
 
 @csrf_exempt
 async def public_chat(request: HttpRequest) -> HttpResponse:
     """POST /api/public/rag/chat: ``stream: true`` → SSE events, otherwise the ``done`` payload as JSON."""
     config = public_chat_settings()
-    if (early := post_gate(request, config)) is not None:
+    if (early := route_gate(request, config, ("POST",))) is not None:
         return early
     try:
         turn, stream = await _parse_turn(request, config)
         run = PublicChatRun(turn)
         await run.prepare()
         response = _stream_response(run, config) if stream else await _json_response(run, config)
-    except PublicChatError as exc:
-        response = _error_response(exc)
-    return _with_cors(request, response, config)
+    except DomainError as exc:
+        response = error_response(exc)
+    return with_cors(request, response, config)
 
 
 @csrf_exempt
 def public_source(request: HttpRequest, chunk_id: uuid.UUID) -> HttpResponse:
     """GET /api/public/rag/sources/<chunk_id>: a cited passage of an unrestricted document."""
     config = public_chat_settings()
-    if not config.enabled:
-        return _error_response(PublicChatError("NOT_FOUND", "Not Found", 404))
-    if request.method == "OPTIONS":
-        return _with_cors(request, _preflight(request, config, "GET, OPTIONS"), config)
-    if request.method not in ("GET", "HEAD"):
-        response = _error_response(PublicChatError("METHOD_NOT_ALLOWED", "Use GET", 405))
-        response["Allow"] = "GET, OPTIONS"
-        return _with_cors(request, response, config)
+    if (early := route_gate(request, config, ("GET",))) is not None:
+        return early
     try:
         source = public_source_get(chunk_id=chunk_id)
     except DATABASE_UNAVAILABLE_ERRORS as exc:
-        return _with_cors(request, _error_response(database_unavailable(exc)), config)
+        return with_cors(request, error_response(database_unavailable(exc)), config)
     if source is None:
-        response = _error_response(PublicChatError("NOT_FOUND", "Source not found", 404))
+        response = error_response(SourceNotFound("Source not found"))
     else:
         response = JsonResponse({"ok": True, "source": source.citation, "text": source.text})
         response["Cache-Control"] = "public, max-age=300"
-    return _with_cors(request, response, config)
+    return with_cors(request, response, config)
 
 
 # -- the widget -------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from django.conf import settings
 from livedata.models import Workbook, WorkbookSheet
 from livedata.reads import SourceIdentity, ToolRead, miss
 from livedata.workbooks import storage
-from retrieval.citations import restriction_fields
+from retrieval.facade.documents import restriction_fields
 
 OPERATORS = {"=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 AGGREGATES = {"sum": "sum", "avg": "avg", "min": "min", "max": "max", "count": "count", "median": "median"}

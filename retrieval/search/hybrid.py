@@ -124,7 +124,7 @@ def chunk_search(
     embed_query: Callable[[str], Sequence[float]] | None = None,
     keyword_leg: bool = True,
 ) -> SearchOutcome:
-    """Search visible chunks; raises EmbeddingError (502) or SearchTimeout.
+    """Search visible chunks; raises EmbeddingError or SearchTimeout.
 
     ``keyword_leg=False`` (hybrid only) runs the hybrid path without its lexical leg: semantic retrieval,
     the label and follow-up nominations and the rerank (an answer's original-question arm beside the

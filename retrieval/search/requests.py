@@ -11,7 +11,7 @@ from retrieval.search.timeouts import SearchTimeout
 
 @contextmanager
 def search_failures() -> Iterator[None]:
-    """Around a search for ``POST /search``: raises ``EmbeddingFailed`` (502) or ``SearchTimedOut`` (503)."""
+    """Around a search for ``POST /search``: raises ``EmbeddingFailed`` or ``SearchTimedOut``."""
     try:
         yield
     except EmbeddingError as exc:

@@ -22,7 +22,7 @@ from acehrag.services import api_key_create, api_key_revoke
 
 pytestmark = pytest.mark.django_db
 
-INVALID_KEY_BODY = {"detail": "Invalid or missing API key"}
+INVALID_KEY_BODY = {"detail": "Invalid or missing API key", "code": "invalid_api_key"}
 
 
 def api_routes() -> list[tuple[str, str]]:
@@ -185,8 +185,8 @@ def test_enforced_principal_over_http(api_client):
         missing = api_client.post("/search", data=body, content_type="application/json")
         malformed = api_client.post("/search", data=body, content_type="application/json", HTTP_X_USER_SUBJECT="emp", HTTP_X_USER_LEVEL="x")
         good = api_client.post("/search", data=body, content_type="application/json", HTTP_X_USER_SUBJECT="emp", HTTP_X_USER_LEVEL="3")
-    assert (missing.status_code, missing.json()) == (401, {"detail": PRINCIPAL_REQUIRED})
-    assert (malformed.status_code, malformed.json()) == (401, {"detail": PRINCIPAL_INVALID})
+    assert (missing.status_code, missing.json()) == (401, {"detail": PRINCIPAL_REQUIRED, "code": "principal_invalid"})
+    assert (malformed.status_code, malformed.json()) == (401, {"detail": PRINCIPAL_INVALID, "code": "principal_invalid"})
     assert good.status_code == 200
 
 

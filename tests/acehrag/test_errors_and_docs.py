@@ -12,7 +12,8 @@ def test_422_body_matches_fastapi_shape(api_client):
     assert response.json() == {
         "detail": [
             {"type": "greater_than", "loc": ["body", "top_k"], "msg": "Input should be greater than 0", "input": 0, "ctx": {"gt": 0}}
-        ]
+        ],
+        "code": "validation_error",
     }
 
 
@@ -62,7 +63,7 @@ def test_unhandled_error_is_json_500_without_traceback(api_client, monkeypatch):
     monkeypatch.setattr(retrieval.api, "chunk_search", explode)
     response = api_client.post("/search", data={"query": "anggaran"}, content_type="application/json")
     assert response.status_code == 500
-    assert response.json() == {"detail": "Internal Server Error"}
+    assert response.json() == {"detail": "Internal Server Error", "code": "internal_error"}
     assert b"secret internals" not in response.content and b"Traceback" not in response.content
 
 

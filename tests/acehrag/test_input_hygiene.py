@@ -179,7 +179,7 @@ def test_huge_memory_id_is_422(api_client):
 def test_a_50000_character_search_query_is_413(api_client):
     response = api_client.post("/search", {"query": "retribusi pasar " * 3125}, content_type="application/json")
     assert response.status_code == 413
-    assert response.json() == {"detail": "The query is too long (49999 > 8000 characters)"}
+    assert response.json() == {"detail": "The query is too long (49999 > 8000 characters)", "code": "query_too_long"}
 
 
 @pytest.mark.django_db

@@ -293,14 +293,15 @@ def test_bad_token_is_401_on_every_route(client, method, path):
         response = call(client, method, path, HTTP_X_API_KEY="test-env-key",
                         HTTP_AUTHORIZATION=f"Bearer {make_token(OTHER_SECRET)}")
     assert response.status_code == 401
-    assert response.json() == {"detail": "Invalid bearer token: signature verification failed"}
+    assert response.json() == {"detail": "Invalid bearer token: signature verification failed",
+                               "code": "principal_invalid"}
 
 
 def test_api_key_is_still_required_with_a_valid_token(client):
     with auth_config(keys=[HS_KEY]):
         response = client.post("/search", data={"query": "x"}, content_type="application/json",
                                HTTP_AUTHORIZATION=f"Bearer {make_token(SECRET)}")
-    assert (response.status_code, response.json()) == (401, {"detail": "Invalid or missing API key"})
+    assert (response.status_code, response.json()) == (401, {"detail": "Invalid or missing API key", "code": "invalid_api_key"})
 
 
 def test_verified_jwt_principal_sees_restricted_documents_through_search(api_client):

@@ -77,7 +77,7 @@ def test_a_10_mb_body_is_413_json_at_once(server):
     response = httpx.post(server.url + "/search", content=b"{" + b" " * (10 * 1024 * 1024) + b"}",
                           headers={**HEADERS, "Content-Type": "application/json"}, timeout=30)
     assert response.status_code == 413
-    assert response.json() == {"detail": "Request body too large (limit 1048576 bytes)"}
+    assert response.json() == {"detail": "Request body too large (limit 1048576 bytes)", "code": "request_too_large"}
     assert time.monotonic() - started < 5
 
 
@@ -117,7 +117,7 @@ def test_answers_beyond_the_bound_wait_then_get_503_with_retry_after(tight_serve
     assert set(statuses) == {200, 503}, statuses
     for response in responses:
         if response.status_code == 503:
-            assert response.json() == {"detail": BUSY}
+            assert response.json() == {"detail": BUSY, "code": "overloaded"}
             assert int(response.headers["Retry-After"]) >= 1
 
 
@@ -141,7 +141,7 @@ def test_streams_and_public_chat_are_refused_in_their_own_shapes_when_busy(tight
     assert hold.wait(30)
     streams = burst("/query/stream", {"query": QUESTION}, HEADERS)
     busy = [r for r in streams if r.status_code == 503]
-    assert busy and all(r.json() == {"detail": BUSY} and r.headers["Retry-After"] for r in busy)
+    assert busy and all(r.json() == {"detail": BUSY, "code": "overloaded"} and r.headers["Retry-After"] for r in busy)
     public = burst("/api/public/rag/chat", {"message": QUESTION}, {})
     refused = [r for r in public if r.status_code == 503]
     assert refused, [r.status_code for r in public]

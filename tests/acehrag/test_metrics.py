@@ -150,4 +150,4 @@ def test_metrics_refuse_without_the_token(servers):
 def test_metrics_are_not_found_while_no_token_is_set(live_server_factory, corpus):
     server = live_server_factory()
     response = httpx.get(server.url + "/metrics", headers=SCRAPE, timeout=10)
-    assert response.status_code == 404 and response.json() == {"detail": "Not Found"}
+    assert response.status_code == 404 and response.json() == {"detail": "Not Found", "code": "not_found"}

@@ -138,7 +138,8 @@ def test_a_missing_api_key_is_401(client, corpus):
 
 def test_a_verified_user_who_is_not_admin_is_403(api_client, corpus):
     response = try_prompt(api_client, admin(role="user"))
-    assert response.status_code == 403 and response.json() == {"detail": "Verified admin principal required"}
+    assert response.status_code == 403 and response.json() == {"detail": "Verified admin principal required",
+                                                               "code": "admin_required"}
     assert not PlaygroundRun.objects.exists()
 
 
@@ -188,7 +189,7 @@ def test_a_blank_editorial_prompt_is_400_like_a_blank_query(api_client, corpus):
     blank_prompt = try_prompt(api_client, editorial_prompt="   \n ")
     blank_query = try_prompt(api_client, query="   ")
     assert (blank_prompt.status_code, blank_query.status_code) == (400, 400)
-    assert blank_prompt.json() == {"detail": "editorial_prompt must not be blank"}
+    assert blank_prompt.json() == {"detail": "editorial_prompt must not be blank", "code": "editorial_prompt_blank"}
     assert not PlaygroundRun.objects.exists()
 
 

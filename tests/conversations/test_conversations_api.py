@@ -78,7 +78,8 @@ def test_subjects_are_isolated(api_client, mode):
         conversation = create(api_client, {"title": "rahasia alice", **alice_body}, **alice).json()["id"]
         assert api_client.get(f"/conversations{bob_q}", **bob).json() == []
         response = api_client.get(f"/conversations/{conversation}{bob_q}", **bob)
-        assert (response.status_code, response.json()) == (404, {"detail": f"Conversation {conversation} not found"})
+        assert (response.status_code, response.json()) == (404, {"detail": f"Conversation {conversation} not found",
+                                                              "code": "conversation_not_found"})
         if mode == "on":
             resumed = api_client.post("/query", data={"query": "berapa hari PPID menjawab?", "conversation_id": conversation},
                                       content_type="application/json", **bob)
@@ -89,7 +90,8 @@ def test_subjects_are_isolated(api_client, mode):
 def test_unknown_conversation_is_404(api_client):
     missing = uuid.uuid4()
     response = api_client.get(f"/conversations/{missing}")
-    assert (response.status_code, response.json()) == (404, {"detail": f"Conversation {missing} not found"})
+    assert (response.status_code, response.json()) == (404, {"detail": f"Conversation {missing} not found",
+                                                          "code": "conversation_not_found"})
 
 
 def test_read_back_has_every_message_oldest_first_with_citations(api_client):

@@ -47,10 +47,12 @@ def test_first_rating_is_201_and_re_posting_replaces_it_with_200(api_client, ans
 def test_foreign_and_unknown_messages_are_404_and_leave_nothing(api_client, answer):
     message = answer("alice")
     foreign = rate(api_client, message.id, subject="mallory", rating="down")
-    assert foreign.status_code == 404 and foreign.json() == {"detail": f"Message {message.id} not found"}
+    assert foreign.status_code == 404 and foreign.json() == {"detail": f"Message {message.id} not found",
+                                                                  "code": "message_not_found"}
     unknown_id = uuid.uuid4()
     unknown = rate(api_client, unknown_id, rating="up")
-    assert unknown.status_code == 404 and unknown.json() == {"detail": f"Message {unknown_id} not found"}
+    assert unknown.status_code == 404 and unknown.json() == {"detail": f"Message {unknown_id} not found",
+                                                                  "code": "message_not_found"}
     # The question itself is not an answer one can rate.
     question = Message.objects.get(conversation=message.conversation, role="user")
     assert rate(api_client, question.id, rating="up").status_code == 404

@@ -103,7 +103,7 @@ def test_deleting_a_memory_erases_it_and_prevents_recall(api_client):
     assert not any(c["citations"][0]["kind"] == "memory" for c in later["claim_map"])
     assert "Bappeda" not in later["answer"]
     again = api_client.delete(f"/memories/{memory_id}", **ALICE)
-    assert (again.status_code, again.json()) == (404, {"detail": f"Memory {memory_id} not found"})
+    assert (again.status_code, again.json()) == (404, {"detail": f"Memory {memory_id} not found", "code": "memory_not_found"})
 
 
 def test_memories_are_isolated_between_subjects(api_client):

@@ -239,7 +239,8 @@ def test_wrong_type_upload_is_415(api_client, content, name):
 def test_unknown_ingestion_is_404(api_client):
     missing = uuid.uuid4()
     response = api_client.get(f"/ingestions/{missing}")
-    assert (response.status_code, response.json()) == (404, {"detail": f"Ingestion {missing} not found"})
+    assert (response.status_code, response.json()) == (404, {"detail": f"Ingestion {missing} not found",
+                                                          "code": "ingestion_not_found"})
 
 
 def test_only_admins_delete_documents(api_client):

@@ -79,7 +79,7 @@ def test_malformed_document_id_is_422(api_client, corpus):
 @pytest.mark.parametrize("query", [" ", "\n\t "])
 def test_whitespace_query_is_400(api_client, query):
     response = search(api_client, query=query)
-    assert (response.status_code, response.json()) == (400, {"detail": "Query must not be empty"})
+    assert (response.status_code, response.json()) == (400, {"detail": "Query must not be empty", "code": "query_empty"})
 
 
 def test_no_match_is_200_with_empty_results(api_client):

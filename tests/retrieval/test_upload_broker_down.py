@@ -56,7 +56,8 @@ def test_a_failing_broker_refuses_the_upload_cleanly(live_server_factory, settin
     started = time.monotonic()
     refused = upload("refused.txt")
     assert refused.status_code == 503, refused.text
-    assert refused.json() == {"detail": "The ingestion queue is unavailable; the upload was not kept"}
+    assert refused.json() == {"detail": "The ingestion queue is unavailable; the upload was not kept",
+                              "code": "ingestion_queue_unavailable"}
     assert time.monotonic() - started < 30
     # ... and nothing of it stays behind: no ingestion row, no stored bytes
     with django_db_blocker.unblock():

@@ -16,7 +16,7 @@ class Command(BaseCommand):
             raw_key = dev_api_key_ensure(data_dir=config.data_dir)
             self.stdout.write(f"Development API key (header {config.api.key_header}): {raw_key}")
             self.stdout.write(f"  stored in {config.data_dir / 'dev-api-key'}")
-        from retrieval.services import sample_corpus_ingest_if_empty
+        from retrieval.facade.storage import sample_corpus_ingest_if_empty
 
         report = sample_corpus_ingest_if_empty()
         if report is not None:

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from answering.extractive.candidates import closing_units
 from answering.extractive.units import passage_units
 from retrieval import facade
-from retrieval.embedders import EmbeddingError
+from retrieval.facade.search import EmbeddingError
 
 BATCH_UNITS = 64
 REPORT_EVERY = 2000

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from answering.evaluation import load_set, record_json, run_question, summary_lines
 from answering.evaluation.quality import QualityRecord, run_conversation, run_single
 from answering.evaluation.report import summary_lines as quality_lines
-from retrieval.quality import PARTS, in_part, quality_dir, read_rows
+from retrieval.facade.quality import PARTS, in_part, quality_dir, read_rows
 
 
 class Command(BaseCommand):

@@ -7,8 +7,8 @@ from answering.evaluation import load_set
 from answering.evaluation.fitting import example, fit, project_example, scores, write as write_params, youden_threshold
 from answering.evaluation.quality import ask, run_conversation, run_single
 from kernel.evaluation_tools import require_evaluation_tools
-from retrieval.embedders import get_embedder
-from retrieval.quality import in_part, read_rows
+from retrieval.facade.search import get_embedder
+from retrieval.facade.quality import in_part, read_rows
 
 
 def _project_examples(paths: list[Path]) -> list:

@@ -1,0 +1,34 @@
+"""What other apps may use of conversations (the allow-list in ``.importlinter`` names this module).
+
+Ownership and the route family are decided here (``conversation_access_for_route``); reads return
+frozen values or rows the caller already owns; the errors are the app's named domain errors.
+"""
+from conversations.history_view import HISTORY_VIEW_KEY, history_view_metadata
+from conversations.schemas import ConversationSummary, conversation_summary
+from conversations.selectors import (
+    HistoryWindow,
+    conversation_container,
+    exchange_source_passages,
+    history_window,
+    message_get_by_turn,
+    message_source_citations,
+)
+from conversations.services import (
+    ConversationNotFound,
+    ConversationRouteConflict,
+    ExchangeRecord,
+    FeedbackTargetNotFound,
+    conversation_access_for_route,
+    conversation_create,
+    conversation_mcp_selection_save,
+    exchange_persist,
+    feedback_record,
+)
+
+__all__ = [
+    "HISTORY_VIEW_KEY", "ConversationNotFound", "ConversationRouteConflict", "ConversationSummary", "ExchangeRecord",
+    "FeedbackTargetNotFound", "HistoryWindow", "conversation_access_for_route", "conversation_container",
+    "conversation_create", "conversation_mcp_selection_save", "conversation_summary", "exchange_persist",
+    "exchange_source_passages", "feedback_record", "history_view_metadata", "history_window", "message_get_by_turn",
+    "message_source_citations",
+]

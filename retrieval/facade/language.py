@@ -1,0 +1,33 @@
+"""Retrieval's reading of legal language, for the apps that answer: pure functions over text, no rows.
+
+Naming regulations and articles, the glossary's expansions, which articles a
+reference covers, the signature block's vocabulary, the one question-length rule.
+"""
+from retrieval.errors import (
+    MAX_QUESTION_CHARS,
+    QueryTooLong,
+    require_query_length,
+    require_query_text,
+    require_question,
+)
+from retrieval.references import covered_articles
+from retrieval.search.glossary import glossary_expansions
+from retrieval.search.naming import (
+    NAMED_REGULATION,
+    PASAL,
+    RESOLVE_BROWSE_LIMIT,
+    ArticleLocator,
+    NamedRegulation,
+    find_article,
+    find_named_regulation,
+    find_named_regulations,
+    type_prefixes,
+)
+from retrieval.signature import OFFICE, PERSON
+
+__all__ = [
+    "MAX_QUESTION_CHARS", "NAMED_REGULATION", "OFFICE", "PASAL", "PERSON", "RESOLVE_BROWSE_LIMIT", "ArticleLocator",
+    "NamedRegulation", "QueryTooLong", "covered_articles", "find_article", "find_named_regulation",
+    "find_named_regulations", "glossary_expansions", "require_query_length", "require_query_text", "require_question",
+    "type_prefixes",
+]
