@@ -126,7 +126,9 @@ def test_unknown_or_foreign_conversation_is_404(server):
     for headers, conversation in (({"X-User-Subject": "bob"}, mine), ({"X-User-Subject": "alice"}, str(uuid.uuid4()))):
         for path in ("/query", "/query/stream"):
             response = post(server, path, {"query": "lanjut", "conversation_id": conversation}, headers)
-            assert (response.status_code, response.json()) == (404, {"detail": f"Conversation {conversation} not found"})
+            # The seed's detail, unchanged; ``code`` is the additive field partners branch on (issue #35).
+            assert (response.status_code, response.json()) == (
+                404, {"detail": f"Conversation {conversation} not found", "code": "conversation_not_found"})
 
 
 def test_empty_document_focus_is_404(server):

@@ -30,7 +30,7 @@ def test_a_failed_embedder_is_502_on_query_and_search_and_404_on_v2(broken_embed
     assert post(broken_embedder, "/query", query=QUESTION).status_code == 502
     assert post(broken_embedder, "/search", query=QUESTION).status_code == 502
     v2 = post(broken_embedder, "/query/v2", query=QUESTION)
-    assert (v2.status_code, v2.json()) == (404, {"detail": NOTHING_READABLE})
+    assert (v2.status_code, v2.json()) == (404, {"detail": NOTHING_READABLE, "code": "nothing_readable"})  # code: #35
     response, frames = stream(broken_embedder.url + "/query/v2/stream", {"query": QUESTION}, KEY)
     assert frames[-1] == ("error", {"code": "http_404", "message": NOTHING_READABLE})
 
