@@ -39,16 +39,35 @@ def access_summary(obj) -> str:
     return ", ".join(parts) or "public"
 
 
+OCR_REVIEW_BELOW = 70  # mean word confidence under which an OCR page is listed for review
+
+
+class OcrReviewFilter(admin.SimpleListFilter):
+    title = "OCR review"
+    parameter_name = "ocr_review"
+
+    def lookups(self, request, model_admin):
+        return [("low", f"has OCR pages below {OCR_REVIEW_BELOW} confidence"), ("ocr", "read by OCR (all or some pages)")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "low":
+            return queryset.extra(where=[f"jsonb_path_exists(ocr_pages, 'strict $[*] ? (@[1] < {OCR_REVIEW_BELOW})')"])
+        if self.value() == "ocr":
+            return queryset.exclude(extraction="text")
+        return queryset
+
+
 @admin.register(Document)
 class DocumentAdmin(admin.ModelAdmin):
     list_display = ["title", "collection", "instrument_type", "number", "year", "status", "chunk_count", "access",
                     "indexed_at"]
-    list_filter = ["collection", "status", LegalStatusFilter, "instrument_type", "year", "confidential", "owning_org_unit",
-                   "min_position_level"]
+    list_filter = ["collection", "status", LegalStatusFilter, OcrReviewFilter, "instrument_type", "year", "confidential",
+                   "owning_org_unit", "min_position_level"]
     search_fields = ["title", "number", "subject", "source_name"]
     readonly_fields = ["id", "status", "version", "chunks", "indexed_at", "error", "instrument_type", "number", "year",
                        "subject", "issuer", "place_enacted", "date_enacted", "signatory", "source_name", "source_format",
-                       "content_hash", "source_download", "ingestions", "created_at", "updated_at"]
+                       "content_hash", "source_download", "ingestions", "created_at", "updated_at", "extraction",
+                       "ocr_review"]
     fieldsets = [
         (None, {"fields": ["id", "title", "collection", "status", "version", "chunks", "indexed_at", "error"]}),
         ("Identity card", {"fields": ["instrument_type", "number", "year", "subject", "issuer", "place_enacted",
@@ -56,8 +75,8 @@ class DocumentAdmin(admin.ModelAdmin):
         ("Access", {"fields": ["confidential", "owning_org_unit", "min_position_level"],
                     "description": "A document is visible to a caller when every restriction set here holds. "
                                    "A verified admin sees every indexed document."}),
-        ("Source", {"fields": ["source_name", "source_format", "content_hash", "source_download", "ingestions",
-                               "created_at", "updated_at"]}),
+        ("Source", {"fields": ["source_name", "source_format", "extraction", "ocr_review", "content_hash",
+                               "source_download", "ingestions", "created_at", "updated_at"]}),
     ]
     inlines = [*RELATION_INLINES]
     actions = ["reindex"]
@@ -72,6 +91,17 @@ class DocumentAdmin(admin.ModelAdmin):
             if name in form.base_fields:
                 form.base_fields[name].help_text = text
         return form
+
+    @admin.display(description="OCR pages")
+    def ocr_review(self, obj):
+        if not obj.ocr_pages:
+            return "none (text layer)"
+        low = [(page, confidence) for page, confidence in obj.ocr_pages if confidence < OCR_REVIEW_BELOW]
+        summary = f"{len(obj.ocr_pages)} pages read by OCR"
+        if not low:
+            return f"{summary}, every page at {OCR_REVIEW_BELOW}+ mean word confidence"
+        return format_html("{}; to review (confidence under {}): {}", summary, OCR_REVIEW_BELOW,
+                           ", ".join(f"page {page} ({confidence:.0f})" for page, confidence in low))
 
     @admin.display(description="access")
     def access(self, obj):

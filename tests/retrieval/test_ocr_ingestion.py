@@ -52,3 +52,16 @@ def test_ocr_switched_off_refuses_a_scan_as_before(settings):
     refused = document_ingest_bytes(data=SCAN, filename="scan.pdf", source_key="test:scan",
                                     options=IngestOptions("JDIH"))
     assert refused.status == "failed" and refused.reason == "PDF has no extractable text layer (scanned document?)"
+
+
+def test_the_admin_lists_low_confidence_ocr_pages_for_review(admin_client):
+    for key, pages in (("test:clear", [[1, 93.0], [2, 95.6]]), ("test:faint", [[1, 91.0], [2, 52.5]])):
+        outcome = document_ingest_bytes(data=f"Pasal 1\nKetentuan {key} tentang air bersih.".encode(),
+                                        filename="qanun.txt", source_key=key, options=IngestOptions("JDIH"))
+        Document.objects.filter(pk=outcome.document_id).update(extraction="ocr", ocr_pages=pages)
+    faint = Document.objects.get(source_key="test:faint")
+    listing = admin_client.get("/admin/retrieval/document/?ocr_review=low")
+    assert listing.status_code == 200
+    assert list(listing.context["cl"].result_list) == [faint]
+    page = admin_client.get(f"/admin/retrieval/document/{faint.pk}/change/").content.decode()
+    assert "2 pages read by OCR; to review (confidence under 70): page 2 (52)" in page
