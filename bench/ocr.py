@@ -1,7 +1,8 @@
 """OCR against the text layer: how well retrieval/parsing/ocr.py reads the corpus's own PDFs.
 
-1. Sample: ``--pages`` pages from each text-layer PDF of ../shared/corpus/pdf/ (the middle of the
-   body, where Pasal text is; pages whose layer needs OCR itself are skipped), ``--files`` files.
+1. Sample: ``--pages`` pages from each text-layer PDF of ../shared/corpus/pdf/ (from a third of the
+   way in, where Pasal text is; pages whose layer needs OCR or is unreadable itself are no reference
+   and are skipped), ``--files`` files.
 2. Each page is rendered at ``--dpi`` and read by the ingestion stage's OCR (rotation, denoising,
    repair of structure headings), then compared with that page's own text layer, both with page-number
    lines dropped and whitespace collapsed: character and word error rates (jiwer), and the share of the
@@ -30,7 +31,7 @@ import jiwer  # noqa: E402
 from retrieval.parsing import extract_file, parse_document  # noqa: E402
 from retrieval.parsing.ocr import OcrOptions, ocr_pdf_pages, ocr_unavailable  # noqa: E402
 from retrieval.parsing.ocr_repair import repair_structure  # noqa: E402
-from retrieval.parsing.pdf import _pages_needing_ocr, _pdf_pages_pypdf  # noqa: E402
+from retrieval.parsing.pdf import _pages_needing_ocr, _pdf_pages_pypdf, _text_quality_problem  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "pdf"
 PAGE_NUMBER = re.compile(r"^\s*(?:[-–—]\s*)?\d{1,4}(?:\s*[-–—])?\s*$")
@@ -47,7 +48,10 @@ def sample(files: int, per_file: int) -> list[tuple[Path, bytes, list[int], list
         data = path.read_bytes()
         pages = _pdf_pages_pypdf(data)
         skip = set(_pages_needing_ocr(data, pages))
-        middle = [n for n in range(max(2, len(pages) // 3), len(pages) + 1) if n not in skip and pages[n - 1].strip()]
+        # A page whose layer is itself unreadable (perpres-60-2019's appendix carries a junk OCR layer) is no
+        # reference to measure against.
+        middle = [n for n in range(max(2, len(pages) // 3), len(pages) + 1)
+                  if n not in skip and pages[n - 1].strip() and _text_quality_problem([pages[n - 1]]) is None]
         chosen.append((path, data, middle[:per_file], pages))
     return chosen
 
