@@ -6,7 +6,7 @@
   marker ``(l)`` at a line start becomes ``(1)``.
 - A word hyphenated across a line break is joined (``kewe-`` + ``nangan``).
 - Running headers and footers (a line that opens or closes most pages) and page numbers
-  (``- 3 -``, ``3``, ``Halaman 3 dari 10``) are dropped.
+  (``- 3 -``, ``~3-``, ``3``, ``Halaman 3 dari 10``) are dropped.
 """
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ _PASAL = re.compile(r"(?m)^(\s*Pasal\s+)([0-9lIoO|!]{1,4})([A-Z]?)\s*$")
 _BAB = re.compile(r"(?m)^(\s*BAB\s+)([IVXLl1|]{1,6})\s*$")
 _AYAT = re.compile(r"(?m)^(\s*\()([0-9lI|!]{1,3})(\))")
 _HYPHENATED = re.compile(r"(\w)-\n(?=[a-z])")
-_PAGE_NUMBER = re.compile(r"^\s*(?:[-–—]\s*)?\d{1,4}(?:\s*[-–—])?\s*$|^\s*(?:halaman|hal\.?|page)\s+\d+(?:\s+(?:dari|of)\s+\d+)?\s*$",
+_PAGE_NUMBER = re.compile(r"^[\s\-–—~_.=]*\d{1,4}[\s\-–—~_.=]*$|^\s*(?:halaman|hal\.?|page)\s+\d+(?:\s+(?:dari|of)\s+\d+)?\s*$",
                           re.I)
-_EDGE_LINES = 2           # lines from the top and the bottom of a page that may be running text
+_EDGE_LINES = 3           # lines from the top and the bottom of a page that may be running text
 _RUNNING_SHARE = 0.4      # a line at a page edge on this share of pages is a running header or footer
 _RUNNING_MIN_PAGES = 3
 
