@@ -15,6 +15,7 @@ admin.site.site_url = "/"
 
 urlpatterns = [
     path("", views.landing, name="landing"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("metrics", metrics_view, name="metrics"),
