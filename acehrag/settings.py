@@ -19,7 +19,7 @@ ALLOWED_HOSTS = list(env_list("DJANGO_ALLOWED_HOSTS")) or ["localhost", "127.0.0
 CSRF_TRUSTED_ORIGINS = list(env_list("DJANGO_CSRF_TRUSTED_ORIGINS"))
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "acehrag.admin_site.AcehAdminConfig",   # django.contrib.admin with the product's site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

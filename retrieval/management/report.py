@@ -5,10 +5,19 @@ from retrieval.models import Document
 from retrieval.selectors import document_section_counts
 
 
+def number_and_year(number: str | None, year: int | None) -> str:
+    """``91/2024``; a number that already ends with its year (``03/INSTR/2025``) is printed once."""
+    if not (number or year):
+        return ""
+    if number and year and number.rstrip().endswith(f"/{year}"):
+        return number
+    return f"{number or '?'}/{year or '?'}"
+
+
 def identity_label(document: Document) -> str:
     """``Qanun Aceh 91/2024``: the parsed instrument type, number and year, or ``(no identity)``."""
     kind = document.instrument_type or ""
-    number = f"{document.number or '?'}/{document.year or '?'}" if (document.number or document.year) else ""
+    number = number_and_year(document.number, document.year)
     label = " ".join(part for part in (kind, number) if part)
     return label or "(no identity)"
 
