@@ -152,7 +152,9 @@ def extract_bytes(data: bytes, filename: str) -> ExtractedText:
     elif ext in (".txt", ".md"):
         result = ExtractedText(text=normalise_text(_decode_text(data)), page_starts=(0,), format="text")
     else:
-        supported = ", ".join(sorted(SUPPORTED_EXTENSIONS))
+        from retrieval.formats import accepted_extensions   # the parsed formats and the registered ones (.csv, .xlsx)
+
+        supported = ", ".join(sorted(accepted_extensions()))
         raise ExtractionError(f"Unsupported file type {ext or '(none)'} (supported: {supported})")
 
     if not result.text.strip():
