@@ -15,7 +15,7 @@ from retrieval import admin_chunks  # noqa: F401 (registers the chunk screen)
 from retrieval.models import Collection, Document, Ingestion
 from retrieval.relations.admin import RELATION_INLINES, LegalStatusFilter
 from retrieval.services import ingestion_request_reindex
-from retrieval.management.report import number_and_year
+from retrieval.instruments import number_and_year
 from retrieval.sources import source_file_path
 
 ACCESS_HELP = {

@@ -1,17 +1,9 @@
 """How the staff commands describe a stored document, one line each (and its sections with -v 2)."""
 from __future__ import annotations
 
+from retrieval.instruments import number_and_year
 from retrieval.models import Document
 from retrieval.selectors import document_section_counts
-
-
-def number_and_year(number: str | None, year: int | None) -> str:
-    """``91/2024``; a number that already ends with its year (``03/INSTR/2025``) is printed once."""
-    if not (number or year):
-        return ""
-    if number and year and number.rstrip().endswith(f"/{year}"):
-        return number
-    return f"{number or '?'}/{year or '?'}"
 
 
 def identity_label(document: Document) -> str:

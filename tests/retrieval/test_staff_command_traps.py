@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command, load_command_class
 
-from retrieval.management.report import number_and_year
+from retrieval.instruments import number_and_year
 from retrieval.models import Collection, Document
 from tests.factories import make_document
 from tests.retrieval.test_staff_commands import QANUN
