@@ -12,12 +12,12 @@ from kernel.admin_display import truncated
 
 @admin.register(Feedback)
 class FeedbackAdmin(admin.ModelAdmin):
-    list_display = ["rating_mark", "question", "answer_excerpt", "comment_preview", "triage", "updated_at"]
+    list_display = ["rating_mark", "question", "answer", "comment_preview", "triage", "updated_at"]
     list_display_links = ["question"]
     list_filter = ["triage", "rating", "updated_at"]
     search_fields = ["comment", "subject", "message__content"]
-    fields = ["rating", "triage", "triaged_by", "triaged_at", "comment", "question", "answer", "subject", "created_at",
-              "updated_at"]
+    fields = ["rating", "triage", "triaged_by", "triaged_at", "comment", "question", "answer_in_conversation", "subject",
+              "created_at", "updated_at"]
     readonly_fields = fields
     date_hierarchy = "updated_at"
     ordering = ["-updated_at"]
@@ -38,15 +38,17 @@ class FeedbackAdmin(admin.ModelAdmin):
         return truncated(obj.question_text, 80)
 
     @admin.display(description="answer")
-    def answer_excerpt(self, obj):
-        return truncated(obj.answer_text, 110)
+    def answer(self, obj):
+        """The answer's opening, linked to it in its conversation (the inspector)."""
+        url = reverse("admin:conversations_conversation_change", args=[obj.message.conversation_id])
+        return format_html('<a href="{}#message-{}">{}</a>', url, obj.message_id, truncated(obj.answer_text, 110))
 
     @admin.display(description="comment")
     def comment_preview(self, obj):
         return truncated(obj.comment, 90)
 
     @admin.display(description="answer in its conversation")
-    def answer(self, obj):
+    def answer_in_conversation(self, obj):
         url = reverse("admin:conversations_conversation_change", args=[obj.message.conversation_id])
         return format_html('<a href="{}#message-{}">{}</a>', url, obj.message_id, truncated(obj.answer_text, 200))
 
