@@ -34,31 +34,53 @@ class ApiKeyAdmin(admin.ModelAdmin):
 
 
 class PartnerJwtKeyForm(forms.ModelForm):
-    """A stored HS256 secret is never sent back to the browser; blank keeps it."""
+    """HS256 secrets are write-only (a password field, never sent back); RS256 public keys stay readable.
 
+    A blank secret on an existing HS256 key keeps the stored one.
+    """
+
+    secret = forms.CharField(
+        label="Shared secret (HS256)", required=False,
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password", "size": 60}),
+        help_text="At least 32 bytes. Write-only: it is never shown again, not even here.",
+    )
     key = forms.CharField(
+        label="Public key (RS256, PEM)", required=False,
         widget=forms.Textarea(attrs={"rows": 8, "cols": 70, "autocomplete": "off", "spellcheck": "false"}),
-        required=False,
-        help_text=PartnerJwtKey._meta.get_field("key").help_text,
+        help_text="The partner's RSA public key in PEM (never the private key).",
     )
 
     class Meta:
         model = PartnerJwtKey
-        fields = ["name", "kid", "algorithm", "key", "issuer", "audience", "active"]
+        fields = ["name", "kid", "algorithm", "secret", "key", "issuer", "audience", "active"]
+
+    class Media:
+        js = ["acehrag/jwt_key_form.js"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.instance.pk and self.instance.algorithm == PartnerJwtKey.Algorithm.HS256:
             self.initial["key"] = ""
-            self.fields["key"].help_text = "The current secret is not shown; leave blank to keep it, or paste a new one."
+            self.fields["secret"].help_text = "A secret is stored (not shown); leave blank to keep it, or type a new one."
 
-    def clean_key(self) -> str:
-        key = self.cleaned_data["key"]
-        if key:
-            return key
-        if self.instance.pk:
-            return self.instance.key
-        raise forms.ValidationError("A shared secret or a public key is required.")
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        hs256 = cleaned.get("algorithm") == PartnerJwtKey.Algorithm.HS256
+        field = "secret" if hs256 else "key"
+        material = (cleaned.get("secret") if hs256 else cleaned.get("key")) or ""
+        kept = self.instance.pk and self.instance.algorithm == cleaned.get("algorithm")
+        if not material and kept:
+            material = self.instance.key
+        if not material:
+            self.add_error(field, "A shared secret or a public key is required.")
+        cleaned["key"] = material
+        return cleaned
+
+    def _post_clean(self) -> None:
+        super()._post_clean()
+        # The model checks the key material; an HS256 problem belongs under the field it was typed in.
+        if self.cleaned_data.get("algorithm") == PartnerJwtKey.Algorithm.HS256 and "key" in self._errors:
+            self._errors.setdefault("secret", self.error_class()).extend(self._errors.pop("key"))
 
 
 @admin.register(PartnerJwtKey)

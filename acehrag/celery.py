@@ -8,6 +8,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "acehrag.settings")
 
 app = Celery("acehrag")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+if not app.conf.broker_url:
+    # Eager mode still prepares a producer pool for a broker; kombu's in-memory transport, named with a
+    # host, keeps it from warning "No hostname was supplied" on every command (nothing is ever sent there).
+    app.conf.broker_url = "memory://localhost/"
 app.autodiscover_tasks()
 
 

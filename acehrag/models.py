@@ -56,7 +56,7 @@ class PartnerJwtKey(models.Model):
         "key id (kid)", max_length=200, blank=True,
         help_text="The kid header of the partner's tokens; blank when they carry none.",
     )
-    algorithm = models.CharField(max_length=5, choices=Algorithm.choices)
+    algorithm = models.CharField(max_length=5, choices=Algorithm.choices, default=Algorithm.HS256)
     key = models.TextField(help_text="HS256: the shared secret (at least 32 bytes). RS256: the public key in PEM.")
     issuer = models.CharField(
         max_length=500, blank=True,

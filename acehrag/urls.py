@@ -7,14 +7,9 @@ from acehrag.api import api
 from acehrag.errors import not_found_view
 from acehrag.telemetry.views import metrics_view
 
-# The admin names the product; "View site" opens the landing page (links to /docs, /admin/, /widget).
-admin.site.site_header = "Aceh RAG administration"
-admin.site.site_title = "Aceh RAG"
-admin.site.index_title = "Corpus, conversations and partner access"
-admin.site.site_url = "/"
-
 urlpatterns = [
     path("", views.landing, name="landing"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("metrics", metrics_view, name="metrics"),

@@ -1,4 +1,6 @@
 """The landing page at ``/`` (the admin's "View site"): where to go next."""
+from pathlib import Path
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -16,3 +18,13 @@ def landing(request: HttpRequest) -> HttpResponse:
         "runtime": runtime_summary(),
         "key_header": config.api.key_header,
     })
+
+
+FAVICON = Path(__file__).resolve().parent / "static" / "acehrag" / "favicon.ico"
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """GET /favicon.ico: browsers ask for it on every page (the landing page, /widget, /docs, the admin)."""
+    response = HttpResponse(FAVICON.read_bytes(), content_type="image/vnd.microsoft.icon")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

@@ -1,6 +1,8 @@
 from django.contrib import admin
 
 from answering.models import AnswerTrace, PlaygroundRun
+from conversations.selectors import answer_excerpt_subquery, answer_question_subquery
+from kernel.admin_display import truncated
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -15,10 +17,26 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(AnswerTrace)
 class AnswerTraceAdmin(ReadOnlyAdmin):
-    list_display = ["id", "route", "total_ms", "conversation_id", "message_id", "created_at"]
-    list_filter = ["route"]
+    """Traces listed by what was asked and answered; ids stay on the trace's own page."""
+
+    list_display = ["question", "answer", "route", "total_ms", "created_at"]
+    list_display_links = ["question"]
+    list_filter = ["route", "created_at"]
     search_fields = ["id", "conversation_id", "message_id"]
     readonly_fields = ["id", "route", "conversation_id", "message_id", "total_ms", "steps", "created_at"]
+    ordering = ["-created_at"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(
+            question_text=answer_question_subquery("message_id"), answer_text=answer_excerpt_subquery("message_id"))
+
+    @admin.display(description="question")
+    def question(self, obj):
+        return truncated(obj.question_text, 80) if obj.question_text else str(obj.pk)
+
+    @admin.display(description="answer")
+    def answer(self, obj):
+        return truncated(obj.answer_text, 110)
 
 
 @admin.register(PlaygroundRun)

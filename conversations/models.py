@@ -78,11 +78,20 @@ class Feedback(models.Model):
         UP = "up", "Thumbs up"
         DOWN = "down", "Thumbs down"
 
+    class Triage(models.TextChoices):
+        NEW = "new", "New"
+        REVIEWED = "reviewed", "Reviewed"
+        RESOLVED = "resolved", "Resolved"
+
     message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="feedback")
     # Who rated: the conversation's owner (a partner user, or "public:<visitor>" from the widget).
     subject = models.CharField(max_length=256)
     rating = models.CharField(max_length=4, choices=Rating.choices)
     comment = models.TextField(blank=True)
+    # Triage by the team reading the feedback; a new rating of the same answer starts again at "new".
+    triage = models.CharField(max_length=10, choices=Triage.choices, default=Triage.NEW, db_default=Triage.NEW)
+    triaged_by = models.CharField(max_length=150, blank=True, default="", db_default="")
+    triaged_at = models.DateTimeField(blank=True, null=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -5,7 +5,8 @@ import uuid
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Substr
 
 from conversations.history_view import history_view_read
 from conversations.models import Conversation, Message
@@ -180,3 +181,24 @@ def exchange_source_passages(*, conversation_id: uuid.UUID, exchange_indices: li
         stored = ((message.metadata or {}).get("synthesis") or {}).get("source_passages")
         packets += [entry for entry in stored if isinstance(entry, dict)] if isinstance(stored, list) else []
     return packets
+
+
+# -- list screens (admin): an answer's question and excerpt as subqueries, one query per page ----------
+
+EXCERPT_CHARS = 300
+
+
+def answer_question_subquery(answer_field: str) -> Subquery:
+    """The question of the exchange whose answer message id is the outer row's ``answer_field``
+    (its first ``EXCERPT_CHARS`` characters)."""
+    questions = Message.objects.filter(
+        role=Message.Role.USER, conversation__messages__id=OuterRef(answer_field),
+        exchange_index=F("conversation__messages__exchange_index"),
+    ).order_by("position")
+    return Subquery(questions.annotate(excerpt=Substr("content", 1, EXCERPT_CHARS)).values("excerpt")[:1])
+
+
+def answer_excerpt_subquery(answer_field: str) -> Subquery:
+    """The first ``EXCERPT_CHARS`` characters of the answer message whose id is the outer row's ``answer_field``."""
+    answers = Message.objects.filter(pk=OuterRef(answer_field))
+    return Subquery(answers.annotate(excerpt=Substr("content", 1, EXCERPT_CHARS)).values("excerpt")[:1])

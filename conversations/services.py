@@ -5,6 +5,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.utils import timezone
 from django.db.models import Max
 
 from conversations.models import Conversation, Feedback, Message
@@ -127,8 +128,18 @@ def feedback_record(*, owner: str, message: Message | None, message_id, rating: 
     if message is None or message.role != Message.Role.ASSISTANT or message.conversation.owner != owner:
         raise FeedbackTargetNotFound(message_id)
     return Feedback.objects.update_or_create(
-        message=message, subject=owner, defaults={"rating": rating, "comment": (comment or "").strip()[:FEEDBACK_COMMENT_CHARS]},
+        message=message, subject=owner,
+        defaults={"rating": rating, "comment": (comment or "").strip()[:FEEDBACK_COMMENT_CHARS],
+                  "triage": Feedback.Triage.NEW, "triaged_by": "", "triaged_at": None},
     )
+
+
+def feedback_triage(*, feedback_ids: list[int], state: str, by: str) -> int:
+    """Set the triage state of feedback rows (``Feedback.Triage``); returns how many changed."""
+    if state not in Feedback.Triage.values:
+        raise ValueError(f"unknown triage state {state!r}")
+    return (Feedback.objects.filter(pk__in=feedback_ids).exclude(triage=state)
+            .update(triage=state, triaged_by=by, triaged_at=timezone.now()))
 def conversation_mcp_selection_save(*, conversation_id: uuid.UUID, mcp_source_ids: tuple[str, ...]) -> None:
     """Save (or clear, with ``()``) a chat's MCP selection; it applies to every member's later turns."""
     Conversation.objects.filter(id=conversation_id).update(mcp_source_ids=list(mcp_source_ids))

@@ -11,6 +11,12 @@ from retrieval.services import chunk_set_enabled
 PREVIEW_CHARS = 220
 
 
+def chunk_label(chunk: Chunk) -> str:
+    """Where a passage sits: its section path (or legal reference) and its position."""
+    where = " › ".join(chunk.section_path) or chunk.legal_reference or "passage"
+    return f"{where} (#{chunk.ordinal})"
+
+
 @admin.register(Chunk)
 class ChunkAdmin(admin.ModelAdmin):
     """Chunks are derived data: never added, edited or deleted one by one (re-index the document instead)."""
@@ -34,6 +40,20 @@ class ChunkAdmin(admin.ModelAdmin):
 
     def lookup_allowed(self, lookup, value, request=None):
         return lookup in ("document__id__exact", "document__id") or super().lookup_allowed(lookup, value, request)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """Titled by its document and section, with the document's previous and next passages."""
+        chunk = Chunk.objects.filter(pk=object_id).select_related("document").only(
+            "id", "ordinal", "legal_reference", "section_path", "document__id", "document__title").first()
+        context = dict(extra_context or {})
+        if chunk is not None:
+            siblings = Chunk.objects.filter(document_id=chunk.document_id).only("id", "ordinal")
+            context.update(
+                subtitle=f"{chunk.document.title} — {chunk_label(chunk)}",
+                previous_chunk=siblings.filter(ordinal__lt=chunk.ordinal).order_by("-ordinal").first(),
+                next_chunk=siblings.filter(ordinal__gt=chunk.ordinal).order_by("ordinal").first(),
+            )
+        return super().change_view(request, object_id, form_url, context)
 
     def changelist_view(self, request, extra_context=None):
         document_id = request.GET.get("document__id__exact")

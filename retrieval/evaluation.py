@@ -13,7 +13,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from kernel.jsonl import jsonl_read
 from kernel.principal import Principal
@@ -105,6 +105,14 @@ def ranked_chunk(chunk: Chunk) -> RankedChunk:
     articles |= {part.upper() for part in chunk.section_path if not part.lower().startswith(("pasal", "bab", "bagian", "paragraf"))}
     articles |= dictums_in_range(chunk.legal_reference or "")
     return RankedChunk(_document_key(chunk.document), frozenset(articles))
+
+
+def gold_documents_missing(questions: Sequence[Question], documents: Iterable[Document]) -> list[str]:
+    """The labelled documents that no indexed document in ``documents`` matches (``label_matches``'s rule):
+    their questions cannot be found, and the figures would blame the search for it."""
+    keys = [_document_key(document) for document in documents]
+    wanted = dict.fromkeys(label.document for question in questions for label in question.labels)
+    return [name for name in wanted if not any(name.lower() in key for key in keys)]
 
 
 def label_matches(label: Label, item: RankedChunk) -> bool:

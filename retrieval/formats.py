@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from retrieval.parsing import SUPPORTED_EXTENSIONS
+from retrieval.parsing.extract import REGISTERED_EXTENSIONS
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ HANDLERS: dict[str, FormatHandler] = {}
 def format_register(extensions: tuple[str, ...], handler: FormatHandler) -> None:
     for extension in extensions:
         HANDLERS[extension.lower()] = handler
+        REGISTERED_EXTENSIONS.add(extension.lower())
 
 
 def handler_for(filename: str) -> FormatHandler | None:

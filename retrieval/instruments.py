@@ -120,3 +120,12 @@ SLUG_SHORT_FORMS = {"Peraturan Gubernur": "pergub", "Keputusan Gubernur": "kepgu
                     "Undang-Undang": "uu", "Peraturan Pemerintah": "pp", "Peraturan Presiden": "perpres",
                     "Peraturan Badan Pengawas Tenaga Nuklir": "perba", "Peraturan Otoritas Jasa Keuangan": "pojk",
                     "Peraturan Bupati": "perbup", "Peraturan Walikota": "perwal"}
+
+
+def number_and_year(number: str | None, year: int | None) -> str:
+    """``91/2024``; a number that already ends with its year (``03/INSTR/2025``) is printed once."""
+    if not (number or year):
+        return ""
+    if number and year and number.rstrip().endswith(f"/{year}"):
+        return number
+    return f"{number or '?'}/{year or '?'}"

@@ -137,7 +137,8 @@ class Chunk(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.document_id}#{self.ordinal}"
+        where = self.legal_reference or " › ".join(self.section_path) or "passage"
+        return f"{where} (#{self.ordinal})"
 
 
 class Ingestion(models.Model):

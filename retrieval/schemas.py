@@ -11,6 +11,11 @@ from pydantic import ConfigDict, Field
 from kernel.schemas import StrictSchema
 
 
+def _minimum_one(schema: dict) -> None:
+    schema.pop("exclusiveMinimum", None)
+    schema["minimum"] = 1
+
+
 class Citation(Schema):
     """Shared citation object; ``confidential``, ``owning_org_unit`` and
     ``min_position_level`` are added only when the source carries that restriction."""
@@ -42,7 +47,10 @@ class SearchRequest(StrictSchema):
     mode: Literal["hybrid", "semantic", "lexical"] = Field(
         "hybrid", description="Retrieval strategy: hybrid (semantic + lexical fused, the default), semantic (vectors "
                               "only) or lexical (PostgreSQL full text only: exact terms, statute numbers).")
-    top_k: int = Field(5, gt=0, le=50, description="Maximum number of chunks returned after ranking (1-50).")
+    # gt=0 keeps the seed's 422 body ("greater_than", ctx gt 0); for an integer that is "minimum 1", which is
+    # what the schema says, so /docs and /redoc show 1..50 rather than an exclusive 0.
+    top_k: int = Field(5, gt=0, le=50, description="Maximum number of chunks returned after ranking (1-50).",
+                       json_schema_extra=_minimum_one)
     collection_ids: list[str] | None = Field(None, description=COLLECTION_IDS)
     document_ids: list[uuid.UUID] | None = Field(None, description=DOCUMENT_IDS)
 

@@ -8,8 +8,13 @@ from django.db.models import Case, Count, IntegerField, Q, QuerySet, Sum, Value,
 
 from kernel.principal import Principal
 from retrieval.access import Scope, chunk_enabled_q, visible_documents_q
-from retrieval.models import Chunk, Document, Ingestion
+from retrieval.models import Chunk, Collection, Document, Ingestion
 from retrieval.roster import signatory_roster
+
+
+def collection_ids() -> list[str]:
+    """Every collection id, sorted (staff commands name them when one is mistyped)."""
+    return list(Collection.objects.order_by("id").values_list("id", flat=True))
 
 
 def indexed_embedding_models() -> list[str]:

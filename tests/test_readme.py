@@ -37,7 +37,6 @@ def test_every_management_command_is_in_the_readme():
 
 QUICK_START = README.split("## Partner quick start", 1)[1].split("\n## ", 1)[0]
 BLOCK = re.compile(r"```(sh|python)\n(.*?)```", re.S)
-JWT_SECRET = "readme-quick-start-secret-of-at-least-32-bytes"
 DOCUMENTED_BASE = "http://127.0.0.1:8000"
 # Each curl reports its status on stderr, after its body, so pipes and $(...) see the body unchanged.
 CURL_STATUS = "curl() { command curl -w '%{stderr}__status__ %{http_code}\\n' \"$@\"; }\n"
@@ -78,16 +77,37 @@ def sample_corpus(django_db_setup, django_db_blocker):
         purge_committed_corpus()
 
 
+@pytest.fixture
+def make_run_setup(sample_corpus, django_db_blocker, tmp_path):
+    """What `make run` leaves a reader: a server without key settings and the `bootstrap` files in `var/`.
+
+    The reader's working directory gets a `var` that is this server's data directory, where
+    `manage.py bootstrap` (run as `serve` runs it, in the server's environment) wrote the
+    development API key and partner-JWT secret. Its rows are removed afterwards.
+    """
+    from django.conf import settings
+
+    from acehrag.models import ApiKey, PartnerJwtKey
+    from tests.conftest import server_env
+
+    overrides = {"ACEH_RAG_API__KEYS": ""}   # ACEH_RAG_AUTH__JWT_KEYS: unset, as server_env leaves it
+    with django_db_blocker.unblock():
+        env = server_env(overrides)
+    run = subprocess.run([sys.executable, "manage.py", "bootstrap"], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Development partner-JWT secret (HS256" in run.stdout
+    (tmp_path / "var").symlink_to(settings.ACEH_RAG.data_dir, target_is_directory=True)
+    yield overrides
+    with django_db_blocker.unblock():
+        ApiKey.objects.filter(name="development").delete()
+        PartnerJwtKey.objects.filter(name="development").delete()
+
+
 @pytest.mark.django_db
 def test_every_quick_start_block_runs_against_a_real_server_with_the_shown_status(
-        live_server_factory, sample_corpus, tmp_path):
-    from tests.conftest import TEST_API_KEY
-
-    keys = json.dumps([{"name": "bappeda", "algorithm": "HS256", "key": JWT_SECRET}])
-    server = live_server_factory(ACEH_RAG_AUTH__JWT_KEYS=keys)
-    # The partner's working directory: the dev key file `make run` writes, and the mint script.
-    (tmp_path / "var").mkdir()
-    (tmp_path / "var" / "dev-api-key").write_text(TEST_API_KEY + "\n")
+        live_server_factory, make_run_setup, tmp_path):
+    server = live_server_factory(**make_run_setup)
     blocks = quick_start_blocks()
     mint = next(body for kind, body in blocks if kind == "python" and "mint_jwt.py" in body)
     (tmp_path / "mint_jwt.py").write_text(mint)
@@ -96,8 +116,9 @@ def test_every_quick_start_block_runs_against_a_real_server_with_the_shown_statu
     for index, (kind, body) in enumerate(blocks):
         if kind == "sh":
             script += f"echo '__block__ {index}' >&2\n{body.replace(DOCUMENTED_BASE, server.url)}\n"
-    env = {**os.environ, "PARTNER_JWT_SECRET": JWT_SECRET, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
-    env.pop("API_KEY", None), env.pop("API_BASE", None)
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    for name in ("API_KEY", "API_BASE", "PARTNER_JWT_SECRET"):
+        env.pop(name, None)
     run = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]

@@ -43,19 +43,22 @@ def daily_columns_svg(days: list[tuple[str, int, int]], *, width: int = 860, hei
 
 def horizontal_bars_svg(items: list[tuple[str, float]], *, width: int = 420, title: str, color: str = BAR,
                         value_format: str = "{:g}") -> SafeString:
-    """One labelled bar per item, longest first as given."""
-    row, label_w = 22, 180
-    height = max(len(items), 1) * row + 8
+    """One bar per item, longest first as given, its label on the line above it at the chart's full
+    width (document titles are long; a label column beside the bars cut them at both ends)."""
+    row, label_h, char_w = 38, 15, 6.1   # char_w: the mean width of an 11 px sans-serif character
+    height = max(len(items), 1) * row + 4
     peak = max((value for _, value in items), default=0) or 1
+    fits = int((width - 4) / char_w)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(title)}" class="chart bars" '
              f'width="{width}" height="{height}" viewBox="0 0 {width} {height}"><title>{escape(title)}</title>']
     for index, (label, value) in enumerate(items):
-        y = 4 + index * row
-        bar = (width - label_w - 60) * value / peak
-        short = label if len(label) <= 28 else label[:27] + "…"
-        parts.append(f'<g><title>{escape(label)}: {escape(value_format.format(value))}</title>'
-                     f'<text x="{label_w - 6}" y="{y + 14}" font-size="11" text-anchor="end" fill="{TEXT}">{escape(short)}</text>'
-                     f'<rect x="{label_w}" y="{y + 3}" width="{bar:.1f}" height="{row - 8}" fill="{color}"/>'
-                     f'<text x="{label_w + bar + 4:.1f}" y="{y + 14}" font-size="11" fill="{TEXT}">{escape(value_format.format(value))}</text></g>')
+        y = 2 + index * row
+        shown = escape(value_format.format(value))
+        bar = (width - 50) * value / peak
+        short = label if len(label) <= fits else label[:fits - 1].rstrip() + "…"
+        parts.append(f'<g><title>{escape(label)}: {shown}</title>'
+                     f'<text x="0" y="{y + 11}" font-size="11" fill="{TEXT}">{escape(short)}</text>'
+                     f'<rect x="0" y="{y + label_h}" width="{bar:.1f}" height="{row - label_h - 8}" fill="{color}"/>'
+                     f'<text x="{bar + 4:.1f}" y="{y + label_h + 11}" font-size="11" fill="{TEXT}">{shown}</text></g>')
     parts.append("</svg>")
     return mark_safe("".join(parts))

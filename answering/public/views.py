@@ -9,9 +9,11 @@ plain cross-site form cannot send.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import uuid
+from pathlib import Path
 
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
@@ -166,6 +168,23 @@ def widget_page(request: HttpRequest) -> HttpResponse:
                                                    "script_url": reverse("public-widget-script")})
 
 
+VENDOR_DIR = Path(__file__).resolve().parent / "vendor"
+VENDOR_FILES = {"marked": "marked.umd.js", "DOMPurify": "purify.min.js"}   # versions: vendor/README.md
+
+
+@functools.cache
+def vendor_modules() -> str:
+    """The widget's Markdown renderer and sanitiser, each run in a function scope with its own
+    ``module`` (their UMD wrappers export there), so a partner page gains no globals and its own
+    ``define``/``module`` are never touched."""
+    parts = []
+    for name, filename in VENDOR_FILES.items():
+        code = (VENDOR_DIR / filename).read_text(encoding="utf-8")
+        parts.append(f"vendor.{name} = (function () {{ var module = {{ exports: {{}} }}, exports = module.exports, define;\n"
+                     f"{code}\nreturn module.exports; }})();")
+    return "\n".join(parts)
+
+
 def widget_script(request: HttpRequest) -> HttpResponse:
     """GET /widget.js: the embeddable script with this server's settings baked in."""
     config = public_chat_settings()
@@ -179,7 +198,8 @@ def widget_script(request: HttpRequest) -> HttpResponse:
         "greeting": config.greeting,
         "maxQuestionChars": config.max_question_chars,
     }
-    script = render_to_string("public/widget.js", {"server_json": json.dumps(server, ensure_ascii=True)})
+    script = render_to_string("public/widget.js", {"server_json": json.dumps(server, ensure_ascii=True),
+                                                   "vendor_modules": vendor_modules()})
     response = HttpResponse(script, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "public, max-age=300"
     # A partner page loads this script from our origin; it must be allowed to.

@@ -1,6 +1,7 @@
 """How the staff commands describe a stored document, one line each (and its sections with -v 2)."""
 from __future__ import annotations
 
+from retrieval.instruments import number_and_year
 from retrieval.models import Document
 from retrieval.selectors import document_section_counts
 
@@ -8,7 +9,7 @@ from retrieval.selectors import document_section_counts
 def identity_label(document: Document) -> str:
     """``Qanun Aceh 91/2024``: the parsed instrument type, number and year, or ``(no identity)``."""
     kind = document.instrument_type or ""
-    number = f"{document.number or '?'}/{document.year or '?'}" if (document.number or document.year) else ""
+    number = number_and_year(document.number, document.year)
     label = " ".join(part for part in (kind, number) if part)
     return label or "(no identity)"
 

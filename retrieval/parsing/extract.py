@@ -37,6 +37,9 @@ __all__ = [
 ]
 
 SUPPORTED_EXTENSIONS: frozenset[str] = frozenset({".pdf", ".txt", ".md", ".html", ".htm", ".docx"})
+# Types another app ingests itself (retrieval/formats.py adds them as they register), named in the
+# "unsupported" message so staff see every accepted type (.csv, .xlsx, …).
+REGISTERED_EXTENSIONS: set[str] = set()
 
 _EXT_FORMAT = {
     ".pdf": "pdf",
@@ -156,7 +159,7 @@ def extract_bytes(data: bytes, filename: str, ocr: OcrOptions | None = None) -> 
     elif ext in (".txt", ".md"):
         result = ExtractedText(text=normalise_text(_decode_text(data)), page_starts=(0,), format="text")
     else:
-        supported = ", ".join(sorted(SUPPORTED_EXTENSIONS))
+        supported = ", ".join(sorted(SUPPORTED_EXTENSIONS | REGISTERED_EXTENSIONS))
         raise ExtractionError(f"Unsupported file type {ext or '(none)'} (supported: {supported})")
 
     if not result.text.strip():

@@ -26,7 +26,7 @@ _STATUS_RELATIONS = {
 
 def _document_link(document: Document | None, fallback: str) -> str:
     if document is None:
-        return format_html("{} <em>(belum terindeks)</em>", fallback)
+        return format_html("{} <em>(not indexed)</em>", fallback)
     url = reverse("admin:retrieval_document_change", args=[document.pk])
     return format_html('<a href="{}">{}</a>', url, document_citation(document))
 
@@ -43,13 +43,13 @@ class _RelationInline(admin.TabularInline):
     def has_change_permission(self, request, obj=None) -> bool:
         return False
 
-    @admin.display(description="Pasal")
+    @admin.display(description="article")
     def clause_reference(self, relation: LegalRelation) -> str:
         ayat = f" ayat ({relation.ayat})" if relation.ayat else ""
         articles = f" — Pasal {', '.join(relation.articles)}" if relation.articles else ""
-        return f"{relation.pasal or '(judul)'}{ayat}{articles}"
+        return f"{relation.pasal or '(title)'}{ayat}{articles}"
 
-    @admin.display(description="Klausul")
+    @admin.display(description="clause")
     def clause(self, relation: LegalRelation) -> str:
         return " ".join(relation.source_document.text[relation.char_start:relation.char_end].split())[:400]
 
@@ -58,11 +58,11 @@ class OutgoingRelationInline(_RelationInline):
     """What this regulation revokes, replaces or amends."""
 
     fk_name = "source_document"
-    verbose_name = "peraturan yang dicabut/diubah oleh dokumen ini"
-    verbose_name_plural = "Dokumen ini mencabut / mengubah"
+    verbose_name = "regulation this document revokes or amends"
+    verbose_name_plural = "This document revokes / amends"
     fields = readonly_fields = ["relation", "target", "clause_reference", "effective_date", "clause"]
 
-    @admin.display(description="Peraturan")
+    @admin.display(description="regulation")
     def target(self, relation: LegalRelation) -> str:
         return _document_link(relation.target_document, relation.target_citation)
 
@@ -71,14 +71,14 @@ class IncomingRelationInline(_RelationInline):
     """Which indexed regulations revoke, replace or amend this one."""
 
     fk_name = "target_document"
-    verbose_name = "peraturan yang mencabut/mengubah dokumen ini"
-    verbose_name_plural = "Dicabut / diubah oleh"
+    verbose_name = "regulation that revokes or amends this document"
+    verbose_name_plural = "Revoked / amended by"
     fields = readonly_fields = ["relation", "source", "clause_reference", "effective_date", "clause"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).filter(source_document__status=Document.Status.INDEXED)
 
-    @admin.display(description="Oleh")
+    @admin.display(description="by")
     def source(self, relation: LegalRelation) -> str:
         return _document_link(relation.source_document, "")
 
@@ -89,12 +89,12 @@ RELATION_INLINES = [OutgoingRelationInline, IncomingRelationInline]
 class LegalStatusFilter(admin.SimpleListFilter):
     """Documents by the status indexed regulations give them (precedence as in the API)."""
 
-    title = "status hukum"
+    title = "legal status"
     parameter_name = "legal_status"
 
     def lookups(self, request, model_admin):
-        return [("revoked", "dicabut"), ("superseded", "digantikan"), ("revoked_in_part", "dicabut sebagian"),
-                ("amended", "diubah"), ("unknown", "tidak diketahui")]
+        return [("revoked", "revoked"), ("superseded", "superseded"), ("revoked_in_part", "revoked in part"),
+                ("amended", "amended"), ("unknown", "unknown")]
 
     def queryset(self, request, queryset):
         value = self.value()

@@ -4,6 +4,8 @@
  * The page's origin must be listed in ACEH_RAG_PUBLIC_CHAT__ALLOWED_ORIGINS unless it is this server.
  */
 (function (SERVER) {
+  var vendor = {};
+{{ vendor_modules }}
 {% verbatim %}
   "use strict";
   if (window.__acehRagWidget) return;
@@ -27,6 +29,7 @@
       loadingSource: "Memuat kutipan…", sourceUnavailable: "Kutipan tidak tersedia.",
       helpful: "Jawaban membantu", notHelpful: "Jawaban tidak membantu", feedbackThanks: "Terima kasih atas masukan Anda.",
       feedbackComment: "Apa yang kurang tepat? (opsional)", feedbackSend: "Kirim masukan", feedbackFailed: "Masukan tidak terkirim.",
+      copy: "Salin", copyLabel: "Salin jawaban beserta sumbernya", copied: "Disalin", copiedNote: "Jawaban disalin.", copyFailed: "Gagal menyalin",
       counter: "{n}/{max}",
       phases: { start: "Menghubungkan…", searching: "Mencari dokumen…", reading: "Membaca pasal…", finalizing: "Hampir selesai…" },
       errors: {
@@ -51,6 +54,7 @@
       loadingSource: "Loading excerpt…", sourceUnavailable: "Excerpt unavailable.",
       helpful: "Helpful answer", notHelpful: "Unhelpful answer", feedbackThanks: "Thank you for your feedback.",
       feedbackComment: "What was wrong? (optional)", feedbackSend: "Send feedback", feedbackFailed: "Feedback was not sent.",
+      copy: "Copy", copyLabel: "Copy the answer with its sources", copied: "Copied", copiedNote: "Answer copied.", copyFailed: "Copy failed",
       counter: "{n}/{max}",
       phases: { start: "Connecting…", searching: "Searching documents…", reading: "Reading the article…", finalizing: "Almost done…" },
       errors: {
@@ -98,68 +102,13 @@
     return node;
   }
 
-  var CSS = [
-    ":host{all:initial}",
-    "*{box-sizing:border-box}",
-    ".root{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans',sans-serif;color:#17231f}",
-    ".bubble{position:fixed;right:20px;bottom:20px;width:60px;height:60px;border-radius:50%;border:0;cursor:pointer;",
-    "background:#0f6b4f;color:#fff;box-shadow:0 6px 20px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center;z-index:2147483000}",
-    ".bubble:hover{background:#0c5a42}.bubble:focus-visible{outline:3px solid #f2b705;outline-offset:2px}",
-    ".bubble svg{width:28px;height:28px}",
-    ".panel{position:fixed;right:20px;bottom:92px;width:390px;height:min(640px,calc(100vh - 112px));background:#fff;border-radius:16px;",
-    "box-shadow:0 12px 40px rgba(0,0,0,.28);display:flex;flex-direction:column;overflow:hidden;z-index:2147483001}",
-    ".panel[hidden]{display:none}",
-    "header{display:flex;align-items:center;gap:6px;padding:12px 12px 12px 16px;background:#0f6b4f;color:#fff}",
-    "header .titles{flex:1;min-width:0}header strong{display:block;font-size:16px}",
-    "header small{display:block;font-size:12px;opacity:.85;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}",
-    "header button{background:rgba(255,255,255,.14);color:#fff;border:0;border-radius:8px;height:32px;min-width:32px;padding:0 8px;cursor:pointer;font:600 13px system-ui,sans-serif}",
-    "header button:hover{background:rgba(255,255,255,.26)}header button svg{width:16px;height:16px;vertical-align:middle}",
-    ".messages{flex:1;overflow-y:auto;padding:14px;background:#f4f7f5;display:flex;flex-direction:column;gap:10px}",
-    ".msg{max-width:88%;padding:10px 12px;border-radius:14px;white-space:pre-wrap;word-wrap:break-word;overflow-wrap:anywhere}",
-    ".user{align-self:flex-end;background:#0f6b4f;color:#fff;border-bottom-right-radius:4px}",
-    ".bot{align-self:flex-start;background:#fff;border:1px solid #dde6e1;border-bottom-left-radius:4px;white-space:normal}",
-    ".bot p{margin:0 0 8px}.bot p:last-of-type{margin-bottom:0}.bot ul.items{margin:0 0 8px;padding-left:18px}",
-    ".bot ul.items li{margin:2px 0}",
-    ".error{align-self:flex-start;background:#fff4f2;border:1px solid #f3c2b8;color:#8a2a17;border-bottom-left-radius:4px}",
-    ".cite{font-size:11px;vertical-align:super;line-height:0;color:#0f6b4f;text-decoration:none;font-weight:700;padding:0 1px}",
-    ".status{display:flex;align-items:center;gap:8px;color:#4a5a54;font-size:13px;font-style:italic}",
-    ".dots{display:inline-flex;gap:3px}.dots i{width:6px;height:6px;border-radius:50%;background:#0f6b4f;opacity:.35;animation:blink 1.2s infinite}",
-    ".dots i:nth-child(2){animation-delay:.2s}.dots i:nth-child(3){animation-delay:.4s}",
-    "@keyframes blink{0%,80%,100%{opacity:.25}40%{opacity:1}}",
-    "@media (prefers-reduced-motion:reduce){.dots i{animation:none;opacity:.7}}",
-    ".feedback{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:8px 0 0;white-space:normal;font-size:13px}",
-    ".feedback button.rate{border:1px solid #cfdad5;background:#fff;color:#0f6b4f;border-radius:8px;padding:3px 7px;cursor:pointer;line-height:0}",
-    ".feedback button.rate svg{width:16px;height:16px}",
-    ".feedback button.rate[aria-pressed=true]{background:#0f6b4f;border-color:#0f6b4f;color:#fff}",
-    ".feedback textarea{flex-basis:100%;min-height:44px;font:13px system-ui,sans-serif;border:1px solid #cfdad5;border-radius:8px;padding:6px}",
-    ".feedback .send-feedback{border:0;background:#0f6b4f;color:#fff;border-radius:8px;padding:4px 10px;cursor:pointer}",
-    ".feedback .note{color:#4d5f58}",
-    ".sources{margin:8px 0 0;padding:8px 0 0;border-top:1px solid #e6ece9;white-space:normal;font-size:13px}",
-    ".sources h4,.suggestions h4{margin:0 0 4px;font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:#5b6b65}",
-    ".sources ol{margin:0;padding:0;list-style:none;display:flex;flex-direction:column;gap:6px}",
-    ".sources li{display:flex;gap:6px}.sources .n{flex:none;font-weight:700;color:#0f6b4f}",
-    ".sources a{color:#0b5a8a;text-decoration:underline;text-underline-offset:2px}",
-    ".sources a.title{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}",
-    ".sources .meta{display:block;color:#5b6b65;font-size:12px}",
-    ".excerpt{display:block;margin-top:4px;padding:6px 8px;background:#f4f7f5;border-left:3px solid #0f6b4f;color:#33423c;font-size:12px;white-space:pre-wrap}",
-    ".suggestions{align-self:flex-start;max-width:92%;display:flex;flex-direction:column;gap:6px}",
-    ".suggestions button{text-align:left;background:#e8f3ee;color:#0c4f3b;border:1px solid #b9dccd;border-radius:12px;padding:7px 10px;",
-    "cursor:pointer;font:14px/1.35 system-ui,sans-serif}",
-    ".suggestions button:hover{background:#d6ebe2}",
-    "form{display:flex;gap:8px;align-items:flex-end;padding:10px;border-top:1px solid #e1e8e4;background:#fff}",
-    "textarea{flex:1;resize:none;border:1px solid #c8d5cf;border-radius:12px;padding:9px 11px;font:15px/1.4 system-ui,sans-serif;max-height:120px;min-height:40px;color:#17231f}",
-    "textarea:focus{outline:2px solid #0f6b4f;outline-offset:0;border-color:transparent}",
-    "form button{background:#0f6b4f;color:#fff;border:0;border-radius:12px;height:40px;padding:0 14px;cursor:pointer;font:600 14px system-ui,sans-serif}",
-    "form button:disabled{opacity:.5;cursor:default}",
-    ".foot{display:flex;justify-content:space-between;gap:8px;padding:0 12px 8px;background:#fff;color:#6b7a74;font-size:11px}",
-    "@media (max-width:480px){.panel{inset:0;width:100%;height:100%;height:100dvh;border-radius:0}",
-    ".root.open .bubble{display:none}.msg{max-width:92%}.bubble{right:16px;bottom:16px}}"
-  ].join("\n");
+{% endverbatim %}{% include "public/widget_style.js" %}{% verbatim %}
 
   var ICON_CHAT = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z"/></svg>';
   var ICON_CLOSE = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>';
   var ICON_UP = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M7 10v11H3V10h4zM7 10l4-8c1.7 0 3 1.3 3 3v4h5.5a2 2 0 0 1 2 2.3l-1.3 8A2 2 0 0 1 18.2 21H7"/></svg>';
   var ICON_DOWN = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M17 14V3h4v11h-4zM17 14l-4 8c-1.7 0-3-1.3-3-3v-4H4.5a2 2 0 0 1-2-2.3l1.3-8A2 2 0 0 1 5.8 3H17"/></svg>';
+  var ICON_COPY = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><rect x="9" y="9" width="12" height="12" rx="2"/><path d="M5 15H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v1"/></svg>';
   var ICON_NEW = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M12 5v14M5 12h14"/></svg>';
 
   var host = el("div", { id: "acehrag-chat-widget" });
@@ -219,50 +168,7 @@
     onInput();
   }
 
-  function replyNodes(reply, sources, owner) {
-    // Blocks first: a blank line starts a paragraph, "- " lines are a list (an ayat, a huruf), other line
-    // breaks stay breaks. Inside a block, inlineNodes; nothing is ever parsed as HTML.
-    var blocks = [], list = null;
-    String(reply).split(/\n{2,}/).forEach(function (chunk) {
-      var paragraph = null;
-      list = null;
-      chunk.split("\n").forEach(function (line) {
-        if (/^- /.test(line)) {
-          if (!list) { list = el("ul", { "class": "items" }); blocks.push(list); paragraph = null; }
-          var item = el("li");
-          inlineNodes(line.slice(2), sources, owner).forEach(function (node) { item.appendChild(node); });
-          list.appendChild(item);
-          return;
-        }
-        list = null;
-        if (!paragraph) { paragraph = el("p"); blocks.push(paragraph); }
-        else paragraph.appendChild(el("br"));
-        inlineNodes(line, sources, owner).forEach(function (node) { paragraph.appendChild(node); });
-      });
-    });
-    return blocks;
-  }
-
-  function inlineNodes(reply, sources, owner) {
-    // "[n]" points at sources[n-1] and "**x**" is bold (as passages quote it); the rest is plain text, never HTML.
-    var nodes = [];
-    var pattern = /\*\*([^*\n]+)\*\*|\[(\d+)\]/g, last = 0, match;
-    while ((match = pattern.exec(reply))) {
-      var n = Number(match[2]);
-      if (match[2] && !sources[n - 1]) continue;
-      nodes.push(document.createTextNode(reply.slice(last, match.index)));
-      if (match[1]) {
-        nodes.push(el("strong", { text: match[1] }));
-      } else {
-        nodes.push(el("a", { "class": "cite", href: sourceUrl(sources[n - 1]), text: "[" + n + "]",
-          onclick: (function (index) { return function (event) { event.preventDefault(); toggleExcerpt(owner, index); }; })(n - 1) }));
-      }
-      last = match.index + match[0].length;
-    }
-    nodes.push(document.createTextNode(reply.slice(last)));
-    return nodes;
-  }
-
+{% endverbatim %}{% include "public/widget_markdown.js" %}{% verbatim %}
   function sourceUrl(source) { return apiBase + SERVER.sourcePath + encodeURIComponent(source.chunk_id); }
 
   function sourcesNode(sources, owner) {
@@ -310,10 +216,13 @@
     if (entry.role === "user") return [el("div", { "class": "msg user", text: entry.text })];
     if (entry.role === "error") return [el("div", { "class": "msg error", role: "alert", text: errorText(entry) })];
     var bubbleNode = el("div", { "class": "msg bot" });
-    replyNodes(entry.text, entry.sources || [], bubbleNode).forEach(function (node) { bubbleNode.appendChild(node); });
+    var body = el("div", { "class": "body" }, replyNodes(entry.text, entry.sources || [], bubbleNode));
+    bubbleNode.appendChild(body);
     var sources = sourcesNode(entry.sources, bubbleNode);
     if (sources) bubbleNode.appendChild(sources);
-    if (entry.conversationId && entry.turn != null) bubbleNode.appendChild(feedbackNode(entry));
+    var actions = entry.conversationId && entry.turn != null ? feedbackNode(entry) : el("div", { "class": "feedback" });
+    actions.appendChild(copyButton(entry, body, actions));
+    bubbleNode.appendChild(actions);
     var nodes = [bubbleNode];
     if (isLast && entry.suggestions && entry.suggestions.length) {
       var box = el("div", { "class": "suggestions", "aria-label": t().suggestions });
@@ -369,6 +278,49 @@
     return box;
   }
 
+  // -- copy an answer: its text as shown, then its numbered sources ------------------------
+
+  function answerText(entry, body) {
+    var lines = [body.innerText.trim()];
+    if (entry.sources && entry.sources.length) {
+      lines.push("", t().sources + ":");
+      entry.sources.forEach(function (source, index) {
+        var meta = [source.legal_reference, source.page_number != null ? t().page + " " + source.page_number : null]
+          .filter(Boolean).join(", ");
+        lines.push("[" + (index + 1) + "] " + source.document_title + (meta ? " — " + meta : ""));
+      });
+    }
+    return lines.join("\n");
+  }
+
+  function clipboardWrite(text) {
+    if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+    // Plain-http partner pages have no Clipboard API: the selection-and-copy command still works there.
+    var area = el("textarea", { readonly: "readonly", style: "position:fixed;opacity:0" });
+    area.value = text;
+    shadow.appendChild(area);
+    area.select();
+    var copied = document.execCommand("copy");
+    area.remove();
+    return copied ? Promise.resolve() : Promise.reject(new Error("copy refused"));
+  }
+
+  function copyButton(entry, body, actions) {
+    var label = el("span", { text: t().copy });
+    var button = el("button", { type: "button", "class": "copy", "aria-label": t().copyLabel, title: t().copyLabel,
+      onclick: function () {
+        clipboardWrite(answerText(entry, body)).then(function () {
+          label.textContent = t().copied;
+          var note = actions.querySelector(".note");
+          if (note) note.textContent = t().copiedNote;
+          setTimeout(function () { label.textContent = t().copy; }, 2000);
+        }, function () { label.textContent = t().copyFailed; });
+      } });
+    button.innerHTML = ICON_COPY;
+    button.appendChild(label);
+    return button;
+  }
+
   function renderAll(showTurn) {
     messages.textContent = "";
     messages.appendChild(el("div", { "class": "msg bot greeting", text: SERVER.greeting || t().greeting }));
@@ -389,7 +341,9 @@
 
   // -- the turn in flight ---------------------------------------------------------------
 
-  var pending = null;   // { node, body, status, text, controller }
+  // { node, body, status, text (received), shown (characters revealed), answer (the done entry), controller }
+  var pending = null;
+  var reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
   function statusNode(label) {
     return el("div", { "class": "status" }, [
@@ -399,9 +353,12 @@
   }
 
   function startPending(controller) {
-    var body = el("span", { "class": "body" });
+    var body = el("div", { "class": "body" });
     var status = statusNode(t().phases.start);
-    pending = { node: el("div", { "class": "msg bot pending" }, [body, status]), body: body, status: status, text: "", controller: controller };
+    pending = { node: el("div", { "class": "msg bot pending" }, [body, status]), body: body, status: status, text: "",
+                shown: 0, answer: null, frame: null, controller: controller };
+    // Screen readers hear the finished answer once, not every revealed word.
+    messages.setAttribute("aria-busy", "true");
     renderAll();
   }
 
@@ -413,7 +370,31 @@
     host.dispatchEvent(new CustomEvent("acehrag:phase", { detail: { name: name, label: label } }));
   }
 
+  // The text is revealed as it arrives, a few words per frame, so the reader sees it grow even when
+  // the frames come in one network read; the backlog is always caught up within about 20 frames.
+  function reveal() {
+    if (!pending) return;
+    pending.frame = null;
+    var total = pending.text.length;
+    if (pending.shown < total) {
+      var step = reducedMotion || document.hidden ? total : Math.max(4, Math.ceil((total - pending.shown) / 20));
+      var cut = pending.text.indexOf(" ", pending.shown + step);
+      pending.shown = cut < 0 ? total : cut;
+      pending.body.textContent = "";
+      replyNodes(pending.text.slice(0, pending.shown), [], null).forEach(function (node) { pending.body.appendChild(node); });
+      messages.scrollTop = messages.scrollHeight;
+    }
+    if (pending.shown < total) pending.frame = requestAnimationFrame(reveal);
+    else if (pending.answer) finish(pending.answer);
+  }
+
+  function revealSoon() {
+    if (pending && pending.frame == null) pending.frame = requestAnimationFrame(reveal);
+  }
+
   function finish(entry) {
+    if (pending && pending.frame != null) cancelAnimationFrame(pending.frame);
+    messages.removeAttribute("aria-busy");
     pending = null;
     state.transcript.push(entry);
     save();
@@ -434,9 +415,7 @@
       delta: function (data) {
         if (!pending) return;
         pending.text += String(data.text || "");
-        pending.body.textContent = "";
-        replyNodes(pending.text, [], null).forEach(function (node) { pending.body.appendChild(node); });
-        messages.scrollTop = messages.scrollHeight;
+        revealSoon();
       },
       done: function (data) {
         settled = true;
@@ -447,8 +426,10 @@
         // The answer's exchange in its conversation: the key the feedback route takes.
         var turn = state.turns || 0;
         state.turns = turn + 1;
-        finish({ role: "assistant", text: String(data.reply || ""), sources: data.sources || [], suggestions: data.suggestions || [],
-                 conversationId: state.conversationId, turn: turn });
+        var entry = { role: "assistant", text: String(data.reply || ""), sources: data.sources || [],
+                      suggestions: data.suggestions || [], conversationId: state.conversationId, turn: turn };
+        // The final bubble (sources, feedback) replaces the streamed text once all of it was shown.
+        if (pending && pending.shown < pending.text.length) { pending.answer = entry; revealSoon(); } else finish(entry);
       },
       error: function (data) {
         settled = true;
@@ -579,7 +560,9 @@
 
   function newConversation() {
     if (pending && pending.controller) pending.controller.abort();
+    if (pending && pending.frame != null) cancelAnimationFrame(pending.frame);
     pending = null;
+    messages.removeAttribute("aria-busy");
     setBusy(false);
     state.conversationId = null;
     state.sessionId = null;   // the server issues a fresh session with the next answer

@@ -84,7 +84,7 @@ def outage_server():
     subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"], cwd=ROOT, env=env,
                    check=True, timeout=300)
     # One indexed document, so that an answer gets past its setup.
-    subprocess.run([sys.executable, "manage.py", "ingest", str(SAMPLE), "--collection", "outage"], cwd=ROOT, env=env,
+    subprocess.run([sys.executable, "manage.py", "ingest", str(SAMPLE), "--collection", "outage", "--create-collection"], cwd=ROOT, env=env,
                    check=True, timeout=300, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     server = LiveServer(env)
     try:

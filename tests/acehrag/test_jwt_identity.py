@@ -385,7 +385,8 @@ def test_admin_pages_render_without_showing_secrets(admin_client, rsa_private):
 
 
 def form_data(**values) -> dict:
-    data = {"name": "dinkes", "kid": "", "algorithm": "HS256", "key": OTHER_SECRET, "issuer": "", "audience": "", "active": "on"}
+    data = {"name": "dinkes", "kid": "", "algorithm": "HS256", "secret": OTHER_SECRET, "key": "", "issuer": "",
+            "audience": "", "active": "on"}
     data.update(values)
     return data
 
@@ -394,21 +395,35 @@ def test_admin_adds_and_edits_keys(admin_client):
     admin_client.post("/admin/acehrag/partnerjwtkey/add/", form_data(), follow=True)
     stored = PartnerJwtKey.objects.get(name="dinkes")
     assert stored.key == OTHER_SECRET
-    # A blank key on the change form keeps the stored secret.
-    admin_client.post(f"/admin/acehrag/partnerjwtkey/{stored.pk}/change/", form_data(key="", issuer="https://d"))
+    # A blank secret on the change form keeps the stored secret.
+    admin_client.post(f"/admin/acehrag/partnerjwtkey/{stored.pk}/change/", form_data(secret="", issuer="https://d"))
     stored.refresh_from_db()
     assert (stored.key, stored.issuer) == (OTHER_SECRET, "https://d")
 
 
 @pytest.mark.parametrize("values,message", [
-    ({"key": "short"}, b"at least 32 bytes"),
-    ({"key": ""}, b"A shared secret or a public key is required."),
+    ({"secret": "short"}, b"at least 32 bytes"),
+    ({"secret": ""}, b"A shared secret or a public key is required."),
     ({"algorithm": "RS256"}, b"public key in PEM"),
 ])
 def test_admin_refuses_unusable_keys(admin_client, values, message):
     response = admin_client.post("/admin/acehrag/partnerjwtkey/add/", form_data(**values))
     assert response.status_code == 200 and message in response.content
     assert not PartnerJwtKey.objects.exists()
+
+
+def test_admin_key_form_defaults_to_hs256_and_never_shows_the_secret(admin_client):
+    # Given the empty add form, HS256 is chosen and the secret is a password field.
+    add = admin_client.get("/admin/acehrag/partnerjwtkey/add/").content.decode()
+    assert '<option value="HS256" selected>' in add
+    assert 'type="password" name="secret"' in add
+    # When a save fails for another reason, the typed secret is not sent back in the page.
+    response = admin_client.post("/admin/acehrag/partnerjwtkey/add/", form_data(name=""))
+    assert response.status_code == 200 and OTHER_SECRET.encode() not in response.content
+    # A first save with only a name and a secret works.
+    data = {"name": "bpkd", "secret": OTHER_SECRET, "active": "on", "algorithm": "HS256"}
+    admin_client.post("/admin/acehrag/partnerjwtkey/add/", data)
+    assert PartnerJwtKey.objects.get(name="bpkd").key == OTHER_SECRET
 
 
 def test_admin_kids_are_unique(admin_client):

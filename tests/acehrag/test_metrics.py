@@ -87,7 +87,7 @@ def test_metrics_count_a_scripted_sequence_across_processes(servers, model, tmp_
     (tmp_path / "qanun.txt").write_text("QANUN ACEH\nNOMOR 7 TAHUN 2021\nTENTANG\nCONTOH METRIK\n\n"
                                         "Pasal 1\nAnggaran diumumkan setiap tahun.\n\nPasal 2\nLaporan dibuka untuk umum.\n")
     (tmp_path / "rusak.pdf").write_bytes(b"%PDF-1.4 broken")
-    command = subprocess.run([sys.executable, "manage.py", "ingest", str(tmp_path), "--collection", "METRICS"],
+    command = subprocess.run([sys.executable, "manage.py", "ingest", str(tmp_path), "--collection", "METRICS", "--create-collection"],
                              cwd=ROOT, env=server_env(shared), capture_output=True, text=True, timeout=180)
     assert command.returncode == 1, command.stdout + command.stderr  # the broken PDF failed
     chunks = Document.objects.get(collection_id="METRICS").chunk_count

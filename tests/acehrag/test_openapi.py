@@ -176,3 +176,9 @@ def test_docs_name_the_answerer_and_embedder_this_server_runs(live_server_factor
     model = live_server_factory(ACEH_RAG_LLM__BASE_URL="http://127.0.0.1:9", ACEH_RAG_LLM__MODEL="qwen2.5:7b-instruct")
     described = httpx.get(model.url + "/openapi.json").json()["info"]["description"]
     assert "Answerer: model server: agent `qwen2.5:7b-instruct`" in described
+
+
+def test_top_k_is_documented_as_one_to_fifty(client):
+    # The 422 for 0 stays the seed's "greater_than" body; the schema says what that means for an integer.
+    top_k = client.get("/openapi.json").json()["components"]["schemas"]["SearchRequest"]["properties"]["top_k"]
+    assert (top_k["minimum"], top_k["maximum"]) == (1, 50) and "exclusiveMinimum" not in top_k

@@ -221,7 +221,7 @@ def test_each_ingested_file_is_one_trace_with_parse_chunk_embed_store(corpus, re
                                         "Pasal 1\nAnggaran diumumkan setiap tahun.\n\nPasal 2\nLaporan dibuka untuk umum.\n")
     (tmp_path / "rusak.pdf").write_bytes(b"%PDF-1.4 broken")
     env = server_env({"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url, "OTEL_SERVICE_NAME": "aceh-rag-ingest"})
-    command = subprocess.run([sys.executable, "manage.py", "ingest", str(tmp_path), "--collection", "TRACED"],
+    command = subprocess.run([sys.executable, "manage.py", "ingest", str(tmp_path), "--collection", "TRACED", "--create-collection"],
                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
     assert command.returncode == 1, command.stdout + command.stderr  # the broken PDF failed
     # The command flushes its spans on exit.

@@ -84,7 +84,7 @@ def test_access_fields_apply_as_for_documents():
 def test_the_ingest_command_accepts_workbooks(tmp_path, capsys):
     (tmp_path / "belanja_2024.xlsx").write_bytes(xlsx_bytes({"Belanja": SPENDING}))
     (tmp_path / "penduduk.csv").write_bytes(csv_bytes(POPULATION))
-    call_command("ingest", str(tmp_path), "--collection", "SatuData")
+    call_command("ingest", str(tmp_path), "--collection", "SatuData", "--create-collection")
     assert Workbook.objects.filter(document__source_key__startswith="SatuData:").count() == 2
 
 

@@ -72,7 +72,7 @@ def test_async_ingest_runs_on_a_real_worker(tmp_path: Path, redis_url, worker):
     (tmp_path / "rusak.pdf").write_bytes(b"%PDF-1.4 broken")
     # The command runs as a staff member would run it: its own process, the broker in its environment.
     command = subprocess.run(
-        [sys.executable, "manage.py", "ingest", str(tmp_path), "--collection", "ASYNC", "--async", "--wait-timeout", "120"],
+        [sys.executable, "manage.py", "ingest", str(tmp_path), "--collection", "ASYNC", "--create-collection", "--async", "--wait-timeout", "120"],
         cwd=ROOT, env=server_env({"CELERY_BROKER_URL": redis_url}), capture_output=True, text=True, timeout=180,
     )
     assert command.returncode == 1, command.stdout + command.stderr  # the broken PDF failed

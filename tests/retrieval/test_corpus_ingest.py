@@ -21,7 +21,7 @@ HARD = {
 def run(*paths) -> tuple[int, str]:
     out = io.StringIO()
     try:
-        call_command("ingest", *map(str, paths), "--collection", "EVAL", stdout=out, stderr=io.StringIO())
+        call_command("ingest", *map(str, paths), "--collection", "EVAL", "--create-collection", stdout=out, stderr=io.StringIO())
         return 0, out.getvalue()
     except SystemExit as exc:
         return exc.code, out.getvalue()

@@ -144,9 +144,10 @@ def test_a_crash_while_replacing_keeps_the_old_version_visible():
 
 
 def run_ingest(*args) -> tuple[int, str]:
+    """The command into a collection the test makes on the way (as `--create-collection` does)."""
     out = io.StringIO()
     try:
-        call_command("ingest", *args, stdout=out, stderr=io.StringIO())
+        call_command("ingest", *args, "--create-collection", stdout=out, stderr=io.StringIO())
         code = 0
     except SystemExit as exc:
         code = exc.code

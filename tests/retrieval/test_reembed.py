@@ -19,11 +19,11 @@ def test_reembed_restores_the_configured_model_and_the_ingestion_vectors(client)
     Chunk.objects.filter(document=document).update(embedding=[0.0] * 383 + [1.0], embedding_model="old-model")
     stale = client.get("/readyz")
     assert stale.status_code == 503 and "old-model" in stale.content.decode()
-    out = io.StringIO()
-    call_command("reembed", "--stale-only", stdout=out)
-    lines = out.getvalue().splitlines()
-    assert lines[0].startswith(f"[1/1 documents] {len(original)} chunks re-embedded")
-    assert lines[-1] == f"done: 1 documents, {len(original)} chunks"
+    out, progress = io.StringIO(), io.StringIO()
+    call_command("reembed", "--stale-only", stdout=out, stderr=progress)
+    # Progress goes to stderr (a bar on a terminal, lines otherwise); the result to stdout.
+    assert progress.getvalue().startswith(f"[1/1 documents] {len(original)} chunks re-embedded")
+    assert out.getvalue().splitlines()[-1] == f"done: 1 documents, {len(original)} chunks"
     model = get_embedder().model_name
     for chunk in Chunk.objects.filter(document=document):
         assert chunk.embedding_model == model

@@ -68,7 +68,7 @@ def test_ingest_prints_each_files_identity_collection_and_chunks_and_names_failu
     (tmp_path / "qanun-91-2024.txt").write_text(QANUN)
     (tmp_path / "nested").mkdir()
     (tmp_path / "nested" / "kosong.txt").write_text("")
-    code, output = run("ingest", str(tmp_path), "--collection", "JDIH")
+    code, output = run("ingest", str(tmp_path), "--collection", "JDIH", "--create-collection")
     assert code == 1
     document = Document.objects.get()
     [ingested] = file_lines(output, "ingested")
@@ -79,7 +79,7 @@ def test_ingest_prints_each_files_identity_collection_and_chunks_and_names_failu
     assert failed.startswith(f"FAILED     {tmp_path / 'nested' / 'kosong.txt'}: ")
     assert "sections:" not in output
 
-    code, output = run("ingest", str(tmp_path), "--collection", "JDIH", "-v", "2")
+    code, output = run("ingest", str(tmp_path), "--collection", "JDIH", "--create-collection", "-v", "2")
     assert code == 1 and file_lines(output, "unchanged") and Document.objects.count() == 1
     assert "    3 top-level sections:" in output
     sections = {line.split(":")[0].strip(): int(line.split(":")[1].split()[0]) for line in output.splitlines()
@@ -91,7 +91,7 @@ def test_ingest_prints_each_files_identity_collection_and_chunks_and_names_failu
 def test_ingest_writes_plain_progress_lines_without_a_terminal(tmp_path):
     for number in range(1, 4):
         (tmp_path / f"qanun-{number}.txt").write_text(QANUN.replace("NOMOR 91", f"NOMOR {number}"))
-    command = subprocess.run([sys.executable, "manage.py", "ingest", str(tmp_path), "--collection", "PROGRESS"],
+    command = subprocess.run([sys.executable, "manage.py", "ingest", str(tmp_path), "--collection", "PROGRESS", "--create-collection"],
                              cwd=ROOT, env=_command_env(), capture_output=True, text=True, timeout=120)
     assert command.returncode == 0, command.stderr
     progress = [line for line in command.stderr.splitlines() if line.startswith("[")]
@@ -114,7 +114,7 @@ def test_progress_is_a_bar_on_a_terminal():
 
 def test_documents_list_show_reindex_delete(tmp_path):
     (tmp_path / "qanun.txt").write_text(QANUN)
-    run("ingest", str(tmp_path), "--collection", "JDIH")
+    run("ingest", str(tmp_path), "--collection", "JDIH", "--create-collection")
     document = Document.objects.get()
     code, output = run("documents", "list")
     assert code == 0 and output.splitlines()[0].startswith(f"{document.id}  indexed    [Qanun Aceh 91/2024]")

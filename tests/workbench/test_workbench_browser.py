@@ -72,8 +72,8 @@ def admin_page(browser, server):  # noqa: F811
 def test_retrieval_test_page_shows_what_each_caller_would_get(live_server_factory, ppid_documents, browser):  # noqa: F811
     live_server = live_server_factory()
     page = admin_page(browser, live_server)
-    assert page.locator("#workbench-links a", has_text="Retrieval test").count() == 1
-    page.click("#workbench-links a:has-text('Retrieval test')")
+    assert page.locator("#content-main .app-workbench a", has_text="Retrieval test").count() == 1
+    page.click("#content-main .app-workbench a:has-text('Retrieval test')")
     page.fill("#id_query", "permohonan informasi PPID")
     page.select_option("#id_identity", "anonymous")
     page.click("#run-test")
@@ -166,7 +166,7 @@ def test_widget_feedback_reaches_the_admin_and_the_dashboard(live_server_factory
     assert page.locator(".insp-head", has_text="/api/public/rag/chat").count() == 1
 
     page.goto(server.url + "/admin/")
-    page.click("#workbench-links a:has-text('Quality dashboard')")
+    page.click("#content-main .app-workbench a:has-text('Quality dashboard')")
     assert page.locator("#card-questions").inner_text() == "3"
     assert page.locator("#card-refusal").inner_text() == "67%"
     assert page.locator("#card-feedback").inner_text() == "100%"

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from kernel.progress import CommandProgress
 from answering.evaluation import load_set, record_json, run_question, summary_lines
 from answering.evaluation.quality import QualityRecord, run_conversation, run_single
 from answering.evaluation.report import summary_lines as quality_lines
@@ -38,16 +39,20 @@ class Command(BaseCommand):
         except (OSError, ValueError) as exc:
             raise CommandError(f"cannot read the shared sets in {directory or quality_dir()}: {exc}") from exc
         results: list[QualityRecord] = []
-        for name in ("questions", "unanswerable"):
-            for row in rows[name]:
-                results.append(run_single(row, name, route=route, collection=collection))
-                if json:
-                    self.stdout.write(json_module.dumps(asdict(results[-1]), ensure_ascii=False))
-        for row in rows["conversations"]:
-            for record in run_conversation(row, route=route, collection=collection):
-                results.append(record)
-                if json:
-                    self.stdout.write(json_module.dumps(asdict(record), ensure_ascii=False))
+        total = sum(len(rows[name]) for name in rows)
+        with CommandProgress(total, stdout=self.stdout, label="questions", every=25) as bar:
+            for name in ("questions", "unanswerable"):
+                for row in rows[name]:
+                    results.append(run_single(row, name, route=route, collection=collection))
+                    bar.update(done=bar.done + 1, note=name)
+                    if json:
+                        bar.line(json_module.dumps(asdict(results[-1]), ensure_ascii=False))
+            for row in rows["conversations"]:
+                for record in run_conversation(row, route=route, collection=collection):
+                    results.append(record)
+                    if json:
+                        bar.line(json_module.dumps(asdict(record), ensure_ascii=False))
+                bar.update(done=bar.done + 1, note="conversations")
         if records:
             records.write_text("".join(json_module.dumps(asdict(r), ensure_ascii=False) + "\n" for r in results))
         if not json:
@@ -62,11 +67,13 @@ class Command(BaseCommand):
         except (OSError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
         records = []
-        for question in questions:
-            record = run_question(question, route=route, collection=collection)
-            records.append(record)
-            if json:
-                self.stdout.write(record_json(record))
+        with CommandProgress(len(questions), stdout=self.stdout, label="questions", every=25) as bar:
+            for question in questions:
+                record = run_question(question, route=route, collection=collection)
+                records.append(record)
+                bar.update(done=bar.done + 1)
+                if json:
+                    bar.line(record_json(record))
         if not json:
             self.stdout.write(f"{len(questions)} questions from {file} on /{'query/v2' if route == 'v2' else 'query'} "
                               "(a project set: fit figures)")

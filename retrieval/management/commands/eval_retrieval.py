@@ -8,8 +8,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test.utils import override_settings
 
 from kernel.evaluation_tools import require_evaluation_tools
+from kernel.progress import CommandProgress
 from retrieval.access import Scope, visible_documents_q
-from retrieval.evaluation import EVALUATOR, as_json, bm25_ranker, evaluate, format_table, load_questions, search_ranker
+from retrieval.evaluation import (
+    EVALUATOR, as_json, bm25_ranker, evaluate, format_table, gold_documents_missing, load_questions, search_ranker,
+)
 from retrieval.models import Chunk, Document
 from retrieval.search.hybrid import MODES
 
@@ -63,14 +66,21 @@ class Command(BaseCommand):
         if not Chunk.objects.filter(document__in=_visible(scope)).exists():
             where = f"collection(s) {', '.join(collection)}" if collection else "the database"
             raise CommandError(f"no indexed chunks in {where}: nothing to evaluate (ingest first, or check --collection)")
+        self._warn_missing_gold(questions, scope)
+        plan = [(mode, False) for mode in chosen]
+        plan += [(f"{mode}-base", True) for mode in chosen if baseline and mode != "semantic"]
         runs = []
-        for mode in chosen:
-            runs.append(evaluate(mode, questions, search_ranker(mode, scope, k), k))
-            if baseline and mode != "semantic":
-                with _stages_off():
-                    runs.append(evaluate(f"{mode}-base", questions, search_ranker(mode, scope, k), k))
-        if not no_bm25:
-            runs.append(evaluate("bm25", questions, bm25_ranker(scope, k), k))
+        with CommandProgress(len(questions) * (len(plan) + (not no_bm25)), stdout=self.stdout, label="searches",
+                             every=25) as bar:
+            for name, stages_off in plan:
+                mode = name.removesuffix("-base")
+                if stages_off:
+                    with _stages_off():
+                        runs.append(evaluate(name, questions, _counted(search_ranker(mode, scope, k), bar, name), k))
+                else:
+                    runs.append(evaluate(name, questions, _counted(search_ranker(mode, scope, k), bar, name), k))
+            if not no_bm25:
+                runs.append(evaluate("bm25", questions, _counted(bm25_ranker(scope, k), bar, "bm25"), k))
         self.stdout.write(f"{len(questions)} questions from {file}")
         self.stdout.write(format_table([overall for overall, _ in runs]))
         self.stdout.write("\nper kind")
@@ -82,6 +92,15 @@ class Command(BaseCommand):
             self._misses(questions, runs)
         if json_path:
             self._write_json(json_path, file, questions, runs)
+
+    def _warn_missing_gold(self, questions, scope) -> None:
+        missing = gold_documents_missing(questions, _visible(scope).only(
+            "title", "source_name", "source_key", "instrument_type", "number", "year"))
+        if missing:
+            shown = "; ".join(missing[:10]) + (f"; … ({len(missing) - 10} more)" if len(missing) > 10 else "")
+            self.stderr.write(self.style.WARNING(
+                f"warning: {len(missing)} labelled document(s) are not indexed here, so their questions count as "
+                f"misses: {shown}"))
 
     def _misses(self, questions, runs):
         for overall, _ in runs:
@@ -107,6 +126,15 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"cannot write {path}: {exc}") from exc
         self.stdout.write(f"\nwrote {path}")
+
+
+def _counted(rank, bar: CommandProgress, name: str):
+    """``rank`` that moves the progress bar after each question."""
+    def counted(query):
+        ranking = rank(query)
+        bar.update(done=bar.done + 1, note=name)
+        return ranking
+    return counted
 
 
 def _visible(scope):

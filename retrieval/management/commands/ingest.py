@@ -15,22 +15,34 @@ from kernel.progress import CommandProgress
 from retrieval.ingestion import OUTCOMES, IngestOptions, IngestOutcome, IngestProgress, source_key_for
 from retrieval.management.report import document_line, section_lines
 from retrieval.models import Ingestion
-from retrieval.selectors import document_get_staff
+from retrieval.formats import accepted_extensions
+from retrieval.selectors import collection_ids, document_get_staff
 from retrieval.services import chunk_statistics_refresh, discover_files, ingestion_create, ingestion_enqueue
 from retrieval.tasks import ingest_file
 
 
+def formats_text() -> str:
+    """Every extension ``ingest`` accepts: the parsed documents and the registered workbooks (.csv, .xlsx, …)."""
+    return ", ".join(sorted(accepted_extensions()))
+
+
 class Command(BaseCommand):
-    help = (
-        "Ingest PDF, text/Markdown, HTML and DOCX files (folders recursively) into a collection. "
-        "Prints each file's parsed identity (type, number/year, title), collection and chunk count "
-        "(-v 2: its sections too); failures are named by path with a reason and make the exit status 1."
-    )
+    @property
+    def help(self) -> str:
+        return (
+            f"Ingest files (folders recursively) into an existing collection; accepted: {formats_text()} "
+            "(spreadsheets become catalogued workbooks). Prints each file's parsed identity (type, number/year, "
+            "title), collection and chunk count (-v 2: its sections too); failures are named by path with a "
+            "reason and make the exit status 1."
+        )
 
     def add_arguments(self, parser):
         parser.add_argument("paths", nargs="+", type=Path, metavar="PATH",
-                            help="Files or folders (searched recursively) of .pdf, .txt, .md, .html, .docx.")
-        parser.add_argument("--collection", required=True, help="Collection id, e.g. JDIH or PPID.")
+                            help=f"Files or folders (searched recursively) of {formats_text()}.")
+        parser.add_argument("--collection", required=True,
+                            help="Collection id, e.g. JDIH or PPID; it must exist unless --create-collection is given.")
+        parser.add_argument("--create-collection", action="store_true",
+                            help="Create the collection when it does not exist yet (a typo would otherwise make one).")
         parser.add_argument("--title", help="Title override (only with a single file).")
         parser.add_argument("--confidential", action="store_true", help="Visible only to verified identities.")
         parser.add_argument("--org-unit", help="Restrict to principals of this organisation unit.")
@@ -40,10 +52,16 @@ class Command(BaseCommand):
         parser.add_argument("--wait-timeout", type=float, default=3600.0,
                             help="With --async: stop following after this many seconds (exit 2; the tasks go on).")
 
-    def handle(self, *args, paths, collection, title, confidential, org_unit, min_level, run_async, wait_timeout, **options):
+    def handle(self, *args, paths, collection, create_collection, title, confidential, org_unit, min_level, run_async,
+               wait_timeout, **options):
         collection = collection.strip()
         if not collection:
             raise CommandError("--collection must not be blank")
+        known = collection_ids()
+        if collection not in known and not create_collection:
+            listed = ", ".join(known) or "none yet"
+            raise CommandError(f"unknown collection {collection!r} (known: {listed}); "
+                               "check the spelling, or add --create-collection to create it")
         if min_level is not None and min_level < 0:
             raise CommandError("--min-level must be zero or more")
         files = discover_files(paths)

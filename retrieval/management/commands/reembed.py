@@ -2,6 +2,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from kernel.progress import CommandProgress
 from retrieval.embedders import EmbeddingError
 from retrieval.reembedding import ReembedProgress, chunks_reembed
 
@@ -19,11 +20,14 @@ class Command(BaseCommand):
         parser.add_argument("--collection", action="append", default=[], help="Restrict to a collection (repeatable).")
 
     def handle(self, *args, stale_only, collection, **options):
+        bars: list[CommandProgress] = []   # opened at the first report, when the total is known
+
         def report(progress: ReembedProgress) -> None:
-            self.stdout.write(
-                f"[{progress.documents_done}/{progress.documents_total} documents] {progress.chunks_done} chunks "
-                f"re-embedded · {progress.chunks_per_second:.1f} chunks/s"
-            )
+            if not bars:
+                bars.append(CommandProgress(progress.documents_total, stdout=self.stdout, label="documents",
+                                            every=1, stream=self.stderr).__enter__())
+            bars[0].update(done=progress.documents_done,
+                           note=f"{progress.chunks_done} chunks re-embedded · {progress.chunks_per_second:.1f} chunks/s")
 
         try:
             done = chunks_reembed(
@@ -32,4 +36,7 @@ class Command(BaseCommand):
             )
         except EmbeddingError as exc:
             raise CommandError(f"embedding failed: {exc}") from exc
+        finally:
+            for bar in bars:
+                bar.__exit__(None, None, None)
         self.stdout.write(f"done: {done.documents_done} documents, {done.chunks_done} chunks")

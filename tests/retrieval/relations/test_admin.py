@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 def test_document_page_shows_the_chain_with_links(admin_client):
     a, b, c = ingest(OLD, "a"), ingest(AMENDING, "b"), ingest(REVOKING, "c")
     page = admin_client.get(f"/admin/retrieval/document/{b.id}/change/").content.decode()
-    assert "Dokumen ini mencabut / mengubah" in page and "Dicabut / diubah oleh" in page
+    assert "This document revokes / amends" in page and "Revoked / amended by" in page
     assert f'href="/admin/retrieval/document/{a.id}/change/"' in page      # what b amends
     assert f'href="/admin/retrieval/document/{c.id}/change/"' in page      # what revokes b
     assert "dicabut dan dinyatakan tidak berlaku" in page
@@ -21,7 +21,7 @@ def test_document_page_shows_the_chain_with_links(admin_client):
 def test_an_unindexed_target_is_named_without_a_link(admin_client):
     c = ingest(REVOKING, "c")
     page = admin_client.get(f"/admin/retrieval/document/{c.id}/change/").content.decode()
-    assert "Peraturan Gubernur Aceh Nomor 7 Tahun 2024" in page and "belum terindeks" in page
+    assert "Peraturan Gubernur Aceh Nomor 7 Tahun 2024" in page and "not indexed" in page
 
 
 @pytest.mark.parametrize("status, expected", [

@@ -1,0 +1,26 @@
+"""Display helpers shared by the admin screens: an excerpt that fits a list column, the whole on hover."""
+from __future__ import annotations
+
+import re
+
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+# Passage labels and Markdown emphasis the answer text carries; a list column shows the words.
+_MARKUP = re.compile(r"\s?\[(?:chunk|tool):[^\]]*\]|\*\*")
+
+
+def text_excerpt(text: str | None, limit: int) -> str:
+    """``text`` on one line without labels or bold markers, cut at a word boundary to ``limit`` characters."""
+    plain = " ".join(_MARKUP.sub("", text or "").split())
+    if len(plain) <= limit:
+        return plain
+    return plain[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+
+
+def truncated(text: str | None, limit: int = 90) -> SafeString | str:
+    """A list cell: the excerpt, with the whole text as its tooltip (``title``); "—" when empty."""
+    whole = " ".join(_MARKUP.sub("", text or "").split())
+    if not whole:
+        return "—"
+    return format_html('<span class="truncated" title="{}">{}</span>', whole, text_excerpt(whole, limit))
