@@ -1,7 +1,7 @@
 from django.contrib import admin
 
 from answering.models import AnswerTrace, PlaygroundRun
-from conversations.selectors import answer_excerpt_subquery, answer_question_subquery
+from conversations.facade import answer_excerpt_subquery, answer_question_subquery
 from kernel.admin_display import truncated
 
 

@@ -7,6 +7,8 @@ from conversations.history_view import HISTORY_VIEW_KEY, history_view_metadata
 from conversations.schemas import ConversationSummary, conversation_summary
 from conversations.selectors import (
     HistoryWindow,
+    answer_excerpt_subquery,
+    answer_question_subquery,
     conversation_container,
     exchange_source_passages,
     history_window,
@@ -26,7 +28,7 @@ from conversations.services import (
 )
 
 __all__ = [
-    "HISTORY_VIEW_KEY", "ConversationNotFound", "ConversationRouteConflict", "ConversationSummary", "ExchangeRecord",
+    "HISTORY_VIEW_KEY", "answer_excerpt_subquery", "answer_question_subquery", "ConversationNotFound", "ConversationRouteConflict", "ConversationSummary", "ExchangeRecord",
     "FeedbackTargetNotFound", "HistoryWindow", "conversation_access_for_route", "conversation_container",
     "conversation_create", "conversation_mcp_selection_save", "conversation_summary", "exchange_persist",
     "exchange_source_passages", "feedback_record", "history_view_metadata", "history_window", "message_get_by_turn",
