@@ -8,11 +8,10 @@ import pytest
 
 from retrieval.ingestion import IngestOptions, document_ingest_bytes
 from retrieval.models import Chunk, Document
-from retrieval.parsing.ocr import ocr_unavailable
+from tests.retrieval.ocr_marks import needs_ocr
 from tests.retrieval.test_ingestion import upload
 
-pytestmark = [pytest.mark.django_db,
-              pytest.mark.skipif(ocr_unavailable() is not None, reason=f"{ocr_unavailable()} (make ocr-deps)")]
+pytestmark = [pytest.mark.django_db, needs_ocr]
 
 SCAN = (Path(__file__).parent / "parsing" / "scans" / "scan.pdf").read_bytes()
 

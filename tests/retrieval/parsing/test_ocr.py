@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 
 from retrieval.parsing import ExtractionError, extract_bytes, parse_document
-from retrieval.parsing.ocr import OcrOptions, ocr_unavailable
+from retrieval.parsing.ocr import OcrOptions
 from retrieval.parsing.ocr_repair import drop_running_lines, repair_structure
+from tests.retrieval.ocr_marks import needs_ocr
 
 SCANS = Path(__file__).parent / "scans"
-needs_ocr = pytest.mark.skipif(ocr_unavailable() is not None, reason=f"{ocr_unavailable()} (make ocr-deps)")
 
 
 @pytest.fixture(scope="module")
