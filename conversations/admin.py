@@ -37,11 +37,15 @@ class FeedbackAdmin(admin.ModelAdmin):
     def question(self, obj):
         return truncated(obj.question_text, 80)
 
-    @admin.display(description="answer")
-    def answer(self, obj):
+    @staticmethod
+    def _answer_link(obj, length: int):
         """The answer's opening, linked to it in its conversation (the inspector)."""
         url = reverse("admin:conversations_conversation_change", args=[obj.message.conversation_id])
-        return format_html('<a href="{}#message-{}">{}</a>', url, obj.message_id, truncated(obj.answer_text, 110))
+        return format_html('<a href="{}#message-{}">{}</a>', url, obj.message_id, truncated(obj.answer_text, length))
+
+    @admin.display(description="answer")
+    def answer(self, obj):
+        return self._answer_link(obj, 110)
 
     @admin.display(description="comment")
     def comment_preview(self, obj):
@@ -49,8 +53,7 @@ class FeedbackAdmin(admin.ModelAdmin):
 
     @admin.display(description="answer in its conversation")
     def answer_in_conversation(self, obj):
-        url = reverse("admin:conversations_conversation_change", args=[obj.message.conversation_id])
-        return format_html('<a href="{}#message-{}">{}</a>', url, obj.message_id, truncated(obj.answer_text, 200))
+        return self._answer_link(obj, 200)
 
     def _triage(self, request, queryset, state: str) -> None:
         changed = feedback_triage(feedback_ids=list(queryset.values_list("pk", flat=True)), state=state,

@@ -1,20 +1,14 @@
 """The image's build context carries no state (scripts/docker_context.py) and the compose file
 keeps its production properties (scripts/check_compose.py)."""
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.supply_chain.scripts import ROOT, run
+
 COMPOSE = ROOT / "docker" / "compose.yaml"
-
-
-def run(script: str, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "scripts" / script), *args], input=stdin,
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
 
 
 @pytest.fixture
@@ -63,7 +57,7 @@ def test_the_dockerfile_installs_the_lock_into_a_slim_non_root_stage():
     assert runtime.strip().splitlines()[-1].startswith("CMD") and "\nUSER acehrag\n" in runtime
 
 
-def compose_check(raw_text: str, tmp_path: Path) -> subprocess.CompletedProcess:
+def compose_check(raw_text: str, tmp_path: Path):
     raw = tmp_path / "compose.yaml"
     raw.write_text(raw_text)
     rendered = yaml.safe_dump(yaml.safe_load(raw_text))  # merge keys resolved, as Compose renders them

@@ -2,22 +2,15 @@
 (scripts/check_locks.py, scripts/audit.py against a real OSV-protocol server on loopback)."""
 import json
 import shutil
-import subprocess
-import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.supply_chain.scripts import ROOT, run
+
 REQUIREMENTS = ROOT / "requirements"
 FAKE_HASH = "--hash=sha256:" + "ab" * 32
-
-
-def run(script: str, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "scripts" / script), *args], input=stdin,
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
 
 
 @pytest.fixture
@@ -113,22 +106,23 @@ def small_lock(tmp_path):
     return lock
 
 
-def test_a_known_vulnerability_fails_the_audit(osv_url, small_lock, tmp_path):
-    empty = tmp_path / "allow.txt"
-    empty.write_text("# nothing accepted\n")
-    result = run("audit.py", str(small_lock), "--osv-url", osv_url, "--allow", str(empty))
+def audit(lock, osv_url: str, allow_text: str):
+    allow = lock.parent / "allow.txt"
+    allow.write_text(allow_text)
+    return run("audit.py", str(lock), "--osv-url", osv_url, "--allow", str(allow))
+
+
+def test_a_known_vulnerability_fails_the_audit(osv_url, small_lock):
+    result = audit(small_lock, osv_url, "# nothing accepted\n")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "small.txt: 2 of 2 packages audited, 1 known vulnerabilities" in result.stdout
     assert "VULNERABLE small.txt: django==5.2.19 PYSEC-2026-0001 (fixed in 5.2.20)" in result.stdout
 
 
-def test_an_accepted_vulnerability_passes_only_with_its_reason(osv_url, small_lock, tmp_path):
-    allow = tmp_path / "allow.txt"
-    allow.write_text("PYSEC-2026-0001  the raw-SQL path it needs is not used here\n")
-    result = run("audit.py", str(small_lock), "--osv-url", osv_url, "--allow", str(allow))
+def test_an_accepted_vulnerability_passes_only_with_its_reason(osv_url, small_lock):
+    result = audit(small_lock, osv_url, "PYSEC-2026-0001  the raw-SQL path it needs is not used here\n")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 known vulnerabilities, 1 accepted in allow.txt" in result.stdout
-    allow.write_text("PYSEC-2026-0001\n")
-    refused = run("audit.py", str(small_lock), "--osv-url", osv_url, "--allow", str(allow))
+    refused = audit(small_lock, osv_url, "PYSEC-2026-0001\n")
     assert refused.returncode == 1
     assert "PYSEC-2026-0001 is accepted without a reason" in refused.stderr
