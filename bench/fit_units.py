@@ -1,41 +1,43 @@
-"""Choose the unit scorer's semantic constants on the training part of ../shared/quality/ (a fit, not a measure).
+"""Choose how near the best unit a quoted unit must be (synthesis.KEEP_MARGIN) on the training part of
+../shared/quality/ (a fit, not a measure).
 
-For each (SEMANTIC_WEIGHT, SEMANTIC_CENTRE) of a small grid, the training questions run through /query and the
-script prints how many answers carry the gold evidence and how many open with the asked figure/date/name/yes-no.
-The chosen pair is frozen in answering/extractive/candidates.py by hand (its docstring says so).
+The unit ranker's weights are fitted by ``manage.py fit_answerability --units``; its scores are logits of a
+softmax over a question's units, so KEEP_MARGIN = ln(k) quotes the units at least 1/k as likely as the best one
+to state the answer. For each margin of a small grid the training questions run through /query and the script
+prints how many answers carry the gold evidence and how many open with the asked figure/date/name/yes-no. The
+chosen margin is frozen in answering/extractive/synthesis.py by hand (its comment says so).
 
 Run against a database holding the real corpus:
-    ACEH_RAG_DATA_DIR=/path/to/real-corpus-data .venv/bin/python bench/fit_units.py [--weights 0,3,6,10]
+    ACEH_RAG_DATA_DIR=/path/to/real-corpus-data .venv/bin/python bench/fit_units.py [--shares 2,4,8]
 """
 from __future__ import annotations
 
 import argparse
+import math
 
 from _setup import django_setup
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--weights", default="0,3,6,10")
-    parser.add_argument("--centres", default="0.78,0.80,0.82,0.84")
+    parser.add_argument("--shares", default="2,4,8", help="k in KEEP_MARGIN = ln(k), comma-separated")
     args = parser.parse_args()
     django_setup()
     from answering.evaluation.quality import run_single
     from answering.evaluation.report import figures
-    from answering.extractive import candidates
+    from answering.extractive import synthesis
     from retrieval.quality import in_part, read_rows
 
     rows = in_part(read_rows("questions"), "train")
     print(f"{len(rows)} training questions")
-    for weight in [float(w) for w in args.weights.split(",")]:
-        for centre in [float(c) for c in args.centres.split(",")] if weight else [0.0]:
-            candidates.SEMANTIC_WEIGHT, candidates.SEMANTIC_CENTRE = weight, centre
-            records = [run_single(row, "questions", route="query", collection=None) for row in rows]
-            shown = {f.name: f for f in figures(records)}
-            print(f"weight {weight:4.1f} centre {centre:.2f}  " + "  ".join(
-                f"{name.split(' ')[0]}-{name.split(' ')[1]} {shown[name].hits}/{shown[name].total}" for name in (
-                    "answerable questions published", "answer text carries the gold evidence",
-                    "first sentence carries the figure/date/name/yes-no")))
+    for share in [float(k) for k in args.shares.split(",")]:
+        synthesis.KEEP_MARGIN = math.log(share)
+        records = [run_single(row, "questions", route="query", collection=None) for row in rows]
+        shown = {f.name: f for f in figures(records)}
+        print(f"KEEP_MARGIN ln({share:g})  " + "  ".join(
+            f"{name.split(' ')[0]}-{name.split(' ')[1]} {shown[name].hits}/{shown[name].total}" for name in (
+                "answerable questions published", "answer text carries the gold evidence",
+                "first sentence carries the figure/date/name/yes-no")))
 
 
 if __name__ == "__main__":

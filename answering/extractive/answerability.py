@@ -28,6 +28,7 @@ from answering.extractive.anchors import find_article, find_named_regulation
 from answering.legal_status import ORIGIN as LEGAL_CLAUSE_ORIGIN
 from answering.text import content_stems, normalise
 from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
+from answering.extractive.question import STATUS
 from answering.types import Claim, Passage
 from retrieval.facade.language import covered_articles
 
@@ -131,7 +132,8 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
 
     named = find_named_regulation(question)
     rest = question.replace(named.text, " ") if named else question
-    if named and not any(_is_instrument(p, named) for p in cited):
+    status = bool(STATUS.search(question))
+    if named and not any(_is_instrument(p, named, status=status) for p in cited):
         unmet.append(f"instrument {named.text}")
     locator = find_article(question)
     if locator and not any(locator.pasal in covered_articles(list(p.section_path), p.legal_reference) for p in cited):
@@ -216,10 +218,14 @@ def _office_phrase(question: str, office: re.Match) -> str:
     return " ".join(words[:3])
 
 
-def _is_instrument(passage: Passage, named) -> bool:
+ACTING = re.compile(r"\b(?:dicabut|dinyatakan\s+tidak\s+berlaku|diubah|mengubah|perubahan\s+atas)\b", re.I)
+
+
+def _is_instrument(passage: Passage, named, *, status: bool = False) -> bool:
     identity = f"{passage.document_title} {passage.citation.get('legal_reference') or ''}"
-    if passage.origin == LEGAL_CLAUSE_ORIGIN:
-        # A revoking/amending clause of another regulation speaks about the named one by its number and year.
+    if passage.origin == LEGAL_CLAUSE_ORIGIN or (status and ACTING.search(passage.text)):
+        # A revoking/amending clause of another regulation speaks about the named one by its number and year
+        # (a relation read for the status, or a passage that revokes or amends it when the status is asked).
         identity += f" {passage.text}"
     number = re.search(rf"(?:nomor|no\.?)\s*0*{re.escape(named.number)}\b", identity, re.I)
     return bool(number) and str(named.year) in identity

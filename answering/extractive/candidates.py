@@ -1,40 +1,32 @@
-"""Candidate answer units of the top passages, scored by words, focus and meaning.
+"""Candidate answer units of the top passages, each scored by the fitted unit ranker.
 
-Each unit (answering.extractive.units; a signature block read whole) gets a
-lexical score (the share of the question's content stems it carries, its
-passage's rank, a named anchor's bonus, the fit to what the question asks:
-a definition, a date, a name, a figure) and, for the SEMANTIC_UNITS best by
-that score, the multilingual-e5 cosine with the question. The combined score
-adds SEMANTIC_WEIGHT × (cosine − SEMANTIC_CENTRE): a paraphrase ("kasih
-jawaban" for "memberikan tanggapan") or an English question reaches the unit
-that means it. The two constants are fitted on the training part of
-``../shared/quality/`` (``fit_answerability --units``) and frozen here.
+Each unit (answering.extractive.units; a signature block read whole) of the
+PASSAGES_READ best passages gets its signals (``ranker.unit_features``: the
+multilingual-e5 cosine of the question with the unit and with its passage,
+the share of the question's words it carries, its passage's rank, a named
+article, the fit to what the question asks, the kind of text) and the frozen
+ranker's log-odds that it states the answer as its score. A paraphrase
+("kasih jawaban" for "memberikan tanggapan") or an English question reaches
+the unit that means it through the cosines; a unit sharing no word with the
+question is a candidate through its meaning alone.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
-from answering.extractive.focus import focus_bonus
 from answering.extractive.question import Question
+from answering.extractive.ranker import frozen_ranker, log_odds, unit_features
 from answering.extractive.semantic import SemanticScorer
 from answering.extractive.units import Unit, asks_legal_basis, passage_units
 from answering.text import content_stems
 from answering.types import Passage
 
 PASSAGES_READ = 8
-SEMANTIC_UNITS = 16
-SEMANTIC_WEIGHT = 6.0
-SEMANTIC_CENTRE = 0.80
+SEMANTIC_UNITS = 96             # units scored by meaning (the best by words and rank first)
 MIN_SENTENCE_CHARS = 25
 DISTRIBUTION = re.compile(r"(?:SALINAN|Salinan|Tembusan|TEMBUSAN)\b")
-# A penal provision ("… dipidana dengan pidana kurungan paling lama 1 (satu) tahun") restates a duty to punish
-# its breach: it answers what the sanction is, not what the duty or its deadline is.
-PENAL = re.compile(r"\bdipidana\b|\bpidana\s+(?:penjara|kurungan|denda)\b", re.I)
-ASKS_SANCTION = re.compile(r"\b(?:sanksi|pidana|dipidana|denda|hukuman|dihukum|penjara|kurungan|ancaman|penalt\w*|fine[sd]?|"
-                           r"punish\w*|prison|jail)\b", re.I)
-PENAL_PENALTY = 0.6
 # Text a broken font or a bad scan left behind ("FE o.IJ 0.p. oN N to N N od d!") is not a unit: most of a
 # real unit's tokens are words.
 _WORDLIKE = re.compile(r"^[(\"']?(?:[A-Za-z][a-z]+(?:[-/][A-Za-z][a-z]+)*|[A-Z]{2,}|[\d.,/%]+|\(?\d{1,2}[a-z]?\)|[a-z]\.)"
@@ -66,6 +58,7 @@ class Candidate:
     kind: str = "sentence"              # the unit's kind: "sentence" | "list" | "definition" | "row" | "closing"
     items: tuple[str, ...] = ()         # a list unit's items
     omitted: int = 0                    # list items the unit could not hold
+    features: dict | None = field(default=None, compare=False)   # the ranker's signals (ranker.unit_features)
 
 
 def closing_units(text: str) -> list[str]:
@@ -94,45 +87,47 @@ def passage_units_for(passage: Passage, question: Question, legal_basis: bool) -
     return passage_units(passage.text, legal_basis=legal_basis, preamble=passage.kind == "preamble")
 
 
-def _lexical(text: str, question: Question, passage: Passage, rank: int, closing: bool) -> tuple[float, float]:
+def _overlap(text: str, question: Question) -> float:
     stems = content_stems(text)
     if not stems or not question.stems:
-        return 0.0, 0.0
-    overlap = len(stems & question.stems) / len(question.stems)
-    score = overlap + 0.15 / (1 + rank)
-    if passage.origin in ("anchor", "closing") and overlap == 0:
-        score += 0.2  # the question named this article: its text answers it even without shared words
-    elif overlap == 0:
-        return 0.0, 0.0   # no shared word: only its meaning (the semantic score) can make it a candidate
-    if PENAL.search(text) and not ASKS_SANCTION.search(question.text):
-        score -= PENAL_PENALTY
-    return score + focus_bonus(question.focus, text, closing), overlap
+        return 0.0
+    return len(stems & question.stems) / len(question.stems)
 
 
 def candidates(question: Question, passages: Sequence[Passage], semantic: SemanticScorer | None) -> list[Candidate]:
-    """Every unit of the top passages with its scores, best first."""
+    """Every unit of the top passages with its ranker score, best first."""
     legal_basis = asks_legal_basis(question.text)
-    found: list[Candidate] = []
+    found: list[tuple[Candidate, dict]] = []
     for rank, passage in enumerate(passages[:PASSAGES_READ]):
         closing = is_closing(passage)
         for position, unit in enumerate(passage_units_for(passage, question, legal_basis)):
             if not readable(unit.text):
                 continue
-            score, overlap = _lexical(unit.text, question, passage, rank, closing)
-            found.append(Candidate(unit.text, passage, rank, position, score, overlap, None, unit.kind, unit.items,
-                                   unit.omitted))
-    found.sort(key=lambda c: (-c.score, c.passage_rank, c.position))
+            overlap = _overlap(unit.text, question)
+            features = unit_features(question, unit.text, passage, rank, position, unit.kind, overlap=overlap,
+                                     closing=closing, semantic=None, passage_semantic=None)
+            found.append((Candidate(unit.text, passage, rank, position, 0.0, overlap, None, unit.kind, unit.items,
+                                    unit.omitted), features))
     if semantic is not None and found:
-        head = found[:SEMANTIC_UNITS]
-        cosines = semantic.units([c.text for c in head])
-        if cosines is not None:
-            head = [replace(c, semantic=cos, score=c.score + SEMANTIC_WEIGHT * (cos - SEMANTIC_CENTRE))
-                    for c, cos in zip(head, cosines)]
-            found = head + found[SEMANTIC_UNITS:]
-            found.sort(key=lambda c: (-c.score, c.passage_rank, c.position))
-    return found
+        _measure_meaning(found, passages, semantic)
+    params, lexical = frozen_ranker(), question.language != "en"
+    scored = [replace(c, score=log_odds(f, params, lexical=lexical), features=f) for c, f in found]
+    scored.sort(key=lambda c: (-c.score, c.passage_rank, c.position))
+    return scored
 
 
+def _measure_meaning(found: list[tuple[Candidate, dict]], passages: Sequence[Passage], semantic: SemanticScorer) -> None:
+    """The cosines of the SEMANTIC_UNITS most likely units by words and rank (a bound on embedding cost)."""
+    order = sorted(range(len(found)), key=lambda i: -(found[i][1]["overlap"] + found[i][1]["rank"] / 4
+                                                      + found[i][1]["anchor"]))[:SEMANTIC_UNITS]
+    cosines = semantic.units([found[i][0].text for i in order])
+    by_passage = semantic.passages([p.chunk_id for p in passages[:PASSAGES_READ]])
+    for i, cos in zip(order, cosines or []):
+        candidate, features = found[i]
+        found[i] = (replace(candidate, semantic=cos), features)
+        features["semantic"] = cos
+    for candidate, features in found:
+        features["passage_semantic"] = by_passage.get(candidate.passage.chunk_id)
 def with_semantic(chosen: list[tuple[Candidate, dict]], semantic: SemanticScorer) -> list[tuple[Candidate, dict]]:
     """The chosen units each with its cosine (a unit chosen on words alone was not among those scored)."""
     missing = [c.text for c, _ in chosen if c.semantic is None]

@@ -8,7 +8,8 @@ unit, the share of the question's distinctive terms the cited passages carry
 (through the glossary), the best unit's own overlap, the focus being met,
 constraint checks that failed (years and places; numbers, articles, named
 instruments, offices), question words the corpus never uses, and whether the
-evidence is a named anchor, a tool read, or a document a follow-up carried from the conversation.
+evidence is a named anchor, a tool read, or a document a follow-up carried from the conversation, and the
+unit ranker's view of the lead unit (its score, and its share of the softmax over the question's units).
 
 ``manage.py fit_answerability`` fits the weights, standardisation and
 threshold on the training part of ``../shared/quality/`` (and the project's
@@ -28,7 +29,7 @@ from pathlib import Path
 
 PARAMS_PATH = Path(__file__).with_name("answerability.json")
 FEATURES = ("sem_unit", "sem_margin", "sem_passage", "lex_coverage", "lex_unit", "focus_met", "unmet_year_place",
-            "unmet_number", "unmet_other", "absent_share", "anchor", "tool", "rank_best", "carried")
+            "unmet_number", "unmet_other", "absent_share", "anchor", "tool", "rank_best", "carried", "unit_score", "unit_share")
 SEMANTIC = frozenset({"sem_unit", "sem_margin", "sem_passage"})
 # Word overlap between an English question and Indonesian regulations measures nothing: for an English question
 # these signals sit at their training means (like the semantic ones under another embedder).

@@ -12,8 +12,9 @@ import re
 from typing import Sequence
 
 from answering.extractive.candidates import Candidate
-from answering.extractive.opener import opening_sentence
+from answering.extractive.opener import opening_sentence, range_opener
 from answering.extractive.question import Question
+from answering.extractive.ranker import fit_to_lead
 from answering.types import Claim, Passage
 
 _ITEM_MARKER = re.compile(r"^\s*(?:\(\d+[a-z]?\)|[a-z]\.|\d{1,2}\.)\s")
@@ -29,9 +30,15 @@ def heading_of(passage: Passage) -> str:
 
 def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str) -> tuple[Claim, ...]:
     """The claims in reading order: the opener (when the question asks for one), then the quoted units."""
-    lead, lead_labels = chosen[0]
+    # The opener comes from the unit the ranker rates best, wherever reading order puts it.
+    lead, lead_labels = max(chosen, key=lambda pair: fit_to_lead(question, pair[0].text, pair[0].score))
     claims: list[Claim] = []
-    opener = opening_sentence(question, lead, language)
+    ranged = range_opener(question, [c for c, _ in chosen], language)
+    if ranged is not None:
+        opener, unit = ranged
+        lead_labels = next(labels for c, labels in chosen if c is unit)
+    else:
+        opener = opening_sentence(question, lead, language)
     if opener:
         claims.append(Claim(text=opener, citation_keys=tuple(lead_labels.values())))
     headed: set = set()

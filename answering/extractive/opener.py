@@ -164,3 +164,53 @@ def _short(text: str) -> str:
         return text
     first = re.split(r";\s+", text)[0]
     return tidy(first) if len(first) <= MAX_OPENER_CHARS else tidy(first[:MAX_OPENER_CHARS].rsplit(" ", 1)[0])
+
+
+# A yes/no question that names a quantity ("umur 22 tahun", "minimal 30 persen") is answered by the range the
+# regulation states for it: inside the range is yes, outside is no ("Tidak. … berusia 7 sampai 21 tahun.").
+_MEASURE = r"(tahun|thn|persen|%|hari|bulan|minggu|jam|kali)"
+_ASKED_QUANTITY = re.compile(rf"(\d+(?:[.,]\d+)?)\s*{_MEASURE}\b", re.I)
+_RANGE = re.compile(rf"(\d+(?:[.,]\d+)?)\s*{_MEASURE}?\s*(?:sampai\s+dengan|sampai|hingga|s\.?\s?d\.?|–|-)\s*"
+                    rf"(?:(?:usia|umur|berumur|berusia)\s+)?(\d+(?:[.,]\d+)?)\s*{_MEASURE}\b", re.I)
+_AT_LEAST = re.compile(rf"\b(?:paling\s+(?:sedikit|rendah|singkat|cepat)|sekurang-kurangnya|minimal|minimum)\s+"
+                       rf"(\d+(?:[.,]\d+)?)\s*{_MEASURE}\b", re.I)
+_AT_MOST = re.compile(rf"\b(?:paling\s+(?:banyak|tinggi|lama|lambat)|selambat-lambatnya|setinggi-tingginya|maksimal|"
+                      rf"maksimum)\s+(\d+(?:[.,]\d+)?)\s*{_MEASURE}\b", re.I)
+_NEGATED_ASK = re.compile(r"\b(?:dilarang|tidak|tak|bukan|larangan)\b", re.I)
+
+
+def _unit_word(word: str) -> str:
+    word = word.lower()
+    return {"thn": "tahun", "%": "persen"}.get(word, word)
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", "."))
+
+
+def _inside(value: float, measure: str, text: str) -> bool | None:
+    """Whether the stated range of ``measure`` in ``text`` holds ``value`` (None: the text states none)."""
+    for match in _RANGE.finditer(text):
+        if _unit_word(match.group(4)) == measure:
+            return _number(match.group(1)) <= value <= _number(match.group(3))
+    for pattern, holds in ((_AT_LEAST, lambda bound: value >= bound), (_AT_MOST, lambda bound: value <= bound)):
+        for match in pattern.finditer(text):
+            if _unit_word(match.group(2)) == measure:
+                return holds(_number(match.group(1)))
+    return None
+
+
+def range_opener(question: Question, units: list[Candidate], language: str) -> tuple[str, Candidate] | None:
+    """"Ya./Tidak. <the clause stating the range>" when a quoted unit states the range the question's quantity
+    falls in or out of; the unit it came from. None when the question names no quantity or no unit bounds it."""
+    if question.asks != "yesno" or _NEGATED_ASK.search(question.text):
+        return None
+    asked = [(_number(m.group(1)), _unit_word(m.group(2))) for m in _ASKED_QUANTITY.finditer(question.text)]
+    for value, measure in asked:
+        for unit in units:
+            text = tidy(unit.text)
+            for piece in re.split(r";\s+", text):
+                inside = _inside(value, measure, piece)
+                if inside is not None:
+                    return f"{(YES if inside else NO)[language]} {_short(tidy(piece))}", unit
+    return None

@@ -1,6 +1,7 @@
 """The signals the answerability decision weighs (answering.extractive.decision.FEATURES), for one draft."""
 from __future__ import annotations
 
+import math
 import re
 from typing import Callable, Sequence
 
@@ -8,6 +9,7 @@ from answering.extractive.answerability import OFF_TOPIC_COVERAGE, Answerability
 from answering.extractive.candidates import Candidate
 from answering.extractive.semantic import SemanticScorer
 from answering.extractive.question import Question
+from answering.extractive.ranker import fit_to_lead
 from answering.text import content_stems
 from answering.types import Passage
 
@@ -39,8 +41,8 @@ def answer_signals(question: Question, chosen: Sequence[Candidate], ranked: Sequ
     if not chosen:
         return {"sem_unit": 0.0, "sem_margin": 0.0, "sem_passage": 0.0, "lex_coverage": 0.0, "lex_unit": 0.0,
                 "focus_met": 0.0, "unmet_year_place": 0.0, "unmet_number": 0.0, "unmet_other": 0.0, "absent_share": 0.0,
-                "anchor": 0.0, "tool": 0.0, "rank_best": 0.0, "carried": 0.0}
-    lead = chosen[0]
+                "anchor": 0.0, "tool": 0.0, "rank_best": 0.0, "carried": 0.0, "unit_score": 0.0, "unit_share": 0.0}
+    lead = max(chosen, key=lambda c: fit_to_lead(question, c.text, c.score))     # the opener's unit
     scored = [c.semantic for c in ranked if c.semantic is not None]
     sem_unit = max((c.semantic for c in chosen if c.semantic is not None), default=0.0)
     others = sorted((s for s in scored), reverse=True)
@@ -63,4 +65,12 @@ def answer_signals(question: Question, chosen: Sequence[Candidate], ranked: Sequ
         "tool": 1.0 if origins & TOOL_ORIGINS else 0.0,
         "rank_best": 1.0 / (1 + min(c.passage_rank for c in chosen)),
         "carried": 1.0 if origins & CARRIED_ORIGINS else 0.0,
+        "unit_score": lead.score,
+        "unit_share": _share(lead, ranked),
     }
+
+
+def _share(lead: Candidate, ranked: Sequence[Candidate]) -> float:
+    """The lead unit's share of the softmax over every unit read (how clearly one unit answers)."""
+    top = max(c.score for c in ranked)
+    return math.exp(lead.score - top) / sum(math.exp(c.score - top) for c in ranked)

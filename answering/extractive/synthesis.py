@@ -17,6 +17,7 @@ is covered but a year or a place is not. The model-backed synthesiser produces t
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import Callable, Sequence
 
@@ -25,6 +26,7 @@ from answering.extractive.candidates import Candidate, candidates, with_semantic
 from answering.extractive.decision import answerable, frozen_params
 from answering.extractive.layout import compose
 from answering.extractive.question import Question, detect_language, read_question
+from answering.extractive.ranker import NORMATIVE, fit_to_lead
 from answering.extractive.semantic import SemanticScorer
 from answering.extractive.signals import TOOL_ORIGINS, answer_signals
 from answering.types import AnswerDraft, Claim, Passage
@@ -35,28 +37,30 @@ NO_ANSWER = {
     "id": "Maaf, saya tidak menemukan informasi yang relevan dalam dokumen yang tersedia untuk menjawab pertanyaan tersebut.",
     "en": "Sorry, I could not find relevant information in the available documents to answer that question.",
 }
-NORMATIVE = re.compile(r"\b(wajib|diwajibkan|kewajiban|harus|dilarang|larangan|boleh|berhak|sanksi|denda|must|shall|"
-                       r"required|prohibited|allowed)\b", re.I)
 MAX_CLAIMS = 4
-NORMATIVE_BONUS = 0.3
 FOCUSED_MAX_CLAIMS = 2          # a definition, a date or a name is one or two units, not four
 MAX_ANSWER_CHARS = 1200
-MIN_SCORE = 0.2
-KEEP_SHARE = 0.5                # units scoring under half the best one are off the question's point
+# The ranker's scores are a softmax's logits over the question's units (ranker.py): a unit less than 1/16 as likely
+# as the best one to state the answer is off the question's point. Chosen on the training part (bench/fit_units.py:
+# ln 2, 8, 16, 32 carried the gold evidence in 33, 39, 43, 44 of 71 answers).
+KEEP_MARGIN = math.log(16)
 # A signature block or a distribution list is quoted only when the question asks who signed or when.
 SIGNATURE = re.compile(r"\b(?:Ditetapkan|Disahkan|Diundangkan)\s+di\b|\bTembusan\b|Salinan\s+sesuai\s+dengan\s+aslinya|"
                        r"\bLEMBARAN\s+(?:NEGARA|ACEH|DAERAH)\b|\bBERITA\s+DAERAH\b")
 SIGNATURE_ASKS = frozenset({"enactment", "signatory", "date", "person"})
 # Categorical, not a matter of degree: another instrument's text or another article never answers "Pasal 12A
-# Qanun 92/2023", and an answer without what was asked for (a definition, a date, a name, a figure, what the
-# instrument is about) is no answer. The fitted decision weighs everything else.
-IDENTITY_CONSTRAINTS = frozenset({"instrument", "article", "focus"})
+# Qanun 92/2023". Whether the units carry what was asked for (a definition, a date, a name) is one of the fitted
+# decision's signals (focus_met): on the training part it declined answerable questions and no unanswerable one.
+# The exception: who signed, when or what about a *named* instrument is its signature block's or its title's to say;
+# a passage without one (an amendment's text for the instrument it amends) does not answer it.
+IDENTITY_CONSTRAINTS = frozenset({"instrument", "article"})
+SIGNATURE_FOCUS = frozenset({"signatory", "enactment", "about"})
 OPENER_ASKS = frozenset({"figure", "duration", "date", "person", "yesno", "definition", "list", "enactment", "signatory"})
 
 
 def _eligible(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     keep_signature = question.asks in SIGNATURE_ASKS
-    return [c for c in ranked if c.score > MIN_SCORE and (keep_signature or not SIGNATURE.search(c.text))]
+    return [c for c in ranked if (keep_signature or not SIGNATURE.search(c.text))]
 
 
 def _limit(question: Question) -> int:
@@ -65,39 +69,36 @@ def _limit(question: Question) -> int:
     return 3 if question.focus.kind == "about" else MAX_CLAIMS
 
 
-def _normative_bonus(sentence: str, normative: frozenset[str]) -> float:
-    """What someone must (or may not) do ("PPID wajib …") is said by a unit with that word, not beside it."""
-    if not normative:
-        return 0.0
-    return NORMATIVE_BONUS if {w.lower() for w in NORMATIVE.findall(sentence)} & normative else 0.0
-
-
-def _home_document(question: str, eligible: list[Candidate]):
+def _home_document(question: Question, eligible: list[Candidate]):
     """The one document a focused answer comes from: the best unit's, but what someone must (or may not) do
     is a regulation's to say, not a report's (a report of how fast requests were answered is not the rule)."""
     if not eligible:
         return None
-    if NORMATIVE.search(question):
+    if NORMATIVE.search(question.text):
         regulations = [c for c in eligible if c.passage.legal_reference]
         if regulations:
             return regulations[0].passage.document_id
     return eligible[0].passage.document_id
 
 
+def _states_scope(question: Question, candidate: Candidate) -> bool:
+    """What a named instrument is about is said by its title line and its own statement of purpose or scope: each
+    is quoted, whichever the ranker prefers."""
+    return question.focus.kind == "about" and candidate.features is not None and candidate.features["focus"] >= 0.9
+
+
 def select(question: Question, ranked: list[Candidate]) -> list[tuple[Candidate, dict]]:
     """The units that answer, each with its labels by document, leading with the one that answers best."""
     if not ranked:
         return []
-    best = ranked[0].score
+    near = [c for c in ranked if c.score >= ranked[0].score - KEEP_MARGIN or _states_scope(question, c)]
     # A focused question is answered from one document; a question naming several instruments wants each.
     one_document = (question.focus.kind != "general" or question.asks in OPENER_ASKS) and len(question.named) < 2
-    home = _home_document(question.text, [c for c in ranked if c.score >= best * KEEP_SHARE]) if one_document else None
+    home = _home_document(question, near) if one_document else None
     # The same words in another document (two regulations' identical closings) add that document's label.
     chosen: list[tuple[Candidate, dict]] = []
     total = 0
-    for candidate in ranked:
-        if candidate.score < best * KEEP_SHARE:
-            break
+    for candidate in near:
         twin = next((labels for c, labels in chosen if c.text == candidate.text), None)
         if twin is not None:
             twin.setdefault(candidate.passage.document_id, candidate.passage.label)
@@ -106,16 +107,16 @@ def select(question: Question, ranked: list[Candidate]) -> list[tuple[Candidate,
         elif len(chosen) < _limit(question) and total + len(candidate.text) <= MAX_ANSWER_CHARS:
             chosen.append((candidate, {candidate.passage.document_id: candidate.passage.label}))
             total += len(candidate.text)
-    normative = frozenset(w.lower() for w in NORMATIVE.findall(question.text))
-    lead: dict[int, float] = {}
+    lead: dict[int, tuple[bool, float]] = {}
     for candidate, _ in chosen:
-        fit = candidate.score + _normative_bonus(candidate.text, normative)
-        lead[candidate.passage_rank] = max(lead.get(candidate.passage_rank, 0.0), fit)
+        fit = fit_to_lead(question, candidate.text, candidate.score)
+        lead[candidate.passage_rank] = max(lead.get(candidate.passage_rank, (False, -math.inf)), fit)
     if question.focus.kind == "general" and question.asks not in OPENER_ASKS:
         chosen.sort(key=lambda pair: (pair[0].passage_rank, pair[0].position))   # reading order, best passage first
     else:
         # The passage that answers best leads (the opener comes from it), each passage's units in reading order.
-        chosen.sort(key=lambda pair: (-lead[pair[0].passage_rank], pair[0].passage_rank, pair[0].position))
+        chosen.sort(key=lambda pair: (not lead[pair[0].passage_rank][0], -lead[pair[0].passage_rank][1],
+                                       pair[0].passage_rank, pair[0].position))
     return chosen
 
 
@@ -146,13 +147,18 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
         publish, confidence = answerable(signals, semantic is not None, lexical=read.language != "en")
     if chosen and not publish and _read_for_it(chosen[0][0].passage, signals):
         publish = True
-    if any(u.split(" ")[0] in IDENTITY_CONSTRAINTS for u in checks.unmet):
+    if any(_categorical(u.split(" ")[0], read) for u in checks.unmet):
         publish = False
     if not publish:
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang, pointer=checks.pointer,
                            unmet=checks.unmet, term_coverage=checks.coverage, signals=signals, confidence=confidence)
     return AnswerDraft(framing="", claims=compose(read, chosen, lang), language=lang, term_coverage=checks.coverage,
                        unmet=checks.unmet, signals=signals, confidence=confidence)
+
+
+def _categorical(unmet: str, question: Question) -> bool:
+    return unmet in IDENTITY_CONSTRAINTS or (unmet == "focus" and question.focus.kind in SIGNATURE_FOCUS
+                                             and bool(question.named))
 
 
 def _read_for_it(lead: Passage, signals: dict) -> bool:

@@ -34,7 +34,7 @@ NAMED_REGULATION = re.compile(
     rf"\b(?:(?P<place_type>{_PLACE_TYPE})\s+(?!nomor\b|nomer\b|no\b|nr\b)(?P<own_place>{_WORD}(?:\s+{_WORD}){{0,2}}?)"
     rf"|(?P<type>{_TYPE})(?:\s+(?P<place>(?:kabupaten|kota)\s+{_WORD}(?:\s+{_WORD}){{0,2}}?))?)"
     rf"\s*(?:nomor|nomer|no\.?|nr\.?|number)?\s*(?P<number>\d+[a-z]?)(?:\s*/\s*pojk\s*\.?\s*\d+)?"
-    rf"\s*(?:(?:tahun|th\.?|thn\.?|year|/)\s*(?P<year>(?:19|20)\d\d))(?!\d)",
+    rf"\s*(?:(?:tahun|th\.?|thn\.?|year|of|/)\s*(?P<year>(?:19|20)\d\d))(?!\d)",
     re.IGNORECASE,
 )
 _NUMBER = r"\d+[A-Z]?|[IVX]+"

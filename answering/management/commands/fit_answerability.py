@@ -4,7 +4,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from answering.evaluation import load_set
-from answering.evaluation.fitting import example, fit, project_example, scores, write as write_params, youden_threshold
+from answering.evaluation.fitting import example, fit, project_example, scores, write as write_params
 from answering.evaluation.quality import ask, run_conversation, run_single
 from kernel.evaluation_tools import require_evaluation_tools
 from retrieval.facade.search import get_embedder
@@ -34,6 +34,24 @@ def _examples(part: str) -> tuple[list, int]:
     return examples, len(records) - len(examples)
 
 
+def _unit_examples(part: str, project_sets: list[Path]) -> list:
+    """Labelled units of the answerable questions' passages (unit_fitting.py)."""
+    from answering.evaluation import unit_fitting
+
+    examples = []
+    for row in in_part(read_rows("questions"), part):
+        result, _ = ask(row["query"], route="query", conversation_id=None, collection=None)
+        evidences = [r.get("evidence", "") for r in row.get("relevant", [])]
+        examples += unit_fitting.question_examples(f"q:{row['id']}", row["query"], evidences, result.passages)
+    for path in project_sets:
+        for question in load_set(path):
+            if question.answerable:
+                result, _ = ask(question.question, route="query", conversation_id=None, collection=None)
+                examples += unit_fitting.question_examples(f"bench:{question.id}", question.question,
+                                                           [question.evidence], result.passages)
+    return examples
+
+
 class Command(BaseCommand):
     help = ("Run the training part of ../shared/quality/ through /query, fit the answerability decision (logistic "
             "regression over the answer's signals), print the fitted values and the validation figures, and write "
@@ -42,11 +60,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--write", action="store_true", help="Freeze the fitted parameters (answerability.json).")
         parser.add_argument("--regularisation", type=float, default=1.0, help="Inverse L2 strength (C); default 1.0.")
+        parser.add_argument("--units", action="store_true",
+                            help="Fit the unit ranker instead (answering/extractive/unit_ranker.json with --write).")
         parser.add_argument("--with-set", type=Path, action="append", default=[], dest="project_sets",
                             help="Also fit on a project set (bench/answers_*.jsonl); repeatable.")
 
-    def handle(self, *args, write: bool, regularisation: float, project_sets: list, **options):
+    def handle(self, *args, write: bool, regularisation: float, project_sets: list, units: bool, **options):
         require_evaluation_tools("fit_answerability", "sklearn")
+        if units:
+            return self._fit_units(write, regularisation, project_sets)
         try:
             train, skipped = _examples("train")
             extra = _project_examples(project_sets)
@@ -55,7 +77,6 @@ class Command(BaseCommand):
         if len({e.label for e in train}) < 2:
             raise CommandError("the training part needs answerable and unanswerable examples")
         params = fit(train + extra, regularisation=regularisation)
-        params["threshold"] = youden_threshold(params, train + extra)
         self.stdout.write(f"training examples {len(train) + len(extra)} ({params['fitted_on']['positives']} answerable "
                           f"with their evidence read, {params['fitted_on']['negatives']} unanswerable; {len(extra)} of "
                           f"them from the project's sets; {skipped} shared rows left out: evidence never read or no "
@@ -75,3 +96,28 @@ class Command(BaseCommand):
             self.stdout.write(f"written for {write_to}")
 
 
+
+    def _fit_units(self, write: bool, regularisation: float, project_sets: list) -> None:
+        from answering.evaluation import unit_fitting
+        from answering.extractive.ranker import frozen_ranker
+
+        train = _unit_examples("train", project_sets)
+        if len({e.label for e in train}) < 2:
+            raise CommandError("no training question has a read unit that states its evidence")
+        params = unit_fitting.fit(train, regularisation=regularisation)
+        fitted = params["fitted_on"]
+        self.stdout.write(f"unit examples {fitted['units']} ({fitted['positives']} state a gold evidence) from "
+                          f"{fitted['questions']} questions whose passages hold their evidence")
+        for name, weight in params["weights"].items():
+            self.stdout.write(f"  {name:<20} weight {weight:+.3f}  mean {params['means'][name]:.4f}  "
+                              f"scale {params['scales'][name]:.4f}")
+        self.stdout.write(f"  intercept {params['intercept']:+.3f}")
+        frozen = vars(frozen_ranker())
+        self.stdout.write(f"fit (training): {unit_fitting.ranking_scores(params, train)}; "
+                          f"frozen ranker: {unit_fitting.ranking_scores(frozen, train)}")
+        validation = _unit_examples("validation", [])
+        self.stdout.write(f"validation part (held out): {unit_fitting.ranking_scores(params, validation)}; "
+                          f"frozen ranker: {unit_fitting.ranking_scores(frozen, validation)}")
+        if write:
+            unit_fitting.write(params, get_embedder().model_name)
+            self.stdout.write("written answering/extractive/unit_ranker.json")

@@ -1,0 +1,108 @@
+"""Which unit answers: a logistic model over a unit's signals, fitted on gold evidence and frozen.
+
+Every unit of the passages read gets one feature vector (``unit_features``):
+its meaning (the question's multilingual-e5 cosine with the unit and with its
+passage), its words (the share of the question's content stems it carries),
+where it stands (its passage's retrieval rank, a named article, its position
+in the passage), what the question asks for (the focus bonus: a definition
+for a definition question, a date for "kapan", a figure for "berapa") and
+what kind of text it is (a signature block, a Penjelasan, a considerations
+line, an appendix row, a penal clause nobody asked about, a list, a fragment).
+
+``manage.py fit_answerability --units`` fits the weights on the training part
+of ``../shared/quality/`` and the project's own answer set (each unit labelled
+by whether it states a gold evidence) and writes ``unit_ranker.json`` beside
+this module. A unit's score is the model's logit (a softmax over the
+question's units: scores compare units of one question); selection keeps the
+units near the best one. Under another embedder (the tests' hashing vectors) the
+semantic features sit at their training means, as in the answerability
+decision.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from answering.extractive.focus import focus_bonus
+from answering.extractive.question import Question
+from answering.types import Passage
+
+PARAMS_PATH = Path(__file__).with_name("unit_ranker.json")
+FEATURES = ("semantic", "passage_semantic", "overlap", "rank", "anchor", "position", "focus", "penal_unasked",
+            "closing_unasked", "penjelasan_unasked", "preamble", "lampiran", "list", "short", "normative")
+SEMANTIC = frozenset({"semantic", "passage_semantic"})
+LEXICAL = frozenset({"overlap"})        # an English question shares no words with the corpus: held at the mean
+PENAL = re.compile(r"\bdipidana\b|\bpidana\s+(?:penjara|kurungan|denda)\b", re.I)
+ASKS_SANCTION = re.compile(r"\b(?:sanksi|pidana|dipidana|denda|hukuman|dihukum|penjara|kurungan|ancaman|penalt\w*|"
+                           r"fine[sd]?|punish\w*|prison|jail)\b", re.I)
+ASKS_EXPLANATION = re.compile(r"\b(?:penjelasan|dijelaskan|explanat\w*|elucidat\w*)\b", re.I)
+CLOSING_ASKS = frozenset({"enactment", "signatory", "date", "status"})
+NORMATIVE = re.compile(r"\b(wajib|diwajibkan|kewajiban|harus|dilarang|larangan|boleh|berhak|sanksi|denda|must|shall|"
+                       r"required|prohibited|allowed)\b", re.I)
+SHORT_CHARS = 60
+
+
+@dataclass(frozen=True)
+class RankerParams:
+    weights: dict[str, float]
+    intercept: float
+    means: dict[str, float]
+    scales: dict[str, float]
+    embedding_model: str
+
+    @classmethod
+    def read(cls, path: Path = PARAMS_PATH) -> "RankerParams":
+        raw = json.loads(path.read_text())
+        return cls(weights=raw["weights"], intercept=raw["intercept"], means=raw["means"], scales=raw["scales"],
+                   embedding_model=raw["embedding_model"])
+
+
+@functools.lru_cache(maxsize=1)
+def frozen_ranker() -> RankerParams:
+    return RankerParams.read()
+
+
+def unit_features(question: Question, text: str, passage: Passage, rank: int, position: int, kind: str, *,
+                  overlap: float, closing: bool, semantic: float | None, passage_semantic: float | None) -> dict:
+    """The unit's signals (see the module docstring); a cosine not measured is None (held at its mean)."""
+    normative = {w.lower() for w in NORMATIVE.findall(question.text)}
+    return {
+        "semantic": semantic,
+        "passage_semantic": passage_semantic,
+        "overlap": overlap,
+        "rank": 1.0 / (1 + rank),
+        "anchor": 1.0 if passage.origin in ("anchor", "closing") else 0.0,
+        "position": 1.0 / (1 + position),
+        "focus": focus_bonus(question.focus, text, closing),
+        "penal_unasked": 1.0 if PENAL.search(text) and not ASKS_SANCTION.search(question.text) else 0.0,
+        "closing_unasked": 1.0 if closing and question.asks not in CLOSING_ASKS else 0.0,
+        "penjelasan_unasked": 1.0 if passage.kind == "penjelasan" and not ASKS_EXPLANATION.search(question.text)
+        else 0.0,
+        "preamble": 1.0 if passage.kind == "preamble" else 0.0,
+        "lampiran": 1.0 if passage.kind == "lampiran" else 0.0,
+        "list": 1.0 if kind == "list" else 0.0,
+        "short": 1.0 if len(text) < SHORT_CHARS else 0.0,
+        "normative": 1.0 if normative and {w.lower() for w in NORMATIVE.findall(text)} & normative else 0.0,
+    }
+
+
+def log_odds(features: dict, params: RankerParams, *, lexical: bool = True) -> float:
+    """The unit's score: the fitted model's logit that it, of the question's units, states the answer."""
+    total = params.intercept
+    for name, weight in params.weights.items():
+        value = features.get(name)
+        if value is None or (not lexical and name in LEXICAL):
+            value = params.means[name]
+        total += weight * (value - params.means[name]) / (params.scales[name] or 1.0)
+    return total
+
+
+def fit_to_lead(question: Question, text: str, score: float) -> tuple[bool, float]:
+    """A unit's claim to lead the answer among the units kept: what someone must (or may not) do ("PPID wajib …")
+    is said by a unit with that word, not beside it; then its score."""
+    asked = {w.lower() for w in NORMATIVE.findall(question.text)}
+    return bool(asked and {w.lower() for w in NORMATIVE.findall(text)} & asked), score
+
