@@ -1,0 +1,93 @@
+"""The fitted unit ranker, the range yes/no opener, status questions met by a revoking clause, English names."""
+from __future__ import annotations
+
+import random
+import uuid
+
+import pytest
+
+from answering.evaluation.unit_fitting import UnitExample, fit, ranking_scores, states
+from answering.extractive.answerability import assess
+from answering.extractive.ranker import FEATURES, RankerParams, frozen_ranker, log_odds
+from answering.extractive.synthesis import synthesise
+from answering.types import Claim, Passage
+from retrieval.facade.language import find_named_regulation
+
+
+def passage(text: str, title: str, reference: str | None = None) -> Passage:
+    return Passage(uuid.uuid4(), uuid.uuid4(), title, reference, ("Pasal 5",), "body", text, 1.0, {})
+
+
+def test_a_unit_states_the_evidence_when_it_holds_most_of_it_or_is_a_fair_part_of_it():
+    evidence = "Penerima bantuan berusia 7 sampai dengan 21 tahun dan berdomisili di Aceh"
+    assert states(evidence, "c. berusia 7 (tujuh) sampai dengan 21 (dua puluh satu) tahun; penerima bantuan di Aceh")
+    assert not states(evidence, "Pemerintah Aceh memberikan bantuan biaya pendidikan kepada anak yatim")
+
+
+def test_the_conditional_logit_learns_which_signal_marks_the_answering_unit():
+    rng = random.Random(7)
+    examples = []
+    for group in range(40):
+        answer = rng.randrange(6)
+        for unit in range(6):
+            features = {name: rng.random() for name in FEATURES}
+            features["semantic"] = 0.9 if unit == answer else 0.8 + rng.random() * 0.05
+            examples.append(UnitExample(f"q{group}", features, int(unit == answer), False))
+    params = fit(examples)
+    assert params["weights"]["semantic"] > max(abs(w) for n, w in params["weights"].items() if n != "semantic")
+    assert ranking_scores(params, examples)["p_at_1"] == 1.0
+
+
+def test_the_frozen_ranker_prefers_meaning_words_and_focus_and_holds_unmeasured_cosines_at_their_means():
+    params = frozen_ranker()
+    base = {name: params.means[name] for name in FEATURES}
+    for signal in ("semantic", "overlap", "focus"):
+        assert log_odds({**base, signal: params.means[signal] + params.scales[signal]}, params) > log_odds(base, params)
+    assert log_odds({**base, "semantic": None}, params) == pytest.approx(log_odds(base, params))
+    assert isinstance(params, RankerParams)
+
+
+TITLE = "Peraturan Contoh Nomor 3 Tahun 2025 tentang Bantuan Biaya Pendidikan Anak Yatim"
+RANGE = passage("(4) Penerima Bantuan Biaya Pendidikan harus memenuhi syarat berusia 7 (tujuh) sampai dengan 21 "
+                "(dua puluh satu) tahun.", TITLE, "Peraturan Contoh Nomor 3 Tahun 2025 Pasal 5")
+
+
+@pytest.mark.parametrize("question,first", [
+    ("Apakah anak yatim berusia 22 tahun masih bisa menerima bantuan biaya pendidikan?", "Tidak."),
+    ("Apakah anak yatim berusia 15 tahun bisa menerima bantuan biaya pendidikan?", "Ya."),
+])
+def test_a_yes_no_question_naming_a_quantity_is_answered_by_the_range_the_regulation_states(question, first):
+    draft = synthesise(question, [RANGE])
+    assert not draft.no_answer
+    opener = draft.claims[0]
+    assert opener.text.startswith(first) and "7 sampai dengan 21 tahun" in opener.text
+    assert opener.citation_keys == (RANGE.label,)
+
+
+REVOKING = passage("Pada saat Undang-Undang ini mulai berlaku, Undang-Undang Nomor 32 Tahun 2004 tentang Pemerintahan "
+                   "Daerah dicabut dan dinyatakan tidak berlaku.", "Undang-Undang Nomor 23 Tahun 2014 tentang "
+                   "Pemerintahan Daerah", "Undang-Undang Nomor 23 Tahun 2014 Pasal 409")
+
+
+def test_a_status_question_about_an_unindexed_law_is_met_by_the_clause_that_revokes_it():
+    claims = (Claim(REVOKING.text, (REVOKING.label,)),)
+    status = assess("Apakah UU Nomor 32 Tahun 2004 masih berlaku?", claims, [REVOKING])
+    assert not any(u.startswith("instrument") for u in status.unmet)
+    # Asked what it regulates, the revoking clause is not that law's text.
+    about = assess("Apa isi UU Nomor 32 Tahun 2004 tentang kepala daerah?", claims, [REVOKING])
+    assert any(u.startswith("instrument") for u in about.unmet)
+
+
+@pytest.mark.parametrize("question,number,year,prefix", [
+    ("Is Law No. 32 of 2004 on Regional Government still in force?", "32", 2004, "Undang-Undang"),
+    ("Under Law 13/2003, how long is maternity leave?", "13", 2003, "Undang-Undang"),
+    ("What does Government Regulation Number 53 of 2010 say about discipline?", "53", 2010, "Peraturan Pemerintah"),
+    ("Aceh Governor Regulation No. 24 of 2025: who may apply?", "24", 2025, "Peraturan Gubernur Aceh"),
+])
+def test_an_english_question_names_an_instrument_as_an_indonesian_one_does(question, number, year, prefix):
+    named = find_named_regulation(question)
+    assert named is not None and (named.number, named.year, named.type_prefixes[0]) == (number, year, prefix)
+
+
+def test_a_lawyer_of_2004_is_not_a_law():
+    assert find_named_regulation("Which lawyer 5 of 2004 cases were heard?") is None
