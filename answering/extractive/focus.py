@@ -64,7 +64,7 @@ class Focus:
         if self.kind == "who":
             return bool(PERSON.search(text) or OFFICE.search(text))
         if self.kind == "figure":
-            return bool(NUMBER.search(text))
+            return carries_unit_figure(text, self.term_stems) if self.term_stems else bool(NUMBER.search(text))
         if self.kind == "definition":
             return defines(text, self.term_stems)
         if self.kind == "about":
@@ -123,8 +123,25 @@ DURATION_UNITS = ("hari", "minggu", "bulan", "tahun", "jam", "menit")
 ASKED_UNIT = re.compile(r"\b(?:berapa|brp)\s+(?P<unit>\w+)", re.I)
 
 
+# A sum of money asked for ("berapa biaya …", "denda … maksimal brp", "THR-nya berapa") is answered by an amount
+# (Rp…, … rupiah, … juta) or a share (… persen, … kali upah), not by any number.
+MONEY_WORDS = re.compile(r"\b(?:biaya|harga|tarif|upah|gaji|denda|ganti\s+rugi|belanja|anggaran|besaran|thr|beasiswa|"
+                         r"honor(?:arium)?|iuran|retribusi|tunjangan|uang|dana|cost|fee|price|wage|salary|fine|budget)\b",
+                         re.I)
+MONEY_ASKED = "<money>"
+MONEY = re.compile(r"Rp\.?\s?\d|\d[\d.,]*\s*(?:\([^)]{1,80}\)\s*)?(?:rupiah|juta|miliar|triliun|ribu|persen|%|kali)\b|"
+                   r"\d[\d.,]*\s*%|\b\d{1,3}(?:\.\d{3}){2,}\b", re.I)      # a budget table's 2.874.319.506.750
+
+
+AGE_ASKED = re.compile(r"\b(?:umur|usia|berumur|berusia)\s+(?:berapa|brp)\b|\b(?:berapa|brp)\s+(?:umur|usia)\b", re.I)
+
+
 def asked_units(question: str) -> tuple[str, ...]:
     match = ASKED_UNIT.search(question)
+    if AGE_ASKED.search(question):
+        return ("tahun",)
+    if match and MONEY_WORDS.search(question) and match.group("unit").lower() not in UNITS + ("lama",):
+        return (MONEY_ASKED,)
     if not match:
         return ()
     word = match.group("unit").lower()
@@ -134,7 +151,11 @@ def asked_units(question: str) -> tuple[str, ...]:
 
 
 def carries_unit_figure(text: str, units) -> bool:
-    """A number followed by one of ``units`` ("10 (sepuluh) hari kerja", "2,5 persen")."""
+    """A number followed by one of ``units`` ("10 (sepuluh) hari kerja", "2,5 persen"), or an amount of money."""
+    if MONEY_ASKED in units:
+        return bool(MONEY.search(text))
+    if "persen" in units and re.search(r"\d[\d.,]*\s*%", text):
+        return True
     pattern = "|".join(map(re.escape, units))
     return bool(re.search(rf"\d[\d.,]*\s*(?:\([^)]{{1,40}}\)\s*)?(?:{pattern})\b", text, re.I))
 

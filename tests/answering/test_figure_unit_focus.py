@@ -18,8 +18,18 @@ def test_the_asked_unit_ranks_its_figure_above_other_numbers():
     assert focus_bonus(focus, DAYS, closing=False) > focus_bonus(focus, COUNT, closing=False)
     # "berapa lama" asks for a duration in any of its units; a bare "berapa" keeps every number alike.
     assert "tahun" in question_focus("brp lama masa jabatan gubernur?").term_stems
-    plain = question_focus("berapa tarif retribusi pasar?")
+    plain = question_focus("berapa anggota komisi informasi?")
     assert plain.term_stems == frozenset() and focus_bonus(plain, COUNT, closing=False) == focus_bonus(plain, DAYS, closing=False)
+
+
+def test_a_sum_of_money_asked_is_answered_by_an_amount_not_by_any_number():
+    fee = question_focus("berapa tarif retribusi pasar per hari?")
+    amount = "Tarif retribusi pelayanan pasar sebesar Rp2.000,00 (dua ribu rupiah) per hari."
+    assert fee.kind == "figure" and not fee.satisfied_by(DAYS) and fee.satisfied_by(amount)
+    assert focus_bonus(fee, amount, closing=False) > focus_bonus(fee, DAYS, closing=False)
+    # A budget table states its sums without "Rp"; an age is asked in years.
+    assert question_focus("berapa belanja pegawai?").satisfied_by("5.1 | Belanja Pegawai | 2.874.319.506.750")
+    assert question_focus("anak umur brp yang bisa dapat beasiswa?").term_stems == frozenset({"tahun"})
 
 
 @pytest.mark.django_db
