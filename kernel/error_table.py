@@ -96,6 +96,7 @@ ERROR_TABLE: dict[str, ErrorKind] = {
     "memory_not_found": _kind(404, NOT_FOUND),
     "workspace_denied": _kind(403, "FORBIDDEN"),
     "workspace_not_found": _kind(404, NOT_FOUND),
+    "workspace_member_conflict": _kind(409, "CONFLICT"),
     "subject_required": _kind(403, "FORBIDDEN"),
     "viewer_cannot_ask": _kind(403, "FORBIDDEN"),
     "source_selection_empty": _kind(400, BAD),
