@@ -221,6 +221,17 @@ class MetricsSettings:
 
 
 @dataclass(frozen=True)
+class SecuritySettings:
+    """HTTPS behind the TLS-terminating proxy (docs/deployment.md); applied when ACEH_RAG_PRODUCTION=true."""
+
+    ssl_redirect: bool = True             # false when the proxy already redirects http to https
+    proxy_ssl_header: bool = True         # trust the proxy's X-Forwarded-Proto: https (the proxy must set it)
+    hsts_seconds: AtLeast0 = 31_536_000   # a year; 0 turns HSTS off
+    hsts_include_subdomains: bool = True
+    hsts_preload: bool = False            # only after registering the domain on hstspreload.org
+
+
+@dataclass(frozen=True)
 class AppSettings:
     data_dir: Annotated[Path, BeforeValidator(_data_dir)] = BASE_DIR / "var"
     # DATABASE_URL and CELERY_BROKER_URL keep their conventional names (no prefix).
@@ -242,4 +253,5 @@ class AppSettings:
     tracing: TracingSettings = field(default_factory=TracingSettings)
     metrics: MetricsSettings = field(default_factory=MetricsSettings)
     legal_relations: LegalRelationsSettings = field(default_factory=LegalRelationsSettings)
+    security: SecuritySettings = field(default_factory=SecuritySettings)
     livedata: LiveDataSettings = field(default_factory=LiveDataSettings)
