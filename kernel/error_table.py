@@ -100,6 +100,8 @@ ERROR_TABLE: dict[str, ErrorKind] = {
     "subject_required": _kind(403, "FORBIDDEN"),
     "viewer_cannot_ask": _kind(403, "FORBIDDEN"),
     "source_selection_empty": _kind(400, BAD),
+    # -- outbound requests (kernel.outbound) ----------------------------------------------------
+    "outbound_address_refused": _kind(400, BAD),
 }
 
 

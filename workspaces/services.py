@@ -7,6 +7,7 @@ from django.db import IntegrityError, transaction
 
 from conversations.facade import conversation_create
 from kernel.errors import Conflict, Forbidden, NotFound
+from kernel.outbound import outbound_url_check
 from workspaces.models import McpSource, Notebook, SavedSources, Workspace, WorkspaceMember
 
 
@@ -107,6 +108,8 @@ def notebook_conversation_create(*, notebook: Notebook, owner: str, title: str |
 def mcp_source_add(*, source_id: str, name: str, url: str, governed: bool = False, headers: dict | None = None,
                    search_tool: str = "search", allowed_tools: list[str] | None = None,
                    timeout_seconds: float = 10.0) -> McpSource:
+    """Register or replace a source; ``OutboundRefused`` (400) when its URL points where the server must not go."""
+    outbound_url_check(url)
     source, _ = McpSource.objects.update_or_create(id=source_id, defaults={
         "name": name, "url": url, "headers": headers or {}, "search_tool": search_tool,
         "visibility": McpSource.Visibility.GOVERNED if governed else McpSource.Visibility.PUBLIC,

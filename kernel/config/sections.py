@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, Optional
 from pydantic import BeforeValidator, Field
 
 from kernel.config.livedata import LiveDataSettings
-from kernel.config.types import AtLeast0, AtLeast1, CommaList, JwtKeys, min_int
+from kernel.config.types import AtLeast0, AtLeast1, CommaList, JwtKeys, Networks, min_int
 from kernel.partner_jwt import JwtPolicy
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -232,6 +232,17 @@ class SecuritySettings:
 
 
 @dataclass(frozen=True)
+class OutboundSettings:
+    """Where registered sources (MCP, CKAN portals, BPS) may point: kernel/outbound.py."""
+
+    # Loopback, private, link-local, multicast and reserved addresses are refused unless listed here;
+    # unset: none in production, loopback only in development (local test servers).
+    allowed_networks: Networks = ()
+    max_response_bytes: AtLeast1 = 5 * 1024 * 1024
+    max_redirects: AtLeast0 = 3
+
+
+@dataclass(frozen=True)
 class AppSettings:
     data_dir: Annotated[Path, BeforeValidator(_data_dir)] = BASE_DIR / "var"
     # DATABASE_URL and CELERY_BROKER_URL keep their conventional names (no prefix).
@@ -254,4 +265,5 @@ class AppSettings:
     metrics: MetricsSettings = field(default_factory=MetricsSettings)
     legal_relations: LegalRelationsSettings = field(default_factory=LegalRelationsSettings)
     security: SecuritySettings = field(default_factory=SecuritySettings)
+    outbound: OutboundSettings = field(default_factory=OutboundSettings)
     livedata: LiveDataSettings = field(default_factory=LiveDataSettings)
