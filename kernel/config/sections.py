@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal, Optional
 
 from pydantic import BeforeValidator, Field
 
+from kernel.archives import FileBounds
 from kernel.config.livedata import LiveDataSettings
 from kernel.config.types import AtLeast0, AtLeast1, CommaList, JwtKeys, Networks, min_int
 from kernel.partner_jwt import JwtPolicy
@@ -75,6 +76,18 @@ class IngestionSettings:
     ocr_dpi: min_int(72) = 300
     ocr_max_pages: AtLeast1 = 300
     ocr_page_timeout_seconds: AtLeast1 = 120
+    # Hostile files (kernel/archives.py): refused with the reason before or while parsing, nothing stored.
+    archive_max_members: AtLeast1 = FileBounds.max_members
+    archive_max_member_bytes: AtLeast1 = FileBounds.max_member_bytes
+    archive_max_total_bytes: AtLeast1 = FileBounds.max_total_bytes
+    archive_max_ratio: AtLeast1 = FileBounds.max_ratio
+    pdf_max_pages: AtLeast1 = FileBounds.pdf_max_pages
+    html_max_depth: AtLeast1 = FileBounds.html_max_depth
+
+    def file_bounds(self) -> FileBounds:
+        return FileBounds(max_members=self.archive_max_members, max_member_bytes=self.archive_max_member_bytes,
+                          max_total_bytes=self.archive_max_total_bytes, max_ratio=self.archive_max_ratio,
+                          pdf_max_pages=self.pdf_max_pages, html_max_depth=self.html_max_depth)
 
 
 @dataclass(frozen=True)
