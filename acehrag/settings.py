@@ -1,4 +1,5 @@
 """Django settings, built from the typed environment settings in config.py."""
+from datetime import timedelta
 from urllib.parse import parse_qs, unquote, urlparse
 
 from csp.constants import NONCE as CSP_NONCE, NONE as CSP_NONE, SELF as CSP_SELF
@@ -65,6 +66,7 @@ INSTALLED_APPS = [
     "workbench",
     "livedata",
     "workspaces",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -81,7 +83,20 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "acehrag.errors.JsonErrorMiddleware",
     "kernel.hygiene.ControlCharacterMiddleware",
+    # Last, as django-axes requires: answers a locked-out login with its 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Admin login throttling: after ACEH_RAG_ADMIN__LOGIN_FAILURE_LIMIT failures for one user name from one
+# address, that pair is refused (429) for the cool-off; a success resets the count. Attempts and
+# lockouts are rows in the admin (Axes). Behind the proxy every address is the proxy's, so the lock
+# is in effect per user name.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = ACEH_RAG.admin.login_failure_limit
+AXES_COOLOFF_TIME = timedelta(minutes=ACEH_RAG.admin.login_cooloff_minutes)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
 
 # The admin, the workbench, the landing and the widget page run only their own scripts (the widget
 # page's one inline script carries the request's nonce) and are never framed. The API's Swagger and

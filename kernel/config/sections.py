@@ -245,6 +245,14 @@ class SecuritySettings:
 
 
 @dataclass(frozen=True)
+class AdminSettings:
+    """The admin's login throttle (django-axes): failures per user name and address, then a cool-off."""
+
+    login_failure_limit: AtLeast1 = 5
+    login_cooloff_minutes: AtLeast1 = 15
+
+
+@dataclass(frozen=True)
 class OutboundSettings:
     """Where registered sources (MCP, CKAN portals, BPS) may point: kernel/outbound.py."""
 
@@ -279,4 +287,5 @@ class AppSettings:
     legal_relations: LegalRelationsSettings = field(default_factory=LegalRelationsSettings)
     security: SecuritySettings = field(default_factory=SecuritySettings)
     outbound: OutboundSettings = field(default_factory=OutboundSettings)
+    admin: AdminSettings = field(default_factory=AdminSettings)
     livedata: LiveDataSettings = field(default_factory=LiveDataSettings)
