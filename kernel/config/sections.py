@@ -50,6 +50,7 @@ class AuthSettings:
     require_principal: bool = False
     trust_identity_headers: bool = True
     jwt_keys: JwtKeys = ()               # static partner keys; more are managed in the admin
+    key_encryption_keys: CommaList = ()  # Fernet keys for the admin's JWT secrets at rest; unset: from DJANGO_SECRET_KEY
     # ACEH_RAG_AUTH__JWT_ISSUERS, _AUDIENCE, _LEEWAY_SECONDS (JwtPolicy's fields)
     jwt: Annotated[JwtPolicy, BeforeValidator(_policy_lists)] = field(default_factory=JwtPolicy)
 

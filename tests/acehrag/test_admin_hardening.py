@@ -76,3 +76,24 @@ def test_a_jwt_secret_typed_in_the_admin_is_logged_as_a_change_never_as_its_valu
     assert entry.action_flag == ADDITION and entry.user_id == staff.pk
     assert secret not in entry.change_message and secret not in entry.object_repr
     assert secret.encode() not in client.get(f"/admin/acehrag/partnerjwtkey/{jwt_key.pk}/change/").content
+
+
+def test_jwt_secrets_are_encrypted_at_rest_and_read_back_for_verification(staff):
+    from django.db import connection
+
+    secret = "rahasia-bersama-yang-panjang-sekali-9876543210"
+    stored = PartnerJwtKey.objects.create(name="Dinas", kid="dinas-1", algorithm="HS256", key=secret)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT key FROM acehrag_partnerjwtkey WHERE id = %s", [stored.pk])
+        [raw] = cursor.fetchone()
+    assert secret not in raw and raw.startswith("gAAAAA")
+    assert PartnerJwtKey.objects.get(pk=stored.pk).as_jwt_key().key == secret
+    # A row written before encryption (plain text in the column) still reads, and is encrypted when saved.
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE acehrag_partnerjwtkey SET key = %s WHERE id = %s", [secret, stored.pk])
+    legacy = PartnerJwtKey.objects.get(pk=stored.pk)
+    assert legacy.key == secret
+    legacy.save()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT key FROM acehrag_partnerjwtkey WHERE id = %s", [stored.pk])
+        assert cursor.fetchone()[0].startswith("gAAAAA")
