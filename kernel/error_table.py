@@ -83,6 +83,7 @@ ERROR_TABLE: dict[str, ErrorKind] = {
     "upload_too_large": _kind(413, BAD),
     "upload_type_unsupported": _kind(415, "UNSUPPORTED_MEDIA_TYPE"),
     "ingestion_queue_unavailable": _kind(503, UNAVAILABLE),
+    "backup_failed": _kind(503, UNAVAILABLE),
     # -- answering ------------------------------------------------------------------------------
     "question_too_large": _kind(413, BAD),
     "model_failed": _kind(502, UPSTREAM),
