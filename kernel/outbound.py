@@ -113,10 +113,15 @@ def outbound_get(client: httpx.Client, url: str, *, params: dict | None = None, 
     raise OutboundRefused(f"{host} redirected more than {bounds.max_redirects} times")
 
 
-def _bounded_body(response: httpx.Response, limit: int) -> bytes:
-    declared = response.headers.get("Content-Length", "")
+def declared_size_check(declared: str) -> None:
+    """Refuse an answer whose ``Content-Length`` is over ``ACEH_RAG_OUTBOUND__MAX_RESPONSE_BYTES``."""
+    limit = settings.ACEH_RAG.outbound.max_response_bytes
     if declared.isdigit() and int(declared) > limit:
         raise OutboundRefused(f"the answer is {int(declared):,} bytes, over the {limit:,}-byte limit")
+
+
+def _bounded_body(response: httpx.Response, limit: int) -> bytes:
+    declared_size_check(response.headers.get("Content-Length", ""))
     body = bytearray()
     for chunk in response.iter_bytes():
         body += chunk

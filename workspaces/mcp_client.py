@@ -20,7 +20,7 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import TextContent
 
-from kernel.outbound import OutboundRefused, outbound_url_check, redirect_check
+from kernel.outbound import OutboundRefused, declared_size_check, outbound_url_check, redirect_check
 
 MAX_RESULT_CHARS = 4000          # one tool result as a passage
 MAX_RESULTS = 5                  # text blocks kept from one call
@@ -63,14 +63,19 @@ def _bounded(text: str) -> str:
 
 
 def _http_client(endpoint: McpEndpoint) -> httpx2.AsyncClient:
-    """Every request the SDK sends passes the outbound guard first: the source's host, a checked address."""
+    """Every request the SDK sends passes the outbound guard first (the source's host, a checked address),
+    and an answer that declares more than the outbound size bound is refused before it is read. A streamed
+    answer without a length is bounded by the source's timeout and ``MAX_RESULT_CHARS``."""
     host = outbound_url_check(endpoint.url)
 
     async def guard(request) -> None:
         await asyncio.to_thread(redirect_check, host, str(request.url))
 
+    async def bounded(response) -> None:
+        declared_size_check(response.headers.get("Content-Length", ""))
+
     return httpx2.AsyncClient(headers=dict(endpoint.headers), timeout=httpx2.Timeout(endpoint.timeout_seconds),
-                              follow_redirects=False, event_hooks={"request": [guard]})
+                              follow_redirects=False, event_hooks={"request": [guard], "response": [bounded]})
 
 
 async def _call(endpoint: McpEndpoint, tool: str, arguments: dict) -> list[McpResult]:

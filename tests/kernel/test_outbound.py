@@ -81,12 +81,16 @@ def portal(routes: dict[str, tuple[int, dict[str, str], bytes]]):
     """A loopback HTTP server answering GET ``path`` with (status, headers, body)."""
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):  # noqa: N802
+            if self.command == "POST":
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
             status, headers, body = routes.get(self.path.split("?")[0], (404, {}, b"{}"))
             self.send_response(status)
             for name, value in {"Content-Type": "application/json", "Content-Length": str(len(body)), **headers}.items():
                 self.send_header(name, value)
             self.end_headers()
             self.wfile.write(body)
+
+        do_POST = do_GET  # noqa: N815
 
         def log_message(self, *args):
             pass
@@ -131,3 +135,12 @@ def test_a_portal_answer_over_the_size_bound_is_refused():
 def test_a_blocked_portal_is_refused_before_any_request():
     with outbound(), pytest.raises(PortalError, match="a link-local address"):
         get_json("http://169.254.169.254/api/3/action/package_search", {"q": "x"}, timeout=5, ttl=0)
+
+
+def test_an_mcp_answer_declared_over_the_size_bound_is_refused_before_it_is_read():
+    body = json.dumps({"jsonrpc": "2.0", "id": 0, "result": {"padding": "x" * 5000}}).encode()
+    with portal({"/mcp": (200, {}, body)}) as host, outbound(networks=("127.0.0.0/8",), max_response_bytes=1000):
+        endpoint = McpEndpoint(source_id="besar", name="Besar", url=f"{host}/mcp", headers=(), timeout_seconds=5,
+                               visibility="public", tools=("search",), search_tool="search")
+        with pytest.raises(McpUnavailable, match="besar: the answer is .* bytes, over the 1,000-byte limit"):
+            mcp_tool_call(endpoint, "search", {"query": "zakat"})
