@@ -3,6 +3,7 @@ from django.contrib import admin, messages
 
 from acehrag.models import ApiKey, PartnerJwtKey, api_key_digest
 from acehrag.services import api_key_revoke
+from kernel.admin_audit import admin_change_logged
 
 
 @admin.register(ApiKey)
@@ -30,6 +31,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
     def revoke_keys(self, request, queryset):
         for key in queryset:
             api_key_revoke(key=key)
+        admin_change_logged(request, queryset, "Revoked")
         self.message_user(request, f"Revoked {queryset.count()} key(s).")
 
 

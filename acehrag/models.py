@@ -4,6 +4,7 @@ import secrets
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from kernel.encrypted_field import EncryptedTextField
 from kernel.partner_jwt import JwtKey, key_material_error
 
 
@@ -57,7 +58,8 @@ class PartnerJwtKey(models.Model):
         help_text="The kid header of the partner's tokens; blank when they carry none.",
     )
     algorithm = models.CharField(max_length=5, choices=Algorithm.choices, default=Algorithm.HS256)
-    key = models.TextField(help_text="HS256: the shared secret (at least 32 bytes). RS256: the public key in PEM.")
+    # Encrypted at rest (kernel/encrypted_field.py): a database copy does not hold the shared secrets.
+    key = EncryptedTextField(help_text="HS256: the shared secret (at least 32 bytes). RS256: the public key in PEM.")
     issuer = models.CharField(
         max_length=500, blank=True,
         help_text="Required iss claim; tokens without a kid are matched to keys by it.",

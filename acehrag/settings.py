@@ -1,14 +1,18 @@
 """Django settings, built from the typed environment settings in config.py."""
+from datetime import timedelta
 from urllib.parse import parse_qs, unquote, urlparse
+
+from csp.constants import NONCE as CSP_NONCE, NONE as CSP_NONE, SELF as CSP_SELF
 
 from kernel.config import BASE_DIR, ConfigError, env_bool, env_list, env_str, load_settings
 
 ACEH_RAG = load_settings()
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
+PRODUCTION = env_bool("ACEH_RAG_PRODUCTION", False)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY")
 if not SECRET_KEY:
-    if not DEBUG and env_bool("ACEH_RAG_PRODUCTION", False):
+    if not DEBUG and PRODUCTION:
         raise ConfigError("DJANGO_SECRET_KEY must be set when ACEH_RAG_PRODUCTION=true")
     # Development default: stable per data directory, never shipped to production.
     import hashlib
@@ -17,6 +21,33 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = list(env_list("DJANGO_ALLOWED_HOSTS")) or ["localhost", "127.0.0.1", "[::1]", "testserver"]
 CSRF_TRUSTED_ORIGINS = list(env_list("DJANGO_CSRF_TRUSTED_ORIGINS"))
+
+# -- HTTPS and browser protections (docs/deployment.md) --------------------------------------
+# Always: no framing (the widget is a script on partner pages, never an iframe), nosniff,
+# same-origin referrers and opener. In production, behind the TLS proxy: HTTPS only.
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
+if PRODUCTION:
+    _security = ACEH_RAG.security
+    SECURE_SSL_REDIRECT = _security.ssl_redirect
+    # Probes reach the process directly over plain HTTP; they are never redirected.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
+    if _security.proxy_ssl_header:
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = _security.hsts_seconds
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _security.hsts_include_subdomains
+    SECURE_HSTS_PRELOAD = _security.hsts_preload
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    # A protection the operator turned off on purpose (the proxy redirects, HSTS is the proxy's,
+    # the domain is not preloaded) is a decision, not a warning of `check --deploy`.
+    SILENCED_SYSTEM_CHECKS = [check for check, off in (
+        ("security.W008", not _security.ssl_redirect),
+        ("security.W004", not _security.hsts_seconds),
+        ("security.W005", not _security.hsts_include_subdomains),
+        ("security.W021", not _security.hsts_preload),
+    ) if off]
 
 INSTALLED_APPS = [
     "acehrag.admin_site.AcehAdminConfig",   # django.contrib.admin with the product's site
@@ -35,11 +66,13 @@ INSTALLED_APPS = [
     "workbench",
     "livedata",
     "workspaces",
+    "axes",
 ]
 
 MIDDLEWARE = [
     "acehrag.telemetry.middleware.TelemetryMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Static files from the process itself (admin, /docs, /redoc): hashed names, gzip, far-future caching.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -50,7 +83,38 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "acehrag.errors.JsonErrorMiddleware",
     "kernel.hygiene.ControlCharacterMiddleware",
+    # Last, as django-axes requires: answers a locked-out login with its 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Admin login throttling: after ACEH_RAG_ADMIN__LOGIN_FAILURE_LIMIT failures for one user name from one
+# address, that pair is refused (429) for the cool-off; a success resets the count. Attempts and
+# lockouts are rows in the admin (Axes). Behind the proxy every address is the proxy's, so the lock
+# is in effect per user name.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = ACEH_RAG.admin.login_failure_limit
+AXES_COOLOFF_TIME = timedelta(minutes=ACEH_RAG.admin.login_cooloff_minutes)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+
+# The admin, the workbench, the landing and the widget page run only their own scripts (the widget
+# page's one inline script carries the request's nonce) and are never framed. The API's Swagger and
+# ReDoc pages keep their own bundles and are left out.
+CONTENT_SECURITY_POLICY = {
+    "EXCLUDE_URL_PREFIXES": ["/docs", "/redoc"],
+    "DIRECTIVES": {
+        "default-src": [CSP_SELF],
+        "script-src": [CSP_SELF, CSP_NONCE],
+        "style-src": [CSP_SELF, "'unsafe-inline'"],   # the admin's and the widget's style attributes
+        "img-src": [CSP_SELF, "data:"],
+        "connect-src": [CSP_SELF],
+        "object-src": [CSP_NONE],
+        "base-uri": [CSP_SELF],
+        "form-action": [CSP_SELF],
+        "frame-ancestors": [CSP_NONE],
+    },
+}
 
 ROOT_URLCONF = "acehrag.urls"
 ASGI_APPLICATION = "acehrag.asgi.application"

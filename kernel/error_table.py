@@ -83,6 +83,7 @@ ERROR_TABLE: dict[str, ErrorKind] = {
     "upload_too_large": _kind(413, BAD),
     "upload_type_unsupported": _kind(415, "UNSUPPORTED_MEDIA_TYPE"),
     "ingestion_queue_unavailable": _kind(503, UNAVAILABLE),
+    "backup_failed": _kind(503, UNAVAILABLE),
     # -- answering ------------------------------------------------------------------------------
     "question_too_large": _kind(413, BAD),
     "model_failed": _kind(502, UPSTREAM),
@@ -96,9 +97,12 @@ ERROR_TABLE: dict[str, ErrorKind] = {
     "memory_not_found": _kind(404, NOT_FOUND),
     "workspace_denied": _kind(403, "FORBIDDEN"),
     "workspace_not_found": _kind(404, NOT_FOUND),
+    "workspace_member_conflict": _kind(409, "CONFLICT"),
     "subject_required": _kind(403, "FORBIDDEN"),
     "viewer_cannot_ask": _kind(403, "FORBIDDEN"),
     "source_selection_empty": _kind(400, BAD),
+    # -- outbound requests (kernel.outbound) ----------------------------------------------------
+    "outbound_address_refused": _kind(400, BAD),
 }
 
 

@@ -1,4 +1,8 @@
-"""GET JSON from an allow-listed portal with a timeout and a TTL cache (the Django cache)."""
+"""GET JSON from an allow-listed portal with a timeout and a TTL cache (the Django cache).
+
+Every read goes through the outbound guard (kernel.outbound): each hop's address checked, redirects
+only on the portal's own host, the body bounded.
+"""
 from __future__ import annotations
 
 import hashlib
@@ -7,6 +11,8 @@ import threading
 
 import httpx
 from django.core.cache import cache
+
+from kernel.outbound import OutboundRefused, outbound_get
 
 
 _client: httpx.Client | None = None
@@ -32,7 +38,9 @@ def get_json(url: str, params: dict | None, *, timeout: float, ttl: int, headers
     if cached is not None:
         return cached
     try:
-        response = _shared_client().get(url, params=params, timeout=timeout, headers=headers)
+        response = outbound_get(_shared_client(), url, params=params, timeout=timeout, headers=headers)
+    except OutboundRefused as exc:
+        raise PortalError(exc.message) from exc
     except httpx.TimeoutException as exc:
         raise PortalError(f"timed out after {timeout:g} s") from exc
     except httpx.HTTPError as exc:
@@ -40,7 +48,7 @@ def get_json(url: str, params: dict | None, *, timeout: float, ttl: int, headers
     if response.status_code >= 400:
         raise PortalError(f"HTTP {response.status_code}")
     try:
-        payload = response.json()
+        payload = json.loads(response.content)
     except ValueError as exc:
         raise PortalError("the answer is not JSON") from exc
     if not isinstance(payload, dict):

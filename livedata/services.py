@@ -6,6 +6,7 @@ import time
 import uuid
 from pathlib import Path
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -48,7 +49,7 @@ def _stage_sheets(data: bytes, filename: str, folder: Path) -> list[dict]:
     """Write each sheet as Parquet into ``folder``; return the catalogue rows (without storage)."""
     if Path(filename).suffix.lower() in SPREADSHEET_EXTENSIONS:
         sheets = []
-        for position, sheet in enumerate(read_spreadsheet(data)):
+        for position, sheet in enumerate(read_spreadsheet(data, settings.ACEH_RAG.ingestion.file_bounds())):
             path = storage.table_write(sheet.table, folder, position)
             sheets.append({"position": position, "name": sheet.name[:200], "file": path.name,
                            "columns": storage.parquet_columns(path), "row_count": sheet.table.num_rows})

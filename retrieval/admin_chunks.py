@@ -5,6 +5,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
+from kernel.admin_audit import admin_change_logged
 from retrieval.models import Chunk, Document
 from retrieval.services import chunk_set_enabled
 
@@ -82,12 +83,14 @@ class ChunkAdmin(admin.ModelAdmin):
     def disable_chunks(self, request, queryset):
         count = chunk_set_enabled(chunk_ids=list(queryset.values_list("id", flat=True)), enabled=False,
                                   by=request.user.get_username())
+        admin_change_logged(request, queryset, "Disabled (never retrieved or cited)")
         self.message_user(request, f"Disabled {count} chunk(s).")
 
     @admin.action(description="Enable selected chunks")
     def enable_chunks(self, request, queryset):
         count = chunk_set_enabled(chunk_ids=list(queryset.values_list("id", flat=True)), enabled=True,
                                   by=request.user.get_username())
+        admin_change_logged(request, queryset, "Enabled")
         self.message_user(request, f"Enabled {count} chunk(s).")
 
     def get_urls(self):
@@ -97,6 +100,8 @@ class ChunkAdmin(admin.ModelAdmin):
     def toggle_view(self, request, chunk_id):
         chunk = get_object_or_404(Chunk.objects.only("id", "enabled"), pk=chunk_id)
         chunk_set_enabled(chunk_ids=[chunk.pk], enabled=not chunk.enabled, by=request.user.get_username())
+        admin_change_logged(request, Chunk.objects.filter(pk=chunk.pk),
+                            "Disabled (never retrieved or cited)" if chunk.enabled else "Enabled")
         messages.success(request, "Chunk disabled: it is no longer retrieved or cited." if chunk.enabled else "Chunk enabled.")
         return redirect("admin:retrieval_chunk_change", chunk.pk)
 

@@ -149,7 +149,7 @@ def document_ingest_bytes(
 
     try:
         with ingest_step("parse", bytes=len(data)):
-            extracted = extract_bytes(data, filename, ocr_options(progress))
+            extracted = extract_bytes(data, filename, ocr_options(progress), settings.ACEH_RAG.ingestion.file_bounds())
         with ingest_step("chunk", characters=len(extracted.text)) as chunking:
             parsed = parse_extracted(extracted, title_hint=Path(filename).stem)
             chunking.set_attribute("aceh_rag.ingest.chunks", len(parsed.chunks))

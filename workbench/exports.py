@@ -1,15 +1,15 @@
 """Streaming CSV/JSON exports: conversations with messages and feedback; refused questions."""
 from __future__ import annotations
 
-import csv
 import json
-from typing import Iterable, Iterator
+from typing import Iterator
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 from django.db.models import Prefetch
 
 from conversations.models import Feedback, Message
+from kernel.spreadsheet import csv_lines
 from workbench.dashboard import Period, refused_questions_sql
 
 MESSAGE_COLUMNS = ["conversation_id", "owner", "route_family", "message_id", "position", "exchange_index", "role",
@@ -18,11 +18,6 @@ MESSAGE_COLUMNS = ["conversation_id", "owner", "route_family", "message_id", "po
 REFUSED_COLUMNS = ["question", "times", "reasons"]
 REFUSED_LIMIT = 10_000
 CHUNK = 200
-
-
-class _Echo:
-    def write(self, value: str) -> str:
-        return value
 
 
 def _messages(period: Period) -> Iterator[Message]:
@@ -50,13 +45,6 @@ def refused_rows(period: Period) -> list[dict]:
     with connection.cursor() as cursor:
         cursor.execute(refused_questions_sql(), [period.start, period.end, REFUSED_LIMIT])
         return [{"question": q, "times": n, "reasons": ";".join(r for r in reasons if r)} for q, n, reasons in cursor.fetchall()]
-
-
-def csv_lines(columns: list[str], rows: Iterable[dict]) -> Iterator[str]:
-    writer = csv.DictWriter(_Echo(), fieldnames=columns)
-    yield writer.writeheader()
-    for row in rows:
-        yield writer.writerow(row)
 
 
 def json_conversations(period: Period) -> Iterator[str]:

@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib import admin
 
+from kernel.outbound import OutboundRefused, outbound_url_check
 from workspaces.models import McpSource, Notebook, Workspace, WorkspaceMember
 
 
@@ -37,6 +38,14 @@ class McpSourceForm(forms.ModelForm):
     class Meta:
         model = McpSource
         fields = ["id", "name", "url", "visibility", "search_tool", "allowed_tools", "timeout_seconds", "enabled", "headers"]
+
+    def clean_url(self):
+        url = self.cleaned_data.get("url", "").strip()
+        try:
+            outbound_url_check(url)
+        except OutboundRefused as exc:
+            raise forms.ValidationError(exc.message) from exc
+        return url
 
     def clean_headers(self):
         value = self.cleaned_data.get("headers")

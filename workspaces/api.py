@@ -64,7 +64,7 @@ def workspace_detail(request: HttpRequest, workspace_id: uuid.UUID):
     return {**_workspace_out(workspace, role), "members": members}
 
 
-@router.post("/workspaces/{workspace_id}/members", response={201: schemas.MemberOut, **ERRORS}, summary="Add a partner or viewer (owner only)")
+@router.post("/workspaces/{workspace_id}/members", response={201: schemas.MemberOut, 409: ErrorOut, **ERRORS}, summary="Add a partner or viewer (owner only)")
 def member_add(request: HttpRequest, workspace_id: uuid.UUID, payload: schemas.MemberIn):
     found = selectors.workspace_get_for(workspace_id=workspace_id, subject=_subject(request))
     if found is None:

@@ -20,6 +20,8 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import TextContent
 
+from kernel.outbound import OutboundRefused, declared_size_check, outbound_url_check, redirect_check
+
 MAX_RESULT_CHARS = 4000          # one tool result as a passage
 MAX_RESULTS = 5                  # text blocks kept from one call
 URL_PATTERN = re.compile(r"https?://[^\s<>\"')\]]+")
@@ -61,7 +63,19 @@ def _bounded(text: str) -> str:
 
 
 def _http_client(endpoint: McpEndpoint) -> httpx2.AsyncClient:
-    return httpx2.AsyncClient(headers=dict(endpoint.headers), timeout=httpx2.Timeout(endpoint.timeout_seconds))
+    """Every request the SDK sends passes the outbound guard first (the source's host, a checked address),
+    and an answer that declares more than the outbound size bound is refused before it is read. A streamed
+    answer without a length is bounded by the source's timeout and ``MAX_RESULT_CHARS``."""
+    host = outbound_url_check(endpoint.url)
+
+    async def guard(request) -> None:
+        await asyncio.to_thread(redirect_check, host, str(request.url))
+
+    async def bounded(response) -> None:
+        declared_size_check(response.headers.get("Content-Length", ""))
+
+    return httpx2.AsyncClient(headers=dict(endpoint.headers), timeout=httpx2.Timeout(endpoint.timeout_seconds),
+                              follow_redirects=False, event_hooks={"request": [guard], "response": [bounded]})
 
 
 async def _call(endpoint: McpEndpoint, tool: str, arguments: dict) -> list[McpResult]:
@@ -104,6 +118,16 @@ def _guarded(endpoint: McpEndpoint, work):
         return asyncio.run(bounded())
     except McpUnavailable:
         raise
+    except OutboundRefused as exc:
+        raise McpUnavailable(f"{endpoint.source_id}: {exc.message}") from exc
+    except ExceptionGroup as group:
+        refused = group.subgroup(OutboundRefused)     # raised by the guard inside the SDK's task group
+        if refused is None:
+            raise McpUnavailable(f"{endpoint.source_id}: unreachable (ExceptionGroup)") from group
+        first = refused.exceptions[0]
+        while isinstance(first, ExceptionGroup):
+            first = first.exceptions[0]
+        raise McpUnavailable(f"{endpoint.source_id}: {first.message}") from group
     except (asyncio.TimeoutError, TimeoutError) as exc:
         raise McpUnavailable(f"{endpoint.source_id}: timed out after {endpoint.timeout_seconds:g} s") from exc
     except (httpx2.HTTPError, OSError, ExceptionGroup) as exc:

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import uuid
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from conversations.facade import conversation_create
-from kernel.errors import Forbidden, NotFound
+from kernel.errors import Conflict, Forbidden, NotFound
+from kernel.outbound import outbound_url_check
 from workspaces.models import McpSource, Notebook, SavedSources, Workspace, WorkspaceMember
 
 
@@ -20,6 +21,12 @@ class SubjectRequired(Forbidden):
     """The key is valid but no person is named: workspaces and notebooks belong to people."""
 
     code = "subject_required"
+
+
+class MemberConflict(Conflict):
+    """The subject's membership cannot be set here: they own the workspace."""
+
+    code = "workspace_member_conflict"
 
 
 class WorkspaceNotFound(NotFound):
@@ -36,12 +43,31 @@ def workspace_create(*, name: str, owner: str) -> Workspace:
 
 
 def member_put(*, workspace: Workspace, actor_role: str, subject: str, role: str) -> WorkspaceMember:
-    """Add a member or change their role (owner only); the owner's own membership cannot be changed here."""
+    """Add a member, or set an existing member's role (idempotent); the owner's membership is a 409.
+
+    The unique constraint ``workspace_member_unique`` decides whether the
+    subject is new: the insert runs in a savepoint and a violation turns into
+    a role update, so two concurrent adds of one subject never reach a 500.
+    """
     if actor_role != WorkspaceMember.Role.OWNER:
         raise WorkspaceDenied("Only the workspace owner can manage members")
-    member, _ = WorkspaceMember.objects.exclude(role=WorkspaceMember.Role.OWNER).update_or_create(
-        workspace=workspace, subject=subject, defaults={"role": role})
-    return member
+    try:
+        with transaction.atomic():
+            return WorkspaceMember.objects.create(workspace=workspace, subject=subject, role=role)
+    except IntegrityError as error:
+        if _violated_constraint(error) != "workspace_member_unique":
+            raise
+    updated = (WorkspaceMember.objects.filter(workspace=workspace, subject=subject)
+               .exclude(role=WorkspaceMember.Role.OWNER).update(role=role))
+    if not updated:
+        raise MemberConflict(f"{subject!r} owns this workspace; the owner's membership cannot be changed")
+    return WorkspaceMember.objects.get(workspace=workspace, subject=subject)
+
+
+def _violated_constraint(error: IntegrityError) -> str | None:
+    """The constraint PostgreSQL names in the violation (psycopg's diagnostics), if any."""
+    diag = getattr(error.__cause__, "diag", None)
+    return getattr(diag, "constraint_name", None)
 
 
 def member_remove(*, workspace: Workspace, actor_role: str, subject: str) -> bool:
@@ -82,6 +108,8 @@ def notebook_conversation_create(*, notebook: Notebook, owner: str, title: str |
 def mcp_source_add(*, source_id: str, name: str, url: str, governed: bool = False, headers: dict | None = None,
                    search_tool: str = "search", allowed_tools: list[str] | None = None,
                    timeout_seconds: float = 10.0) -> McpSource:
+    """Register or replace a source; ``OutboundRefused`` (400) when its URL points where the server must not go."""
+    outbound_url_check(url)
     source, _ = McpSource.objects.update_or_create(id=source_id, defaults={
         "name": name, "url": url, "headers": headers or {}, "search_tool": search_tool,
         "visibility": McpSource.Visibility.GOVERNED if governed else McpSource.Visibility.PUBLIC,

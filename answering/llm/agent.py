@@ -25,6 +25,7 @@ from functools import partial
 from typing import Callable, Protocol, Sequence, TypeVar
 
 from kernel.config import LlmSettings
+from answering.llm.markup import prose_text
 from answering.llm.budget import BudgetExhausted, ModelBudget
 from answering.llm.client import INVALID_ARGUMENTS, ChatClient, ToolCallRequest
 from answering.llm.evidence import PassageLedger, passage_block, search_result_text
@@ -282,7 +283,7 @@ class Agent:
     def _parse(completion, parse: Callable[[str], T]) -> T:
         if completion.finish_reason == "length":
             raise ValueError(CUT_SHORT)          # never published, even when the cut text happens to parse
-        return parse(completion.content or "")
+        return parse(prose_text(completion.content or ""))   # every answer route: the gate sees no markup
 
     def _check_cancelled(self) -> None:
         if self._cancelled() and self._on_cancel:

@@ -12,6 +12,7 @@ import os
 import typing
 from collections.abc import Iterator, Mapping
 
+from cryptography.fernet import Fernet
 from pydantic import Field, ValidationError, create_model
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
@@ -97,6 +98,12 @@ def _check(config: AppSettings) -> None:
         raise ConfigError(f"{p}EMBEDDING__BACKEND=openai needs {p}EMBEDDING__BASE_URL and {p}EMBEDDING__MODEL")
     if llm.base_url and not llm.model:
         raise ConfigError(f"{p}LLM__BASE_URL needs {p}MODEL (the model name the server serves)")
+    for key in config.auth.key_encryption_keys:
+        try:
+            Fernet(key.encode())
+        except ValueError:
+            raise ConfigError(f"{p}AUTH__KEY_ENCRYPTION_KEYS: each key must be a Fernet key (32 url-safe "
+                              "base64-encoded bytes, e.g. from cryptography's Fernet.generate_key())") from None
     if db.pool_min > db.pool_max:
         raise ConfigError(f"{p}DB__POOL_MIN ({db.pool_min}) must not exceed {p}DB__POOL_MAX ({db.pool_max})")
 

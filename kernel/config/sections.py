@@ -10,8 +10,9 @@ from typing import Annotated, Any, Literal, Optional
 
 from pydantic import BeforeValidator, Field
 
+from kernel.archives import FileBounds
 from kernel.config.livedata import LiveDataSettings
-from kernel.config.types import AtLeast0, AtLeast1, CommaList, JwtKeys, min_int
+from kernel.config.types import AtLeast0, AtLeast1, CommaList, JwtKeys, Networks, min_int
 from kernel.partner_jwt import JwtPolicy
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -49,6 +50,7 @@ class AuthSettings:
     require_principal: bool = False
     trust_identity_headers: bool = True
     jwt_keys: JwtKeys = ()               # static partner keys; more are managed in the admin
+    key_encryption_keys: CommaList = ()  # Fernet keys for the admin's JWT secrets at rest; unset: from DJANGO_SECRET_KEY
     # ACEH_RAG_AUTH__JWT_ISSUERS, _AUDIENCE, _LEEWAY_SECONDS (JwtPolicy's fields)
     jwt: Annotated[JwtPolicy, BeforeValidator(_policy_lists)] = field(default_factory=JwtPolicy)
 
@@ -75,6 +77,18 @@ class IngestionSettings:
     ocr_dpi: min_int(72) = 300
     ocr_max_pages: AtLeast1 = 300
     ocr_page_timeout_seconds: AtLeast1 = 120
+    # Hostile files (kernel/archives.py): refused with the reason before or while parsing, nothing stored.
+    archive_max_members: AtLeast1 = FileBounds.max_members
+    archive_max_member_bytes: AtLeast1 = FileBounds.max_member_bytes
+    archive_max_total_bytes: AtLeast1 = FileBounds.max_total_bytes
+    archive_max_ratio: AtLeast1 = FileBounds.max_ratio
+    pdf_max_pages: AtLeast1 = FileBounds.pdf_max_pages
+    html_max_depth: AtLeast1 = FileBounds.html_max_depth
+
+    def file_bounds(self) -> FileBounds:
+        return FileBounds(max_members=self.archive_max_members, max_member_bytes=self.archive_max_member_bytes,
+                          max_total_bytes=self.archive_max_total_bytes, max_ratio=self.archive_max_ratio,
+                          pdf_max_pages=self.pdf_max_pages, html_max_depth=self.html_max_depth)
 
 
 @dataclass(frozen=True)
@@ -221,6 +235,36 @@ class MetricsSettings:
 
 
 @dataclass(frozen=True)
+class SecuritySettings:
+    """HTTPS behind the TLS-terminating proxy (docs/deployment.md); applied when ACEH_RAG_PRODUCTION=true."""
+
+    ssl_redirect: bool = True             # false when the proxy already redirects http to https
+    proxy_ssl_header: bool = True         # trust the proxy's X-Forwarded-Proto: https (the proxy must set it)
+    hsts_seconds: AtLeast0 = 31_536_000   # a year; 0 turns HSTS off
+    hsts_include_subdomains: bool = True
+    hsts_preload: bool = False            # only after registering the domain on hstspreload.org
+
+
+@dataclass(frozen=True)
+class AdminSettings:
+    """The admin's login throttle (django-axes): failures per user name and address, then a cool-off."""
+
+    login_failure_limit: AtLeast1 = 5
+    login_cooloff_minutes: AtLeast1 = 15
+
+
+@dataclass(frozen=True)
+class OutboundSettings:
+    """Where registered sources (MCP, CKAN portals, BPS) may point: kernel/outbound.py."""
+
+    # Loopback, private, link-local, multicast and reserved addresses are refused unless listed here;
+    # unset: none in production, loopback only in development (local test servers).
+    allowed_networks: Networks = ()
+    max_response_bytes: AtLeast1 = 5 * 1024 * 1024
+    max_redirects: AtLeast0 = 3
+
+
+@dataclass(frozen=True)
 class AppSettings:
     data_dir: Annotated[Path, BeforeValidator(_data_dir)] = BASE_DIR / "var"
     # DATABASE_URL and CELERY_BROKER_URL keep their conventional names (no prefix).
@@ -242,4 +286,7 @@ class AppSettings:
     tracing: TracingSettings = field(default_factory=TracingSettings)
     metrics: MetricsSettings = field(default_factory=MetricsSettings)
     legal_relations: LegalRelationsSettings = field(default_factory=LegalRelationsSettings)
+    security: SecuritySettings = field(default_factory=SecuritySettings)
+    outbound: OutboundSettings = field(default_factory=OutboundSettings)
+    admin: AdminSettings = field(default_factory=AdminSettings)
     livedata: LiveDataSettings = field(default_factory=LiveDataSettings)

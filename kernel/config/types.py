@@ -86,8 +86,19 @@ def _jwt_keys(value: Any) -> Any:
     return tuple(keys)
 
 
+def _networks(value: tuple[str, ...]) -> tuple[str, ...]:
+    """CIDRs (``10.20.0.0/16``, ``::1/128``) or single addresses; each normalised to its network."""
+    import ipaddress
+
+    try:
+        return tuple(str(ipaddress.ip_network(item, strict=False)) for item in value)
+    except ValueError as exc:
+        raise ValueError(f"not a network in CIDR form: {exc}") from None
+
+
 CommaList = Annotated[tuple[str, ...], NoDecode, BeforeValidator(_comma_items)]
 HttpUrls = Annotated[CommaList, AfterValidator(_http_urls)]
+Networks = Annotated[CommaList, AfterValidator(_networks)]
 Lower = Annotated[str, BeforeValidator(_lower)]
 JwtKeys = Annotated[tuple[JwtKey, ...], NoDecode, BeforeValidator(_jwt_keys)]
 BaseUrl = Annotated[str, AfterValidator(_no_trailing_slash)]

@@ -9,11 +9,14 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
 from python_calamine import CalamineWorkbook
+
+from kernel.archives import FileBounds, UnsafeArchive, archive_check
 
 SPREADSHEET_EXTENSIONS = (".xlsx", ".xls", ".ods")
 WORKBOOK_EXTENSIONS = (*SPREADSHEET_EXTENSIONS, ".csv")
@@ -96,8 +99,16 @@ def _sheet_table(rows: list[list]) -> pa.Table | None:
     return pa.table({name: _typed_column(values) for name, values in zip(names, columns)})
 
 
-def read_spreadsheet(data: bytes) -> list[SheetTable]:
-    """Every non-empty sheet of an .xlsx/.xls/.ods file, in workbook order."""
+def read_spreadsheet(data: bytes, bounds: FileBounds = FileBounds()) -> list[SheetTable]:
+    """Every non-empty sheet of an .xlsx/.xls/.ods file, in workbook order; a hostile ZIP (.xlsx, .ods) is
+    refused before calamine opens it."""
+    if data.startswith(b"PK\x03\x04"):
+        try:
+            archive_check(data, bounds)
+        except UnsafeArchive as exc:
+            raise WorkbookReadError(f"refused: {exc}") from None
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+            raise WorkbookReadError(f"not a readable spreadsheet: corrupt ZIP archive ({exc})") from None
     try:
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(data))
         sheets = []

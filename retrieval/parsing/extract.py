@@ -23,6 +23,8 @@ import re
 import zipfile
 from pathlib import Path
 
+from kernel.archives import FileBounds, UnsafeArchive, archive_check
+
 from .ocr import OcrOptions
 from .text import ExtractedText, ExtractionError, normalise_text
 
@@ -98,6 +100,15 @@ def sniff_format(data: bytes, filename: str = "") -> str | None:
     return None
 
 
+def _archive_check(data: bytes, bounds: FileBounds) -> None:
+    try:
+        archive_check(data, bounds)
+    except UnsafeArchive as exc:
+        raise ExtractionError(f"Refused: {exc}") from None
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+        raise ExtractionError(f"Corrupt ZIP archive ({exc})") from None
+
+
 def _is_docx_zip(data: bytes) -> bool:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
@@ -116,20 +127,22 @@ def _looks_like_html(head: bytes) -> bool:
 # --------------------------------------------------------------------------- entry points
 
 
-def extract_file(path, ocr: OcrOptions | None = None) -> ExtractedText:
+def extract_file(path, ocr: OcrOptions | None = None, bounds: FileBounds = FileBounds()) -> ExtractedText:
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise ExtractionError(f"Cannot read file: {exc.strerror or exc}") from exc
-    return extract_bytes(data, path.name, ocr)
+    return extract_bytes(data, path.name, ocr, bounds)
 
 
-def extract_bytes(data: bytes, filename: str, ocr: OcrOptions | None = None) -> ExtractedText:
+def extract_bytes(data: bytes, filename: str, ocr: OcrOptions | None = None,
+                  bounds: FileBounds = FileBounds()) -> ExtractedText:
     """Extract normalised text from ``data``; dispatch on extension and magic bytes.
 
     ``ocr`` lets a PDF's scanned or garbled pages be read by OCR (``ocr.py``); without it they are
-    refused."""
+    refused. ``bounds``: a hostile file (ZIP bomb, XML entities, too many PDF pages, too deep HTML) is
+    refused with the reason before or while it is parsed."""
     if not data or not data.strip():
         raise ExtractionError("File is empty")
     ext = Path(filename or "").suffix.lower()
@@ -141,10 +154,11 @@ def extract_bytes(data: bytes, filename: str, ocr: OcrOptions | None = None) -> 
             raise ExtractionError("Not a valid PDF file (missing %PDF header; corrupt or mislabelled?)")
         from .pdf import extract_pdf
 
-        result = extract_pdf(data, ocr)
+        result = extract_pdf(data, ocr, max_pages=bounds.pdf_max_pages)
     elif ext == ".docx" or is_zip:
         if not is_zip:
             raise ExtractionError("Not a valid DOCX file (not a ZIP archive; corrupt or mislabelled?)")
+        _archive_check(data, bounds)
         if not _is_docx_zip(data):
             if ext == ".docx":
                 raise ExtractionError("Corrupt DOCX file (no word/document.xml inside)")
@@ -155,7 +169,7 @@ def extract_bytes(data: bytes, filename: str, ocr: OcrOptions | None = None) -> 
     elif ext in (".html", ".htm") or (ext not in _EXT_FORMAT and _looks_like_html(head)):
         from .markup import extract_html
 
-        result = extract_html(data)
+        result = extract_html(data, max_depth=bounds.html_max_depth)
     elif ext in (".txt", ".md"):
         result = ExtractedText(text=normalise_text(_decode_text(data)), page_starts=(0,), format="text")
     else:

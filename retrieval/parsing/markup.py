@@ -21,13 +21,29 @@ _HTML_BLOCK = frozenset(
 _WS_RE = re.compile(r"\s+")
 
 
-def extract_html(data: bytes) -> ExtractedText:
+def _nesting_depth(root) -> int:
+    """The deepest element below ``root``, walked with an explicit stack (a 100k-deep page recurses nothing)."""
+    from bs4 import Tag
+
+    deepest, stack = 0, [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in node.contents if isinstance(child, Tag))
+    return deepest
+
+
+def extract_html(data: bytes, *, max_depth: int = 512) -> ExtractedText:
+    """Refuses a page nested deeper than ``max_depth`` elements (text is then walked recursively)."""
     from bs4 import BeautifulSoup
 
     try:
         soup = BeautifulSoup(data, "html.parser")
     except Exception as exc:
         raise ExtractionError(f"HTML could not be parsed ({type(exc).__name__})") from exc
+    depth = _nesting_depth(soup)
+    if depth > max_depth:
+        raise ExtractionError(f"Refused: HTML nested {depth:,} elements deep (at most {max_depth:,})")
     for tag in soup.find_all(_HTML_DROP):
         tag.decompose()
     lines: list[str] = []

@@ -130,19 +130,20 @@ def _with_ocr(data: bytes, pages: list[str], ocr: OcrOptions) -> tuple[list[str]
     return pages, label, tuple((page.number, page.confidence) for page in read)
 
 
-def extract_pdf(data: bytes, ocr: OcrOptions | None = None) -> ExtractedText:
-    """Text per page; ``ocr`` reads the pages the text layer fails on (when Tesseract is installed)."""
+def extract_pdf(data: bytes, ocr: OcrOptions | None = None, *, max_pages: int = 5_000) -> ExtractedText:
+    """Text per page; ``ocr`` reads the pages the text layer fails on (when Tesseract is installed).
+    A PDF of more than ``max_pages`` pages is refused before any page is read."""
     pages: list[str] | None = None
     first_error: Exception | None = None
     try:
-        pages = _pdf_pages_pypdf(data)
+        pages = _pdf_pages_pypdf(data, max_pages)
     except ExtractionError:
         raise
     except Exception as exc:  # pypdf raises many exception types on damaged files
         first_error = exc
     if pages is None:
         try:
-            pages = _pdf_pages_pdfminer(data)
+            pages = _pdf_pages_pdfminer(data, max_pages)
         except ExtractionError:
             raise
         except Exception as exc:
@@ -164,7 +165,11 @@ def extract_pdf(data: bytes, ocr: OcrOptions | None = None) -> ExtractedText:
                          ocr_pages=confidences)
 
 
-def _pdf_pages_pypdf(data: bytes) -> list[str]:
+def _too_many_pages(max_pages: int) -> ExtractionError:
+    return ExtractionError(f"Refused: the PDF has more than {max_pages:,} pages (ACEH_RAG_INGESTION__PDF_MAX_PAGES)")
+
+
+def _pdf_pages_pypdf(data: bytes, max_pages: int) -> list[str]:
     from pypdf import PdfReader
     from pypdf.errors import FileNotDecryptedError
 
@@ -177,22 +182,27 @@ def _pdf_pages_pypdf(data: bytes) -> list[str]:
             raise ExtractionError("PDF is encrypted and cannot be opened") from exc
         if not ok:
             raise ExtractionError("PDF is encrypted (password-protected)")
+    count = len(reader.pages)      # pypdf walks the page tree once and refuses a cycle in it
+    if count > max_pages:
+        raise _too_many_pages(max_pages)
     try:
         return [page.extract_text() or "" for page in reader.pages]
     except FileNotDecryptedError as exc:
         raise ExtractionError("PDF is encrypted (password-protected)") from exc
 
 
-def _pdf_pages_pdfminer(data: bytes) -> list[str]:
+def _pdf_pages_pdfminer(data: bytes, max_pages: int) -> list[str]:
     from pdfminer.high_level import extract_text
     from pdfminer.pdfdocument import PDFPasswordIncorrect
 
     logging.getLogger("pdfminer").setLevel(logging.ERROR)
     try:
-        raw = extract_text(io.BytesIO(data))
+        raw = extract_text(io.BytesIO(data), maxpages=max_pages + 1)
     except PDFPasswordIncorrect as exc:
         raise ExtractionError("PDF is encrypted (password-protected)") from exc
     pages = raw.split("\x0c")
     if pages and not pages[-1].strip():
         pages.pop()
+    if len(pages) > max_pages:
+        raise _too_many_pages(max_pages)
     return pages

@@ -81,6 +81,22 @@ def test_a_10_mb_body_is_413_json_at_once(server):
     assert time.monotonic() - started < 5
 
 
+@pytest.mark.parametrize("path", ["/search", "/query", "/api/public/rag/chat"])
+def test_a_client_that_writes_the_whole_10_mb_body_first_still_receives_the_413(server, path):
+    # Python's http.client sends the whole body before it reads a byte of the answer; a server that
+    # answered early and closed at once would reset the connection under it instead.
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        connection.request("POST", path, body=b"{" + b" " * (10 * 1024 * 1024) + b"}",
+                           headers={**HEADERS, "Content-Type": "application/json"})
+        response = connection.getresponse()
+        assert response.status == 413 and b"too large" in response.read().lower()
+    finally:
+        connection.close()
+
+
 def test_a_chunked_body_over_the_limit_is_413_without_reading_it_all(server):
     def chunks():
         for _ in range(40):

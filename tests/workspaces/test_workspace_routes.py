@@ -172,3 +172,15 @@ def test_search_shows_a_workspace_upload_to_members_who_may_see_it_only(team):
     assert titles({"HTTP_X_USER_SUBJECT": "dedi"}) == set()
     assert titles({"HTTP_X_USER_SUBJECT": "cut"}) == {"Nota Parkir"}
     assert titles({"HTTP_X_USER_SUBJECT": "cut", "HTTP_X_USER_UNIT": "Keuangan"}) == {"Nota Parkir", "Nota Parkir Rahasia"}
+
+
+def test_adding_an_existing_member_sets_their_role_and_the_owner_is_a_conflict(team):
+    members = f"/workspaces/{team['id']}/members"
+    again = team["owner"].post(members, {"subject": "budi", "role": "partner"})
+    assert again.status_code == 201 and again.json() == {"subject": "budi", "role": "partner"}
+    changed = team["owner"].post(members, {"subject": "budi", "role": "viewer"})
+    assert changed.status_code == 201 and changed.json() == {"subject": "budi", "role": "viewer"}
+    owner_self = team["owner"].post(members, {"subject": "ana", "role": "partner"})
+    assert owner_self.status_code == 409 and owner_self.json()["code"] == "workspace_member_conflict"
+    detail = team["viewer"].get(f"/workspaces/{team['id']}").json()
+    assert {m["subject"]: m["role"] for m in detail["members"]} == {"ana": "owner", "budi": "viewer", "cut": "viewer"}

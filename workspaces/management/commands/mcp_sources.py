@@ -1,6 +1,7 @@
 """Register, list and remove MCP sources (streamable-HTTP tool servers)."""
 from django.core.management.base import BaseCommand, CommandError
 
+from kernel.outbound import OutboundRefused
 from workspaces.models import McpSource
 from workspaces.services import mcp_source_add, mcp_source_remove
 
@@ -31,9 +32,13 @@ class Command(BaseCommand):
                 if not sep or not key.strip():
                     raise CommandError(f"--header takes K=V, got {item!r}")
                 headers[key.strip()] = value
-            source = mcp_source_add(source_id=options["name"], name=options["title"] or options["name"], url=options["url"],
-                                    governed=options["governed"], headers=headers, search_tool=options["search_tool"],
-                                    allowed_tools=options["tools"], timeout_seconds=options["timeout"])
+            try:
+                source = mcp_source_add(source_id=options["name"], name=options["title"] or options["name"],
+                                        url=options["url"], governed=options["governed"], headers=headers,
+                                        search_tool=options["search_tool"], allowed_tools=options["tools"],
+                                        timeout_seconds=options["timeout"])
+            except OutboundRefused as exc:
+                raise CommandError(exc.message) from exc
             self.stdout.write(f"saved {source.id} ({source.visibility}) → {source.url}")
         elif action == "list":
             for source in McpSource.objects.order_by("id"):

