@@ -6,7 +6,7 @@ list of segments (the deterministic synthesiser's claims become fact
 segments, and its "Berdasarkan … Pasal 8:" line cites the passage it names;
 the agent writes JSON segments and may also call
 ``search_in_document``), every segment gets a verdict instead of being
-dropped. A named document selection with nothing visible is the fixed
+dropped. A named selection (collections or documents) with nothing visible is the fixed
 ``source_scope_empty`` refusal, answered before any tool or model runs.
 """
 from __future__ import annotations

@@ -55,7 +55,7 @@ class Outcome(Protocol):
 
 class Composer(Protocol):
     route_family: str
-    # A named document selection with nothing visible: a fixed refusal (True) or ``no_content`` (False).
+    # A named selection (collections or documents) with nothing visible: a fixed refusal (True) or ``no_content`` (False).
     empty_selection_refused: bool
     surfaces_legal_status: bool
 

@@ -60,9 +60,11 @@ def answer_prepare(request: AnswerRequest, composer: Composer) -> Prepared:
             route_family=request.route_family)
     scope_empty = False
     if not sources.mcp_only and not content_visible_exists(principal=request.principal, scope=request.scope):
-        if not (composer.empty_selection_refused and request.scope.document_ids):
+        if not (composer.empty_selection_refused and request.scope.selected):
             raise NoContent(NO_CONTENT)
-        scope_empty = True   # a named selection with nothing visible is v2's fixed refusal, not ``no_content`` (seed)
+        # A named selection (collections or documents) with nothing visible is v2's fixed refusal, not
+        # ``no_content`` (seed).
+        scope_empty = True
     return Prepared(
         request=request, history=history_window(conversation=conversation),
         conversation_id=conversation.id if conversation else uuid.uuid4(), message_id=uuid.uuid4(),
