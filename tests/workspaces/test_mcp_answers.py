@@ -259,6 +259,25 @@ def test_an_ordinary_chat_may_add_a_public_source(server, world):
     assert "tool" in kinds
 
 
+@pytest.mark.parametrize("route", ["/query", "/query/v2"])
+def test_a_first_turn_selection_is_saved_for_a_follow_up_that_omits_it(server, world, route):
+    """The seed: "A follow-up may omit mcp_source_ids; the conversation's saved MCP selection applies", also
+    when the selection came with the turn that created the conversation."""
+    first = call(server, route, {"query": SIM_QUESTION, "mcp_source_ids": ["portal"]}, subject="eka")
+    assert first.status_code == 200, first.text
+    chat = first.json()["conversation_id"]
+    response, frames = stream(server.url + route + "/stream", {"query": "Jam berapa layanan SIM keliling itu dibuka?",
+                                                               "conversation_id": chat}, as_user("eka"))
+    assert response.status_code == 200
+    assert "mcp.portal.search" in tool_names(frames)
+    # A later turn that clears it is saved too: the next follow-up calls no MCP source.
+    cleared = call(server, route, {"query": SIM_QUESTION, "conversation_id": chat, "mcp_source_ids": []}, subject="eka")
+    assert cleared.status_code == 200, cleared.text
+    response, frames = stream(server.url + route + "/stream", {"query": "Kapan zakat dibayar?", "conversation_id": chat},
+                              as_user("eka"))
+    assert response.status_code == 200 and not any(t.startswith("mcp.") for t in tool_names(frames))
+
+
 def mcp_agent(body: dict):
     """A careful model in an MCP-only chat: call the source's search tool once, then answer from its passage."""
     from tests.answering.scripted_model import INJECTION, completion, first_sentence, outside_passages, shown_passages, tool_call
