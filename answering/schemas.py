@@ -79,7 +79,9 @@ class AnswerFields(Schema):
     tool_executed: bool = Field(description="true when that tool ran to completion at least once for this answer.")
     fallback_used: bool = Field(description="true when a refusal or fallback notice was published instead of an answer.")
     fallback_reason: str | None = Field(description="Why (e.g. no_answer, coverage_incomplete, policy_blocked, "
-                                                    "model_timeout, context_budget_exhausted); null for a full answer.")
+                                                    "model_timeout, context_budget_exhausted, source_out_of_scope, "
+                                                    "source_scope_unavailable); null for a full answer. Every reason "
+                                                    "and when it applies: the reason table in the API description.")
     claims_supported: int = Field(description="Claims verified against a cited source.")
     claims_total: int = Field(description="Every claim checked against a source (supported + failed).")
     grounding_rate: float | None = Field(description='claims_supported / claims_total (0-1, four decimals). Render as '

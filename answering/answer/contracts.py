@@ -51,6 +51,7 @@ class Prepared:
     is_new_conversation: bool
     sources: AnswerSources | None = None
     scope_empty: bool = False            # a named selection with nothing visible (v2's fixed refusal)
+    out_of_scope: bool = False           # the question names only regulations the selection excludes
 
     @property
     def conversation_owner(self) -> str:

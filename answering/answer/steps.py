@@ -20,6 +20,8 @@ from retrieval.facade.search import EmbeddingError
 from retrieval.facade.search import SearchTimeout
 from workspaces.facade import McpUnavailable
 
+READ_FAILURES = frozenset({"dependency_failed", "timeout"})   # the error codes a failed read records
+
 
 class StepRecorder:
     def __init__(self, on_event: EventSink | None = None):
@@ -63,6 +65,10 @@ class StepRecorder:
         tool_finished(span, ok, summary)
         self.steps.append({"step": call.tool, "call": call.call, "ok": ok, "ms": round(call.ms, 2), **summary})
         self._emit("tool.finished", call.finished_frame())
+
+    def read_failed(self) -> bool:
+        """A document read of this answer failed (its embedder or database failed, or it hit its time bound)."""
+        return any(call.ok is False and call.summary.get("error") in READ_FAILURES for call in self.calls)
 
     def step(self, name: str, work: Callable):
         """An internal step (guard, synthesis, faithfulness): timed and traced, no frames."""
