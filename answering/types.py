@@ -35,7 +35,8 @@ class Passage(ChunkHit):
         if self.section_path:
             parts.append(" > ".join(self.section_path))
         if self.legal_status:
-            parts.append(f"legal_status: {self.legal_status} ({self.legal_status_basis})")
+            basis = f" ({self.legal_status_basis})" if self.legal_status_basis else ""
+            parts.append(f"legal_status: {self.legal_status}{basis}")
         return " | ".join(parts)
 
 
