@@ -9,7 +9,7 @@ from django.conf import settings
 from kernel.telemetry.tracing import current_trace_id
 from answering.answer.compose import AnswerContext, faithfulness_checked_field
 from answering.answer.contracts import GatedAnswer
-from answering.answer.memory import memory_answer, memory_labels, with_memory_claims
+from answering.answer.memory import memory_answer, memory_labels, memory_only_answer, with_memory_claims
 from answering.answer.model_path import AgentRun, agent_answer, history_labels
 from answering.answer.provenance import dropped_claim_reasons
 from answering.faithfulness import faithfulness_gate
@@ -107,6 +107,11 @@ class GateComposer:
                 checked = False if stop.reason == "context_budget_exhausted" else None
                 return GatedOutcome(refusal_gate(stop.reason, language), ledger.passages(), checked)
             passages = ledger.passages()       # keyed P1, P2, …
+            restated = memory_only_answer(draft, recalled, question, language)
+            if restated:
+                # The text is the stored memory's own: gated as the deterministic path gates it.
+                return GatedOutcome(steps.step("faithfulness", lambda: faithfulness_gate(
+                    restated, {}, partial_answers=False)), passages)
         else:
             draft = steps.step("synthesis", lambda: memory_answer(recalled, question, language) or with_memory_claims(
                 synthesise(question, passages, language=language, absent_words=context.evidence.absent_words,
