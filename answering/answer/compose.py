@@ -35,8 +35,9 @@ class AnswerContext:
         """The result fields that say which path wrote and judged the answer."""
         if not self.models:
             return {}
+        prompt = self.models.budget.prompt
         return {"synthesis_mode": "model-agent", "judge_mechanism": ModelJudge.mechanism,
-                "model_calls": list(self.models.budget.log)}
+                "model_calls": list(self.models.budget.log), "prompt_budget": prompt.record() if prompt else None}
 
     def run_fields(self) -> dict:
         """The result fields the recorder kept."""

@@ -88,6 +88,7 @@ class AnswerCore:
     judge_mechanism: str = "deterministic lexical+numeric support judge"
     model_calls: list[dict] = field(default_factory=list)
     followup_document_ids: tuple[str, ...] = ()   # documents a follow-up carried into its searches
+    prompt_budget: dict | None = None             # the agent's token pool and what fitted (model path)
     # The embedded answerer's decision: its signals and P(answerable) (answering.extractive.decision); None
     # on the model path and for refusals decided before a draft.
     answerability: dict | None = None

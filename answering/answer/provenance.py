@@ -103,5 +103,9 @@ def opt_in_fields(result: AnswerCore, *, include_grounding: bool, include_proven
 
 
 def stored_fields(result: AnswerCore) -> dict:
-    """What the assistant message's ``metadata.synthesis`` keeps of the same fields."""
-    return {**tool_fields(result), "used_docs": used_docs(result), "tool_call_audit": tool_call_audit(result)}
+    """What the assistant message's ``metadata.synthesis`` keeps of the same fields; a context-budget refusal
+    also keeps how the prompt was fitted (seed: ``synthesis.prompt_budget``)."""
+    fields = {**tool_fields(result), "used_docs": used_docs(result), "tool_call_audit": tool_call_audit(result)}
+    if result.fallback_reason == "context_budget_exhausted" and result.prompt_budget:
+        fields["prompt_budget"] = result.prompt_budget
+    return fields
