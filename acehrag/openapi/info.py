@@ -20,6 +20,11 @@ fill them in; they are sent with "Try it out".
 Errors are JSON: `{"detail": "..."}`, and for a malformed body FastAPI's 422 list
 `{"detail": [{"type", "loc", "msg", "input", "ctx"}]}`.
 
+**Labels.** A `/query` answer carries the seed's `[chunk:<uuid>]` label after each claim on every path
+(deterministic or model); a tool read's label is `[tool:<call>]`. Join a label to `citations` by `chunk_id`
+(or `call`). `claim_map` keeps its `citation_key` as recorded (`P1`… on the model path). `/query/v2` answers
+carry no labels: render from `claims[].start`/`end` and `claims[].citations`.
+
 **Identifiers.** Conversation, message, document and chunk ids are UUID strings; memories keep integer ids.
 The conversations seed's integer examples (`42`) predate that: a client that sends `42` as a
 `conversation_id` (in a body or in `/conversations/{conversation_id}`) gets a 422."""

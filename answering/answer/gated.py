@@ -2,6 +2,7 @@
 unsupported claims and withholds an answer most of whose claims fail."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -14,7 +15,7 @@ from answering.answer.model_path import AgentRun, agent_answer, history_labels
 from answering.answer.provenance import dropped_claim_reasons
 from answering.faithfulness import faithfulness_gate
 from answering.guard import REFUSAL
-from answering.live import claim_citation
+from answering.live import claim_citation, stable_label
 from answering.llm.agent import AgentStopped
 from answering.llm.answers import parse_prose_answer
 from answering.llm.evidence import PassageLedger
@@ -67,6 +68,18 @@ def answerability_record(draft: AnswerDraft) -> dict | None:
         return None
     return {"publish": not draft.no_answer, "probability": draft.confidence, "signals": draft.signals,
             "unmet": list(draft.unmet)}
+
+
+REQUEST_LABEL = re.compile(r"\[(P\d+)\]")
+
+
+def published_labels(answer: str, by_label: dict[str, Passage]) -> str:
+    """The agent's request-local labels ([P1]) as the stable ones every path publishes; claim_map keeps
+    the request-local key it records."""
+    def stable(match: re.Match) -> str:
+        passage = by_label.get(match.group(1))
+        return f"[{stable_label(passage)}]" if passage else match.group(0)
+    return REQUEST_LABEL.sub(stable, answer)
 
 
 def refusal_gate(reason: str, language: str) -> GateResult:
@@ -153,8 +166,9 @@ class GateComposer:
         ]
         published = not gate.fallback_used and not guard.blocked
         note = prepared.sources.note if prepared.sources and published else None
+        answer = published_labels(gate.answer, by_label) if context.models and published else gate.answer
         return GatedAnswer(
-            answer=f"{note.get(detect_language(context.question), note['id'])}\n\n{gate.answer}" if note else gate.answer,
+            answer=f"{note.get(detect_language(context.question), note['id'])}\n\n{answer}" if note else answer,
             conversation_id=prepared.conversation_id, message_id=prepared.message_id, trace_id=current_trace_id(),
             history=prepared.history,
             citations=[] if guard.blocked else [p.citation for p in cited],

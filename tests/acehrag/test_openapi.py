@@ -191,6 +191,7 @@ def test_the_reason_table_names_every_selection_reason_and_the_uuid_note(spec):
                    "context_budget_exhausted"):
         assert f"| `{reason}` |" in table
     assert "UUID strings" in description and "`42`" in description and "422" in description
+    assert "`[chunk:<uuid>]` label after each claim on every path" in description and "`[tool:<call>]`" in description
 
 
 @pytest.mark.parametrize("method, path, body", [

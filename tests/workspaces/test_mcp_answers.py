@@ -316,3 +316,25 @@ def test_the_model_is_offered_only_the_mcp_tools_and_does_not_obey_their_text(li
     assert started[1]["arguments"] == {"query": "injeksi jadwal KTP keliling"}
     tool_passages = [data for name, data in frames if name == "passage"]
     assert tool_passages and all(p["kind"] == "tool" for p in tool_passages)
+
+
+def test_a_tool_read_is_published_with_its_stable_label_on_the_model_path(live_server_factory, world):
+    """One label format on /query (#31): a tool source's label is ``[tool:<call>]``, its citation's call."""
+    import re
+
+    from tests.answering.scripted_model import ScriptedModel
+    from tests.http_fakes import FakeModelServer
+
+    model = ScriptedModel(agent=mcp_agent)
+    with FakeModelServer(model) as fake:
+        server = live_server_factory(ACEH_RAG_LLM__BASE_URL=fake.url, ACEH_RAG_LLM__MODEL="scripted")
+        set_sources(server, world)
+        chat = new_chat(server, world)
+        response = call(server, "/query", {"query": "Kapan jadwal layanan KTP keliling 2026?", "conversation_id": chat,
+                                           "mcp_source_ids": ["portal"]})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["fallback_used"] is False, body
+    labels = re.findall(r"\[(tool:call_\d+)\]", body["answer"])
+    assert labels and not re.search(r"\[P\d+\]", body["answer"])
+    assert set(labels) <= {f"tool:{c['call']}" for c in body["citations"] if c["kind"] == "tool"}
