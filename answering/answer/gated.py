@@ -10,7 +10,8 @@ from django.conf import settings
 from kernel.telemetry.tracing import current_trace_id
 from answering.answer.compose import AnswerContext, faithfulness_checked_field
 from answering.answer.contracts import GatedAnswer
-from answering.answer.memory import memory_answer, memory_labels, memory_only_answer, with_memory_claims
+from answering.answer.drafts import deterministic_draft
+from answering.answer.memory import memory_labels, memory_only_answer
 from answering.answer.model_path import AgentRun, agent_answer, history_labels
 from answering.answer.provenance import dropped_claim_reasons
 from answering.faithfulness import faithfulness_gate
@@ -21,10 +22,9 @@ from answering.llm.answers import parse_prose_answer
 from answering.llm.evidence import PassageLedger
 from answering.notices import refusal_notice
 from answering.publication import model_gate
-from answering.extractive.synthesis import detect_language, no_answer_text, synthesise
+from answering.extractive.synthesis import detect_language, no_answer_text
 from answering.types import AnswerDraft, GateResult, GuardDecision, Passage
 from memory.facade import RecalledMemory
-from retrieval.facade.language import glossary_expansions
 
 
 @dataclass(frozen=True)
@@ -126,9 +126,7 @@ class GateComposer:
                 return GatedOutcome(steps.step("faithfulness", lambda: faithfulness_gate(
                     restated, {}, partial_answers=False)), passages)
         else:
-            draft = steps.step("synthesis", lambda: memory_answer(recalled, question, language) or with_memory_claims(
-                synthesise(question, passages, language=language, absent_words=context.evidence.absent_words,
-                           expansions=glossary_expansions, semantic=context.evidence.semantic()), recalled, question))
+            draft = steps.step("synthesis", lambda: deterministic_draft(context, passages, recalled, language))
         return GatedOutcome(steps.step("faithfulness", lambda: self._gate(context, draft, passages)), passages,
                             answerability=answerability_record(draft))
 
