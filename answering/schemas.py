@@ -15,7 +15,6 @@ from pydantic import ConfigDict
 NIL_UUID = uuid.UUID(int=0)
 
 
-ACCEPTED_IGNORED = "Accepted for compatibility with existing clients; changes nothing on this server."
 
 
 class QueryRequest(StrictSchema):
@@ -36,7 +35,12 @@ class QueryRequest(StrictSchema):
         "JSON only: true adds tool_call_audit (every tool call with proposed_arguments, executed_arguments and, "
         "for a carried follow-up's searches, followup_document_ids) and model_call_log (every model call) to the "
         "body. Ignored by the streams."))
-    offer_artifacts: bool | None = Field(None, description=ACCEPTED_IGNORED + " No files are generated.")
+    offer_artifacts: bool | None = Field(None, description=(
+        "/query and /query/stream: true lets the answer create files, returned as artifacts (JSON) or artifact "
+        "frames (stream) and downloaded from GET /artifacts/{id}: on the model path the agent's create_artifact "
+        "tool (CSV, XLSX or a DOCX note), on the deterministic path a table answer as CSV, any other answer as a "
+        "DOCX note with its sources. At most 3 files of 256 KB per answer; a refusal (a format refusal included) "
+        "attaches none. create_artifact's tool frames show only call, tool, ok and ms."))
     mcp_source_ids: list[str] | None = Field(None, description=(
         "MCP sources for this chat (GET /mcp-sources); in an existing chat the selection is saved for every "
         "member's later turns ([] clears it). See README \"Workspaces, notebooks and MCP sources\"."))
@@ -116,7 +120,19 @@ class OptInFields(Schema):
                                                                 "call (purpose, timing, tokens); [] without a model.")
 
 
+class ArtifactOut(Schema):
+    id: str = Field(description="Artifact ID (UUID).")
+    title: str
+    media_type: str = Field(description="text/csv, the XLSX or the DOCX media type.")
+    size: int = Field(description="Bytes.")
+    url: str = Field(description="GET it with the API key (and the same subject): /artifacts/{id}; another "
+                                 "subject gets 404.")
+
+
 class QueryResponse(AnswerFields, OptInFields):
+    artifacts: list[ArtifactOut] | None = Field(None, description=(
+        "Only with offer_artifacts: true: the files this answer created (also stored with the message, "
+        "metadata.artifacts); [] when none."))
     claim_map: list[dict] = Field(description="Surviving claims with their labelled citation references "
                                               "(kind chunk, history or memory).")
     provenance_complete: bool = Field(description="Verification verdict for the published factual text.")

@@ -12,6 +12,7 @@ from typing import Callable, Protocol
 from answering.answer.contracts import AnswerCore, Prepared
 from answering.answer.evidence import EvidenceGatherer
 from answering.answer.steps import StepRecorder
+from answering.artifacts.drafts import ArtifactBox
 from answering.llm.judge import ModelJudge
 from answering.types import GuardDecision
 from memory.facade import RecalledMemory
@@ -26,6 +27,7 @@ class AnswerContext:
     evidence: EvidenceGatherer
     models: object | None                 # answering.answer.model_path.Models on the model path
     cancelled: Callable[[], bool]
+    artifacts: ArtifactBox | None = None  # the turn's files, when the client offers artifacts
 
     @property
     def question(self) -> str:

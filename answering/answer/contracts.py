@@ -40,6 +40,7 @@ class AnswerRequest:
     mcp_given: bool = False            # the request carried mcp_source_ids (even null)
     include_grounding: bool = False    # JSON only: grounding + used_docs in the body
     include_provenance: bool = False   # JSON only: tool_call_audit + model_call_log in the body
+    offer_artifacts: bool = False      # /query: the answer may create files (answering.artifacts)
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ class AnswerCore:
     model_calls: list[dict] = field(default_factory=list)
     followup_document_ids: tuple[str, ...] = ()   # documents a follow-up carried into its searches
     prompt_budget: dict | None = None             # the agent's token pool and what fitted (model path)
+    artifacts: tuple = ()                         # answering.artifacts.drafts.ArtifactDraft, published answers only
     # The embedded answerer's decision: its signals and P(answerable) (answering.extractive.decision); None
     # on the model path and for refusals decided before a draft.
     answerability: dict | None = None

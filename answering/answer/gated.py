@@ -10,7 +10,9 @@ from django.conf import settings
 from kernel.telemetry.tracing import current_trace_id
 from answering.answer.compose import AnswerContext, faithfulness_checked_field
 from answering.answer.contracts import GatedAnswer
+from answering.answer.artifact_tool import artifact_tool
 from answering.answer.drafts import deterministic_draft
+from answering.artifacts.drafts import deterministic_artifact
 from answering.answer.memory import memory_labels, memory_only_answer
 from answering.answer.model_path import AgentRun, agent_answer, history_labels
 from answering.answer.provenance import dropped_claim_reasons
@@ -111,7 +113,8 @@ class GateComposer:
             memory_ids = memory_labels(recalled)
             history_ids = history_labels(context.prepared.history)
             run = AgentRun("answer_prose", lambda content: parse_prose_answer(
-                content, memory_ids=memory_ids, language=language, history_ids=history_ids), history_labelled=True)
+                content, memory_ids=memory_ids, language=language, history_ids=history_ids), history_labelled=True,
+                extra_tools=(artifact_tool(context.artifacts, steps),) if context.artifacts else ())
             try:
                 draft = steps.step("agent", lambda: agent_answer(
                     context.models, context.evidence, run, language=language, recalled=recalled, initial=passages,
@@ -165,6 +168,11 @@ class GateComposer:
         published = not gate.fallback_used and not guard.blocked
         note = prepared.sources.note if prepared.sources and published else None
         answer = published_labels(gate.answer, by_label) if context.models and published else gate.answer
+        artifacts = ()
+        if context.artifacts is not None and published:
+            # Attached only to a published answer: a refusal (a format refusal included) attaches nothing.
+            artifacts = context.artifacts.drafts if context.models else (deterministic_artifact(
+                question=context.question, answer=answer, claims=gate.kept, citations=[p.citation for p in cited]),)
         return GatedAnswer(
             answer=f"{note.get(detect_language(context.question), note['id'])}\n\n{answer}" if note else answer,
             conversation_id=prepared.conversation_id, message_id=prepared.message_id, trace_id=current_trace_id(),
@@ -177,7 +185,7 @@ class GateComposer:
             claims_total=gate.claims_total, grounding_rate=gate.grounding_rate,
             passages=passages, cited_passages=[] if guard.blocked else cited, guard=guard,
             dropped_claims=[{"claim": v.claim.text, "reason": v.reason} for v in gate.verdicts if not v.supported],
-            faithfulness_checked=outcome.checked, answerability=outcome.answerability,
+            faithfulness_checked=outcome.checked, answerability=outcome.answerability, artifacts=artifacts,
             **context.run_fields(), **context.model_fields(),
         )
 

@@ -27,6 +27,7 @@ from answering.answer.model_path import Models, answer_guard
 from answering.answer.named import named_outside_selection
 from answering.answer.publish import ExchangePublisher, NoPublish, Publisher
 from answering.answer.steps import StepRecorder
+from answering.artifacts.drafts import ArtifactBox
 from answering.guard import REFUSAL, guard_question
 from answering.mcp_tools import McpSourcesFailed
 from answering.extractive.synthesis import detect_language
@@ -119,7 +120,7 @@ class AnswerPipeline:
         steps = StepRecorder(self._on_event)
         evidence = EvidenceGatherer(prepared, steps, models=models, surface_legal=composer.surfaces_legal_status)
         context = AnswerContext(prepared=prepared, steps=steps, evidence=evidence, models=models,
-                                cancelled=self._cancelled)
+                                cancelled=self._cancelled, artifacts=ArtifactBox() if request.offer_artifacts else None)
         guard = steps.step("guard_question", lambda: guard_question(request.question))
         if guard.blocked:
             outcome = composer.refused_question()

@@ -70,6 +70,8 @@ def tool_call_audit(result: AnswerCore) -> list[dict]:
 
 
 def audit_entry(call: ToolCall, followup_document_ids: tuple[str, ...]) -> dict:
+    if call.private:
+        return call.trace_frame()          # call, tool, ok, ms: no arguments or result (create_artifact)
     entry = {
         "call": call.call, "tool": call.tool,
         # No search query is rewritten: what was proposed is what ran (seed).

@@ -14,6 +14,7 @@ from django.db import transaction
 from answering.answer.compose import AnswerContext, Composer
 from answering.answer.contracts import SEARCH_TOP_K, AnswerCore
 from answering.answer.provenance import stored_fields
+from answering.artifacts.services import artifacts_persist
 from answering.models import AnswerTrace
 from answering.telemetry import step_span
 from conversations.facade import ExchangeRecord, conversation_mcp_selection_save, exchange_persist
@@ -59,6 +60,7 @@ def answer_metadata(context: AnswerContext, composer: Composer, result: AnswerCo
         },
         "trace": {"id": result.trace_id, "route": request.route, "latency_ms": round(total_ms, 2),
                   "followup_documents": followup_documents(context, result)},
+        **({"artifacts": [draft.summary() for draft in result.artifacts]} if request.offer_artifacts else {}),
     }
 
 
@@ -107,6 +109,9 @@ class ExchangePublisher:
                 record=record,
                 assistant_message_id=prepared.message_id,
             )
+            if result.artifacts:  # the turn's files, owned like the message
+                artifacts_persist(drafts=result.artifacts, conversation_id=prepared.conversation_id,
+                                  message_id=prepared.message_id, owner=prepared.conversation_owner)
             if result.trace_id:  # the local, readable copy of the exported trace
                 AnswerTrace.objects.create(
                     id=result.trace_id, route=request.route, conversation_id=prepared.conversation_id,
