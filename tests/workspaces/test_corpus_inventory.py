@@ -130,10 +130,11 @@ def test_the_inventory_answer_shows_the_bounded_title_lists(live_server_factory,
     assert [c["tool"] for c in body["citations"]] == ["corpus_inventory"]
 
 
+@pytest.mark.parametrize("question", ["Berapa dokumen yang tersedia?", "Dokumen apa saja yang tersedia?"])
 @pytest.mark.parametrize("route", ["/query", "/query/v2"])
-def test_outside_a_workspace_the_source_inventory_answers(live_server_factory, inventory_world, route):
+def test_outside_a_workspace_the_source_inventory_answers(live_server_factory, inventory_world, route, question):
     server = live_server_factory()
-    response = httpx.post(server.url + route, json={"query": "Berapa dokumen yang tersedia?"},
+    response = httpx.post(server.url + route, json={"query": question},
                           headers={"X-API-Key": TEST_API_KEY, "X-User-Subject": "budi"}, timeout=60)
     body = response.json()
     assert response.status_code == 200 and body["fallback_used"] is False, body
