@@ -206,3 +206,31 @@ def test_the_tool_is_offered_only_when_the_client_offers_artifacts(modelled, scr
     assert all("create_artifact" not in json.dumps(b.get("tools", [])) for b in scripted.bodies("agent"))
     ask(modelled, offer_artifacts=True)
     assert any("create_artifact" in json.dumps(b.get("tools", [])) for b in scripted.bodies("agent"))
+
+
+# -- the files themselves -----------------------------------------------------------------------
+
+
+def test_a_table_answer_becomes_a_csv_and_other_answers_a_docx_note():
+    from answering.artifacts.drafts import deterministic_artifact
+    from answering.types import Claim
+
+    table = deterministic_artifact(question="Berapa iuran per kelas?", answer="…", citations=[], claims=[
+        Claim("3 | Kelas I | 650.000", ("chunk:a",)), Claim("5 | Kelas III | 225.000.", ("chunk:a",))])
+    assert table.media_type == CSV and table.filename == "Berapa-iuran-per-kelas.csv"
+    assert list(csv.reader(io.StringIO(table.content.decode("utf-8-sig")))) == [
+        ["3", "Kelas I", "650.000"], ["5", "Kelas III", "225.000"]]
+    note = deterministic_artifact(question="Ke mana zakat dibayar?", answer="Ke Baitul Mal.", citations=[],
+                                  claims=[Claim("Ke Baitul Mal.", ("chunk:a",))])
+    assert note.media_type == DOCX and b"word/document.xml" in note.content
+
+
+def test_an_xlsx_reads_back_with_its_rows_and_formulas_as_text():
+    from openpyxl import load_workbook
+
+    from answering.artifacts.drafts import artifact_draft
+
+    draft = artifact_draft({"title": "Tarif: 2026?", "format": "xlsx", "rows": ROWS})
+    sheet = load_workbook(io.BytesIO(draft.content)).active
+    values = [[cell.value for cell in row] for row in sheet.iter_rows()]
+    assert values[:2] == ROWS[:2] and values[2][0].startswith("'=") and sheet.title == "Tarif  2026 "
