@@ -194,7 +194,8 @@ def test_at_most_three_files_a_turn_and_bad_requests_are_refused_to_the_agent(mo
     scripted.scripts["agent"] = artifact_agent([good, {"title": "X", "format": "pdf", "text": "x"}, good, good, good])
     response, frames = stream(modelled.url + "/query/stream", {"query": QUESTION, "offer_artifacts": True}, headers())
     oks = [data["ok"] for name, data in frames if name == "tool.finished" and data["tool"] == "create_artifact"]
-    assert oks == [True, False, True, True, False]
+    # A round's calls may run at once: which good call finds the limit reached is not fixed, the counts are.
+    assert sorted(oks) == [False, False, True, True, True]
     assert len([name for name, _ in frames if name == "artifact"]) == 3
     replies = [m["content"] for m in scripted.bodies("agent")[-1]["messages"] if m["role"] == "tool"]
     assert any("\"format\" must be" in r for r in replies) and any("at most 3 files" in r for r in replies)
