@@ -95,15 +95,17 @@ def _build_api() -> AcehNinjaAPI:
         return render(request, InternalError("Internal Server Error"))
 
     from answering.api import router as answering_router
+    from answering.artifacts.api import router as artifacts_router
     from answering.v2.api import router as answering_v2_router
     from answering.playground.api import router as playground_router
+    from answering.public.api import router as agent_chat_router
     from conversations.api import router as conversations_router
     from memory.api import router as memory_router
     from retrieval.api import router as retrieval_router
     from workspaces.api import router as workspaces_router
 
     for router in (retrieval_router, answering_router, answering_v2_router, conversations_router,
-                   memory_router, workspaces_router):
+                   memory_router, workspaces_router, agent_chat_router, artifacts_router):
         api.add_router("", router)
     # The playground is for verified administrators only; its router does not know the key store.
     api.add_router("", playground_router, auth=VerifiedAdminAuth())

@@ -54,6 +54,7 @@ def answer_request(request: HttpRequest, payload: QueryRequest, route: str, rout
         mcp_given="mcp_source_ids" in payload.model_fields_set,
         include_grounding=bool(payload.include_grounding),
         include_provenance=bool(payload.include_provenance),
+        offer_artifacts=bool(payload.offer_artifacts),
     )
 
 
@@ -95,6 +96,8 @@ def json_answer(pipeline: AnswerPipeline, answer: AnswerRequest, body_of: Callab
         result = pipeline.run(pipeline.prepare(answer))
     body = {**body_of(result), **opt_in_fields(result, include_grounding=answer.include_grounding,
                                                include_provenance=answer.include_provenance)}
+    if answer.offer_artifacts:
+        body["artifacts"] = [draft.summary() for draft in result.artifacts]
     response = JsonResponse(body)
     response["Cache-Control"] = "no-transform"
     return response

@@ -9,7 +9,9 @@ rechecked), never a filter, and the question's own search keeps its rank
 unless the question has no words of its own ("kapan diundangkannya?").
 
 On the model path a follow-up judge (one JSON call, FOLLOWUP_CEILING_SECONDS)
-decides instead; unavailable, malformed or timed out, the rule decides.
+decides instead, and only its strict ``true`` with known exchange numbers
+carries. Unavailable, malformed, non-boolean or timed out (or skipped for want
+of budget), it leaves the question alone: nothing is carried (seed).
 """
 from __future__ import annotations
 
@@ -146,7 +148,7 @@ def followup_model(question: str, history, client, budget, *, names_instrument: 
     if not history.turns or rule.reason in ("first_turn", "named_instrument"):
         return rule
     if budget.remaining_seconds < FOLLOWUP_CEILING_SECONDS * 2 or budget.remaining_calls <= 4:
-        return replace_mechanism(rule, "rule (too little budget for the follow-up judge)")
+        return judge_failed("judge_skipped", "too little budget for the follow-up judge")
     turns = {t.exchange_index: t for t in _considered(history)}
     shown = "\n\n".join(f"Exchange {i}\nQuestion: {untrusted(t.question)}\nAnswer: {untrusted(t.answer[:1500])}"
                         for i, t in turns.items())
@@ -157,11 +159,13 @@ def followup_model(question: str, history, client, budget, *, names_instrument: 
                                      ceiling=FOLLOWUP_CEILING_SECONDS)
         reply = json.loads(completion.content or "")
     except (BudgetExhausted, ModelError, ValueError):
-        return replace_mechanism(rule, "rule (follow-up judge unavailable)")
+        return judge_failed("judge_unavailable", "follow-up judge unavailable or timed out")
     verdict = reply.get("followup") if isinstance(reply, dict) else None
-    chosen = [i for i in reply.get("exchanges") or () if isinstance(i, int) and i in turns] if verdict else []
+    exchanges = reply.get("exchanges") if isinstance(reply, dict) else None
+    chosen = ([i for i in exchanges if isinstance(i, int) and not isinstance(i, bool) and i in turns]
+              if verdict is True and isinstance(exchanges, list) else [])
     if not isinstance(verdict, bool) or (verdict and not chosen):
-        return replace_mechanism(rule, "rule (follow-up judge gave no usable verdict)")
+        return judge_failed("judge_unusable", "follow-up judge gave no usable verdict")
     if not verdict:
         return FollowupDecision(False, "judged_independent", mechanism="model")
     documents = _documents([turns[i] for i in sorted(chosen)])
@@ -171,7 +175,6 @@ def followup_model(question: str, history, client, budget, *, names_instrument: 
                             referent_names=() if documents else named_before([turns[i] for i in sorted(chosen)]))
 
 
-def replace_mechanism(decision: FollowupDecision, mechanism: str) -> FollowupDecision:
-    from dataclasses import replace
-
-    return replace(decision, mechanism=mechanism)
+def judge_failed(reason: str, why: str) -> FollowupDecision:
+    """The judge gave no strict verdict: the question is searched as asked, nothing carried (seed)."""
+    return FollowupDecision(False, reason, mechanism=f"none ({why})")

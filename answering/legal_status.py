@@ -10,8 +10,9 @@ Two uses, one source of truth (``retrieval.relations``):
   ADR-0053): every returned passage of a revoked, replaced or amended document carries
   ``legal_status`` / ``legal_status_basis`` in the identity the agent and the judge read,
   and the deciding clause (at most two per search) is added as an ordinary citable passage;
-  the deterministic path opens with a framing sentence and that clause. Nothing is removed
-  or reordered.
+  the deterministic path opens with a framing sentence and that clause. Every other returned
+  passage states ``legal_status: unknown`` (no indexed regulation speaks about its document;
+  not a statement that it is in force). Nothing is removed or reordered.
 
 Only regulations the caller may see, inside the request's scope, count: a confidential
 revoker leaves the status ``unknown`` for a caller who may not read it.
@@ -106,9 +107,11 @@ def legal_evidence(passages: list[Passage], *, question: str, principal: Princip
 
 
 def with_status(passage: Passage, statuses: dict[uuid.UUID, LegalStatus]) -> Passage:
+    """The passage with its document's status. A document no indexed regulation speaks about states
+    ``unknown`` (seed), with no basis: not a statement that it is in force."""
     status = statuses.get(passage.document_id)
     if status is None or status.status == "unknown":
-        return passage
+        return replace(passage, legal_status="unknown", legal_status_basis=None)
     return replace(passage, legal_status=status.status, legal_status_basis=status.basis)
 
 

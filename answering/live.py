@@ -57,6 +57,12 @@ def is_tool_passage(passage: Passage) -> bool:
     return passage.citation.get("kind") == "tool"
 
 
+def stable_label(passage: Passage) -> str:
+    """The label a published answer carries for a source, the same on every path: ``chunk:<uuid>`` for an
+    indexed passage, ``tool:<call>`` for a tool read (seed: answers carry ``[chunk:<uuid>]``)."""
+    return f"tool:{passage.citation['call']}" if is_tool_passage(passage) else f"chunk:{passage.chunk_id}"
+
+
 def claim_citation(key: str, passage: Passage) -> dict:
     """One claim_map entry: chunk identity for chunks, tool + call for tool reads."""
     if is_tool_passage(passage):

@@ -50,3 +50,25 @@ class PlaygroundRun(models.Model):
 
     def __str__(self) -> str:
         return str(self.id)
+
+
+class Artifact(models.Model):
+    """A file an answer created for its reader (``offer_artifacts``), stored with the assistant message and
+    owned like it: only the conversation's owner may download it (``GET /artifacts/{id}``)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    conversation_id = models.UUIDField(db_index=True)
+    message_id = models.UUIDField(db_index=True)
+    owner = models.CharField(max_length=256, db_index=True)
+    title = models.CharField(max_length=200)
+    filename = models.CharField(max_length=220)
+    media_type = models.CharField(max_length=120)
+    size = models.PositiveIntegerField()
+    content = models.BinaryField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return self.title

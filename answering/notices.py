@@ -35,6 +35,20 @@ REFUSAL_NOTICES = {
         "en": "Sorry, the MCP source selected for this chat could not be reached, so the question cannot be "
               "answered. Please try again later.",
     },
+    "source_out_of_scope": {   # the question names a regulation the chat's selection excludes
+        "id": "Maaf, peraturan yang Anda sebut tidak termasuk sumber yang dipilih untuk percakapan ini, sehingga "
+              "pertanyaan ini tidak dijawab dari sumber lain. Tambahkan peraturan itu ke sumber yang dipilih, atau "
+              "ajukan pertanyaan tanpa memilih sumber.",
+        "en": "Sorry, the regulation you name is not among the sources selected for this chat, so the question is "
+              "not answered from other sources. Add that regulation to the selected sources, or ask without a "
+              "selection.",
+    },
+    "source_scope_unavailable": {   # the selection holds readable documents, but reading them failed this turn
+        "id": "Maaf, sumber yang dipilih untuk percakapan ini tidak dapat dibaca saat ini, sehingga pertanyaan "
+              "tidak dapat dijawab. Silakan coba lagi nanti.",
+        "en": "Sorry, the sources selected for this chat cannot be read right now, so the question cannot be "
+              "answered. Please try again later.",
+    },
     "unparseable_completion": {
         "id": "Maaf, jawaban tidak dapat disusun dalam format yang dapat diverifikasi, sehingga tidak ditampilkan. "
               "Silakan coba lagi.",

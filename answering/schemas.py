@@ -15,7 +15,6 @@ from pydantic import ConfigDict
 NIL_UUID = uuid.UUID(int=0)
 
 
-ACCEPTED_IGNORED = "Accepted for compatibility with existing clients; changes nothing on this server."
 
 
 class QueryRequest(StrictSchema):
@@ -36,7 +35,12 @@ class QueryRequest(StrictSchema):
         "JSON only: true adds tool_call_audit (every tool call with proposed_arguments, executed_arguments and, "
         "for a carried follow-up's searches, followup_document_ids) and model_call_log (every model call) to the "
         "body. Ignored by the streams."))
-    offer_artifacts: bool | None = Field(None, description=ACCEPTED_IGNORED + " No files are generated.")
+    offer_artifacts: bool | None = Field(None, description=(
+        "/query and /query/stream: true lets the answer create files, returned as artifacts (JSON) or artifact "
+        "frames (stream) and downloaded from GET /artifacts/{id}: on the model path the agent's create_artifact "
+        "tool (CSV, XLSX or a DOCX note), on the deterministic path a table answer as CSV, any other answer as a "
+        "DOCX note with its sources. At most 3 files of 256 KB per answer; a refusal (a format refusal included) "
+        "attaches none. create_artifact's tool frames show only call, tool, ok and ms."))
     mcp_source_ids: list[str] | None = Field(None, description=(
         "MCP sources for this chat (GET /mcp-sources); in an existing chat the selection is saved for every "
         "member's later turns ([] clears it). See README \"Workspaces, notebooks and MCP sources\"."))
@@ -79,7 +83,9 @@ class AnswerFields(Schema):
     tool_executed: bool = Field(description="true when that tool ran to completion at least once for this answer.")
     fallback_used: bool = Field(description="true when a refusal or fallback notice was published instead of an answer.")
     fallback_reason: str | None = Field(description="Why (e.g. no_answer, coverage_incomplete, policy_blocked, "
-                                                    "model_timeout, context_budget_exhausted); null for a full answer.")
+                                                    "model_timeout, context_budget_exhausted, source_out_of_scope, "
+                                                    "source_scope_unavailable); null for a full answer. Every reason "
+                                                    "and when it applies: the reason table in the API description.")
     claims_supported: int = Field(description="Claims verified against a cited source.")
     claims_total: int = Field(description="Every claim checked against a source (supported + failed).")
     grounding_rate: float | None = Field(description='claims_supported / claims_total (0-1, four decimals). Render as '
@@ -114,7 +120,19 @@ class OptInFields(Schema):
                                                                 "call (purpose, timing, tokens); [] without a model.")
 
 
+class ArtifactOut(Schema):
+    id: str = Field(description="Artifact ID (UUID).")
+    title: str
+    media_type: str = Field(description="text/csv, the XLSX or the DOCX media type.")
+    size: int = Field(description="Bytes.")
+    url: str = Field(description="GET it with the API key (and the same subject): /artifacts/{id}; another "
+                                 "subject gets 404.")
+
+
 class QueryResponse(AnswerFields, OptInFields):
+    artifacts: list[ArtifactOut] | None = Field(None, description=(
+        "Only with offer_artifacts: true: the files this answer created (also stored with the message, "
+        "metadata.artifacts); [] when none."))
     claim_map: list[dict] = Field(description="Surviving claims with their labelled citation references "
                                               "(kind chunk, history or memory).")
     provenance_complete: bool = Field(description="Verification verdict for the published factual text.")

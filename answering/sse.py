@@ -70,7 +70,7 @@ def done_payload(result: AnswerCore) -> dict:
 
 
 def trace_frame(result: AnswerCore) -> bytes:
-    tools = [{**call.finished_frame(), "arguments": call.arguments} for call in result.tool_calls]
+    tools = [call.trace_frame() for call in result.tool_calls]
     # trace_id: the OTel trace id the JSON body carries too (null with tracing off).
     return sse_frame("trace", {"tools": tools, "completed": True, "trace_id": result.trace_id})
 
@@ -119,7 +119,10 @@ def result_frames(result: GatedAnswer) -> Iterator[bytes]:
         "fallback_reason": result.fallback_reason,
         **({"checked": False} if result.faithfulness_checked is False else {}),
     }
-    return answer_frames(result, start={}, citations=result.citations, after_text=(("faithfulness", faithfulness),))
+    # Then one ``artifact`` frame per file the answer created (offer_artifacts), before done.
+    artifacts = tuple(("artifact", draft.summary()) for draft in result.artifacts)
+    return answer_frames(result, start={}, citations=result.citations,
+                         after_text=(("faithfulness", faithfulness), *artifacts))
 
 
 def error_frame(error: DomainError) -> bytes:

@@ -35,7 +35,8 @@ class Passage(ChunkHit):
         if self.section_path:
             parts.append(" > ".join(self.section_path))
         if self.legal_status:
-            parts.append(f"legal_status: {self.legal_status} ({self.legal_status_basis})")
+            basis = f" ({self.legal_status_basis})" if self.legal_status_basis else ""
+            parts.append(f"legal_status: {self.legal_status}{basis}")
         return " | ".join(parts)
 
 
@@ -126,12 +127,22 @@ class ToolCall:
     ok: bool | None = None
     ms: float | None = None
     summary: dict = field(default_factory=dict)
+    # A private call (create_artifact) shows only call, tool, ok and ms to every observer: frames, the trace,
+    # the audit and the stored message never carry its arguments or result (seed).
+    private: bool = False
 
     def started_frame(self) -> dict:
+        if self.private:
+            return {"call": self.call, "tool": self.tool}
         return {"call": self.call, "tool": self.tool, "arguments": self.arguments}
 
     def finished_frame(self) -> dict:
-        return {"call": self.call, "tool": self.tool, "ok": bool(self.ok), "ms": round(self.ms or 0.0, 1), "result": self.summary}
+        finished = {"call": self.call, "tool": self.tool, "ok": bool(self.ok), "ms": round(self.ms or 0.0, 1)}
+        return finished if self.private else {**finished, "result": self.summary}
+
+    def trace_frame(self) -> dict:
+        """The call as the stream's ``trace`` frame and the audit list it."""
+        return self.finished_frame() if self.private else {**self.finished_frame(), "arguments": self.arguments}
 
 
 def passage_from_hit(hit, origin: str) -> Passage:

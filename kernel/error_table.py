@@ -89,6 +89,7 @@ ERROR_TABLE: dict[str, ErrorKind] = {
     "model_failed": _kind(502, UPSTREAM),
     "no_content": _kind(404, NOT_FOUND),
     "nothing_readable": _kind(404, NOT_FOUND),
+    "artifact_not_found": _kind(404, NOT_FOUND),
     # -- conversations, memory, workspaces ------------------------------------------------------
     "conversation_not_found": _kind(404, NOT_FOUND),
     "conversation_route_conflict": _kind(409, "CONFLICT"),

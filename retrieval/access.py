@@ -41,6 +41,11 @@ class Scope:
             document_ids=tuple(dict.fromkeys(document_ids or ())),
         )
 
+    @property
+    def selected(self) -> bool:
+        """The caller named sources (collections, documents or both), rather than everything visible."""
+        return bool(self.collection_ids or self.document_ids)
+
 
 def normalise_collection_ids(values: list[str] | None) -> tuple[str, ...]:
     """Trim, drop blanks, deduplicate in first-seen order."""

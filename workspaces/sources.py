@@ -113,7 +113,9 @@ def answer_sources_resolve(*, principal: Principal, owner: str, conversation_id:
         selected = container.mcp_source_ids
     else:
         selected = _selection(holder.mcp_source_ids) if holder else ()
-    save = _selection(mcp_source_ids) if (mcp_given and mcp_source_ids is not None and container) else None
+    # A selection the request carries is the chat's from now on, also on the turn that creates the chat
+    # (seed: "A follow-up may omit mcp_source_ids; the conversation's saved MCP selection applies").
+    save = _selection(mcp_source_ids) if (mcp_given and mcp_source_ids is not None) else None
 
     saved = _saved_scope(holder, principal) if holder else None
     # A source boundary is a document/collection scope; an explicitly empty set is none.

@@ -6,7 +6,7 @@ list of segments (the deterministic synthesiser's claims become fact
 segments, and its "Berdasarkan … Pasal 8:" line cites the passage it names;
 the agent writes JSON segments and may also call
 ``search_in_document``), every segment gets a verdict instead of being
-dropped. A named document selection with nothing visible is the fixed
+dropped. A named selection (collections or documents) with nothing visible is the fixed
 ``source_scope_empty`` refusal, answered before any tool or model runs.
 """
 from __future__ import annotations
@@ -19,7 +19,8 @@ from django.conf import settings
 from kernel.telemetry.tracing import current_trace_id
 from answering.answer.compose import AnswerContext, faithfulness_checked_field
 from answering.answer.contracts import AnnotatedAnswer
-from answering.answer.memory import memory_answer, memory_labels, with_memory_claims
+from answering.answer.drafts import deterministic_draft
+from answering.answer.memory import memory_labels
 from answering.answer.model_path import AgentRun, agent_answer
 from answering.guard import REFUSAL
 from conversations.facade import HISTORY_VIEW_KEY, history_view_metadata
@@ -30,7 +31,7 @@ from answering.llm.agent import AgentStopped, ToolResult
 from answering.llm.evidence import PassageLedger
 from answering.llm.judge import ModelFramingChecker, ModelJudge
 from answering.notices import refusal_notice
-from answering.extractive.synthesis import no_answer_text, synthesise
+from answering.extractive.synthesis import no_answer_text
 from answering.types import AnswerDraft, GuardDecision, Passage
 from answering.annotation.annotate import (
     Annotation, annotate, annotations_frame, claims_json, faithfulness_block, framing_json, grounding,
@@ -40,7 +41,6 @@ from answering.annotation.segments import Rendered, Segment, check_structure, pa
 from memory.facade import RecalledMemory
 from kernel.errors import NotFound, RetrievalFailed
 from retrieval.facade import Scope
-from retrieval.facade.language import glossary_expansions
 
 NOTHING_READABLE = "The tools that ran returned nothing readable for this question"
 READABLE_TEXT_TOOLS = frozenset({"corpus_facts"})     # a tool whose answer is text, not passages
@@ -169,7 +169,7 @@ class AnnotateComposer:
     def compose(self, context: AnswerContext, language: str, recalled: list[RecalledMemory]) -> AnnotatedOutcome:
         if context.prepared.scope_empty:
             return AnnotatedOutcome(SOURCE_SCOPE_EMPTY, [], fallback_reason="source_scope_empty")
-        evidence, steps, question = context.evidence, context.steps, context.question
+        evidence, steps = context.evidence, context.steps
         try:
             passages = evidence.gather()
         except RetrievalFailed:
@@ -199,9 +199,7 @@ class AnnotateComposer:
             require_readable(passages, steps)
             shown = ledger.show(passages)
             key_of = {p.label: k.key for p, k in zip(passages, shown)}
-            draft = steps.step("synthesis", lambda: memory_answer(recalled, question, language) or with_memory_claims(
-                synthesise(question, passages, language=language, absent_words=evidence.absent_words,
-                           expansions=glossary_expansions, semantic=evidence.semantic()), recalled, question))
+            draft = steps.step("synthesis", lambda: deterministic_draft(context, passages, recalled, language))
             segments = (status_framing(evidence.legal_notes, key_of, language, [c.text for c in draft.claims])
                         + deterministic_segments(draft, key_of))
             system_notice = draft.no_answer

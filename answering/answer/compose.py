@@ -12,6 +12,7 @@ from typing import Callable, Protocol
 from answering.answer.contracts import AnswerCore, Prepared
 from answering.answer.evidence import EvidenceGatherer
 from answering.answer.steps import StepRecorder
+from answering.artifacts.drafts import ArtifactBox
 from answering.llm.judge import ModelJudge
 from answering.types import GuardDecision
 from memory.facade import RecalledMemory
@@ -26,6 +27,7 @@ class AnswerContext:
     evidence: EvidenceGatherer
     models: object | None                 # answering.answer.model_path.Models on the model path
     cancelled: Callable[[], bool]
+    artifacts: ArtifactBox | None = None  # the turn's files, when the client offers artifacts
 
     @property
     def question(self) -> str:
@@ -35,8 +37,9 @@ class AnswerContext:
         """The result fields that say which path wrote and judged the answer."""
         if not self.models:
             return {}
+        prompt = self.models.budget.prompt
         return {"synthesis_mode": "model-agent", "judge_mechanism": ModelJudge.mechanism,
-                "model_calls": list(self.models.budget.log)}
+                "model_calls": list(self.models.budget.log), "prompt_budget": prompt.record() if prompt else None}
 
     def run_fields(self) -> dict:
         """The result fields the recorder kept."""
@@ -55,7 +58,7 @@ class Outcome(Protocol):
 
 class Composer(Protocol):
     route_family: str
-    # A named document selection with nothing visible: a fixed refusal (True) or ``no_content`` (False).
+    # A named selection (collections or documents) with nothing visible: a fixed refusal (True) or ``no_content`` (False).
     empty_selection_refused: bool
     surfaces_legal_status: bool
 

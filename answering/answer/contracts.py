@@ -40,6 +40,7 @@ class AnswerRequest:
     mcp_given: bool = False            # the request carried mcp_source_ids (even null)
     include_grounding: bool = False    # JSON only: grounding + used_docs in the body
     include_provenance: bool = False   # JSON only: tool_call_audit + model_call_log in the body
+    offer_artifacts: bool = False      # /query: the answer may create files (answering.artifacts)
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class Prepared:
     is_new_conversation: bool
     sources: AnswerSources | None = None
     scope_empty: bool = False            # a named selection with nothing visible (v2's fixed refusal)
+    out_of_scope: bool = False           # the question names only regulations the selection excludes
 
     @property
     def conversation_owner(self) -> str:
@@ -87,6 +89,8 @@ class AnswerCore:
     judge_mechanism: str = "deterministic lexical+numeric support judge"
     model_calls: list[dict] = field(default_factory=list)
     followup_document_ids: tuple[str, ...] = ()   # documents a follow-up carried into its searches
+    prompt_budget: dict | None = None             # the agent's token pool and what fitted (model path)
+    artifacts: tuple = ()                         # answering.artifacts.drafts.ArtifactDraft, published answers only
     # The embedded answerer's decision: its signals and P(answerable) (answering.extractive.decision); None
     # on the model path and for refusals decided before a draft.
     answerability: dict | None = None

@@ -46,6 +46,7 @@ class EvidenceGatherer:
         self.mcp = McpReader(steps.run)
         self.legal_notes: list = []          # deciding clauses added to searches (legal_status.py)
         self.followup_record: dict | None = None
+        self.followup_pool: frozenset[str] = frozenset()   # documents of the ranked pool a carried follow-up built
         self._models = models
         self._surface_legal = surface_legal
         self._arms: ArmStore[ChunkSearchResult] = ArmStore()
@@ -125,6 +126,7 @@ class EvidenceGatherer:
             ranked = followup_hits + [p for p in main_hits if p.document_id in carried]
         else:
             ranked = [p for pair in zip_longest(main_hits, followup_hits) for p in pair if p is not None]
+        self.followup_pool = frozenset(str(p.document_id) for p in ranked) if followup_scope else frozenset()
         # A follow-up's focus ("kapan diundangkannya?") is about the document it refers back to.
         referents = list(followup_scope.document_ids) if followup_scope else []
         ranked = self._focus_hits(anchor_document, ranked, referents) + ranked

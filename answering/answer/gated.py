@@ -2,6 +2,7 @@
 unsupported claims and withholds an answer most of whose claims fail."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -9,21 +10,23 @@ from django.conf import settings
 from kernel.telemetry.tracing import current_trace_id
 from answering.answer.compose import AnswerContext, faithfulness_checked_field
 from answering.answer.contracts import GatedAnswer
-from answering.answer.memory import memory_answer, memory_labels, with_memory_claims
+from answering.answer.artifact_tool import artifact_tool
+from answering.answer.drafts import deterministic_draft
+from answering.artifacts.drafts import deterministic_artifact
+from answering.answer.memory import memory_labels, memory_only_answer
 from answering.answer.model_path import AgentRun, agent_answer, history_labels
 from answering.answer.provenance import dropped_claim_reasons
 from answering.faithfulness import faithfulness_gate
 from answering.guard import REFUSAL
-from answering.live import claim_citation
+from answering.live import claim_citation, stable_label
 from answering.llm.agent import AgentStopped
 from answering.llm.answers import parse_prose_answer
 from answering.llm.evidence import PassageLedger
 from answering.notices import refusal_notice
 from answering.publication import model_gate
-from answering.extractive.synthesis import detect_language, no_answer_text, synthesise
+from answering.extractive.synthesis import detect_language, no_answer_text
 from answering.types import AnswerDraft, GateResult, GuardDecision, Passage
 from memory.facade import RecalledMemory
-from retrieval.facade.language import glossary_expansions
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,18 @@ def answerability_record(draft: AnswerDraft) -> dict | None:
             "unmet": list(draft.unmet)}
 
 
+REQUEST_LABEL = re.compile(r"\[(P\d+)\]")
+
+
+def published_labels(answer: str, by_label: dict[str, Passage]) -> str:
+    """The agent's request-local labels ([P1]) as the stable ones every path publishes; claim_map keeps
+    the request-local key it records."""
+    def stable(match: re.Match) -> str:
+        passage = by_label.get(match.group(1))
+        return f"[{stable_label(passage)}]" if passage else match.group(0)
+    return REQUEST_LABEL.sub(stable, answer)
+
+
 def refusal_gate(reason: str, language: str) -> GateResult:
     return GateResult((), (), refusal_notice(reason, language), True, reason, 0, 0, 0)
 
@@ -98,7 +113,8 @@ class GateComposer:
             memory_ids = memory_labels(recalled)
             history_ids = history_labels(context.prepared.history)
             run = AgentRun("answer_prose", lambda content: parse_prose_answer(
-                content, memory_ids=memory_ids, language=language, history_ids=history_ids), history_labelled=True)
+                content, memory_ids=memory_ids, language=language, history_ids=history_ids), history_labelled=True,
+                extra_tools=(artifact_tool(context.artifacts, steps),) if context.artifacts else ())
             try:
                 draft = steps.step("agent", lambda: agent_answer(
                     context.models, context.evidence, run, language=language, recalled=recalled, initial=passages,
@@ -107,10 +123,13 @@ class GateComposer:
                 checked = False if stop.reason == "context_budget_exhausted" else None
                 return GatedOutcome(refusal_gate(stop.reason, language), ledger.passages(), checked)
             passages = ledger.passages()       # keyed P1, P2, …
+            restated = memory_only_answer(draft, recalled, question, language)
+            if restated:
+                # The text is the stored memory's own: gated as the deterministic path gates it.
+                return GatedOutcome(steps.step("faithfulness", lambda: faithfulness_gate(
+                    restated, {}, partial_answers=False)), passages)
         else:
-            draft = steps.step("synthesis", lambda: memory_answer(recalled, question, language) or with_memory_claims(
-                synthesise(question, passages, language=language, absent_words=context.evidence.absent_words,
-                           expansions=glossary_expansions, semantic=context.evidence.semantic()), recalled, question))
+            draft = steps.step("synthesis", lambda: deterministic_draft(context, passages, recalled, language))
         return GatedOutcome(steps.step("faithfulness", lambda: self._gate(context, draft, passages)), passages,
                             answerability=answerability_record(draft))
 
@@ -148,8 +167,14 @@ class GateComposer:
         ]
         published = not gate.fallback_used and not guard.blocked
         note = prepared.sources.note if prepared.sources and published else None
+        answer = published_labels(gate.answer, by_label) if context.models and published else gate.answer
+        artifacts = ()
+        if context.artifacts is not None and published:
+            # Attached only to a published answer: a refusal (a format refusal included) attaches nothing.
+            artifacts = context.artifacts.drafts if context.models else (deterministic_artifact(
+                question=context.question, answer=answer, claims=gate.kept, citations=[p.citation for p in cited]),)
         return GatedAnswer(
-            answer=f"{note.get(detect_language(context.question), note['id'])}\n\n{gate.answer}" if note else gate.answer,
+            answer=f"{note.get(detect_language(context.question), note['id'])}\n\n{answer}" if note else answer,
             conversation_id=prepared.conversation_id, message_id=prepared.message_id, trace_id=current_trace_id(),
             history=prepared.history,
             citations=[] if guard.blocked else [p.citation for p in cited],
@@ -160,7 +185,7 @@ class GateComposer:
             claims_total=gate.claims_total, grounding_rate=gate.grounding_rate,
             passages=passages, cited_passages=[] if guard.blocked else cited, guard=guard,
             dropped_claims=[{"claim": v.claim.text, "reason": v.reason} for v in gate.verdicts if not v.supported],
-            faithfulness_checked=outcome.checked, answerability=outcome.answerability,
+            faithfulness_checked=outcome.checked, answerability=outcome.answerability, artifacts=artifacts,
             **context.run_fields(), **context.model_fields(),
         )
 

@@ -45,6 +45,11 @@ ABOUT_SELF = {
 }
 
 
+def asks_about_self(question: str) -> bool:
+    """The question asks for one of the user's own remembered facts (where they work, their role)."""
+    return any(pattern.search(question) for pattern in ABOUT_SELF.values())
+
+
 def memory_answer(recalled: list[RecalledMemory], question: str, language: str) -> AnswerDraft | None:
     """The draft that answers a question about the user from their memories alone; None when it is not one."""
     slots = {slot for slot, pattern in ABOUT_SELF.items() if pattern.search(question)}
@@ -53,3 +58,14 @@ def memory_answer(recalled: list[RecalledMemory], question: str, language: str) 
         if memory.slot in slots and (text := memory_claim_text(memory.slot, memory.text, language)):
             claims.append(Claim(text=text, citation_keys=("memory",), memory_id=memory.id))
     return AnswerDraft(framing="", claims=tuple(claims), language=language) if claims else None
+
+
+def memory_only_answer(draft: AnswerDraft, recalled: list[RecalledMemory], question: str,
+                       language: str) -> AnswerDraft | None:
+    """The agent answered a question about the user only by restating their memories: the seed's verified
+    pure-memory answer, published as the stored memories' own restatement (``memory_answer``), so no model
+    wording is published unchecked. None when the draft cites anything else or the question is not one."""
+    if not draft.claims or not all(claim.is_memory for claim in draft.claims):
+        return None
+    own = memory_answer(recalled, question, language)
+    return replace(own, mode=draft.mode) if own else None

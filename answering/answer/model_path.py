@@ -84,13 +84,14 @@ def history_messages(history: HistoryWindow, *, labelled: bool = False) -> list[
     return messages
 
 
-def agent_tools(evidence: EvidenceGatherer, *, search_in_document=None):
-    """The corpus tools over the gatherer (its arm cache and vectors), the MCP and live tools."""
+def agent_tools(evidence: EvidenceGatherer, *, search_in_document=None, extra: tuple = ()):
+    """The corpus tools over the gatherer (its arm cache and vectors), the MCP and live tools, and ``extra``
+    tools of the run (create_artifact)."""
     prepared = evidence.prepared
     sources = prepared.sources
     tools = CorpusTools(
         documents=not prepared.mcp_only,
-        external=evidence.mcp.agent_tools(sources.mcp) if sources else (),
+        external=(*(evidence.mcp.agent_tools(sources.mcp) if sources else ()), *extra),
         search=lambda query: evidence.agent_search(query, prepared.request.scope),
         facts=evidence.facts,
         search_in_document=search_in_document,
@@ -113,6 +114,7 @@ class AgentRun:
     # /query/v2: a follow-up without fresh anchors opens with a forced tool round (earlier answers are not
     # evidence), and only that round, re-asked, ends on agent_output_limit.
     forced_followup_search: bool = False
+    extra_tools: tuple = ()              # llm.tools.ExternalTool: /query's create_artifact when offered
 
 
 FRESH_ANCHORS = ("anchor", "closing")
@@ -132,7 +134,8 @@ def agent_answer(models: Models, evidence: EvidenceGatherer, run: AgentRun, *, l
     prepared: Prepared = evidence.prepared
     agent = Agent(
         client=models.agent, budget=models.budget, llm=settings.ACEH_RAG.llm, ledger=ledger,
-        tools=agent_tools(evidence, search_in_document=run.search_in_document), cancelled=cancelled,
+        tools=agent_tools(evidence, search_in_document=run.search_in_document, extra=run.extra_tools),
+        cancelled=cancelled,
         on_cancel=AnswerCancelled, progress=run.progress,
         zero_match=evidence.zero_matched if run.rewrite_zero_match else None,
         run_calls=tool_calls_runner(settings.ACEH_RAG.llm.parallel_tool_calls),

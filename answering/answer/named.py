@@ -61,3 +61,15 @@ def referent_documents(named: tuple[NamedRegulation, ...], steps: StepRecorder, 
         if document and str(document.id) not in ids:
             ids.append(str(document.id))
     return tuple(ids)
+
+
+def named_outside_selection(question: str, *, principal: Principal, scope: Scope) -> bool:
+    """``source_out_of_scope``: the question names regulations, none of them resolves inside the selection
+    ``scope``, and at least one resolves to a document the caller may read outside it. Without a selection,
+    or when a named regulation is not indexed at all, this is never the case."""
+    named = find_named_regulations(question)[:MAX_NAMED_DOCUMENTS]
+    if not named or not scope.selected:
+        return False
+    if any(facade.regulation_resolve(r, principal=principal, scope=scope) for r in named):
+        return False
+    return any(facade.regulation_resolve(r, principal=principal, scope=Scope()) for r in named)

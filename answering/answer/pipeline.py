@@ -16,7 +16,7 @@ from typing import Callable
 
 from django.conf import settings
 
-from answering.answer.annotated import AnnotateComposer
+from answering.answer.annotated import AnnotateComposer, NothingReadable
 from answering.answer.compose import AnswerContext, Composer
 from answering.answer.contracts import (
     AnswerCancelled, AnswerCore, AnswerRequest, EventSink, Prepared,
@@ -24,15 +24,17 @@ from answering.answer.contracts import (
 from answering.answer.evidence import EvidenceGatherer
 from answering.answer.gated import GateComposer
 from answering.answer.model_path import Models, answer_guard
+from answering.answer.named import named_outside_selection
 from answering.answer.publish import ExchangePublisher, NoPublish, Publisher
 from answering.answer.steps import StepRecorder
+from answering.artifacts.drafts import ArtifactBox
 from answering.guard import REFUSAL, guard_question
 from answering.mcp_tools import McpSourcesFailed
 from answering.extractive.synthesis import detect_language
 from answering.telemetry import answer_finished, answer_span
 from conversations.facade import history_window
 from conversations.facade import conversation_access_for_route
-from kernel.errors import NotFound
+from kernel.errors import NotFound, RetrievalFailed
 from memory.facade import preferred_language
 from memory.facade import RecalledMemory, memory_recall
 from retrieval.facade import content_visible_exists, search_deadline
@@ -60,14 +62,28 @@ def answer_prepare(request: AnswerRequest, composer: Composer) -> Prepared:
             route_family=request.route_family)
     scope_empty = False
     if not sources.mcp_only and not content_visible_exists(principal=request.principal, scope=request.scope):
-        if not (composer.empty_selection_refused and request.scope.document_ids):
+        if not (composer.empty_selection_refused and request.scope.selected):
             raise NoContent(NO_CONTENT)
-        scope_empty = True   # a named selection with nothing visible is v2's fixed refusal, not ``no_content`` (seed)
+        # A named selection (collections or documents) with nothing visible is v2's fixed refusal, not
+        # ``no_content`` (seed).
+        scope_empty = True
+    out_of_scope = not (scope_empty or sources.mcp_only) and named_outside_selection(
+        request.question, principal=request.principal, scope=request.scope)
     return Prepared(
         request=request, history=history_window(conversation=conversation),
         conversation_id=conversation.id if conversation else uuid.uuid4(), message_id=uuid.uuid4(),
         is_new_conversation=conversation is None, sources=sources, scope_empty=scope_empty,
+        out_of_scope=out_of_scope,
     )
+
+
+def selection_unreadable(prepared: Prepared, steps: StepRecorder, failure: Exception) -> bool:
+    """``source_scope_unavailable``: the answer reads a selection (collections, documents, a saved source set)
+    that holds visible indexed content, and reading it failed this turn. Without a selection a failed read
+    stays the route's error (502 on /query, ``nothing_readable`` on /query/v2)."""
+    if not prepared.request.scope.selected or prepared.mcp_only:
+        return False
+    return isinstance(failure, RetrievalFailed) or steps.read_failed()
 
 
 class AnswerPipeline:
@@ -104,10 +120,13 @@ class AnswerPipeline:
         steps = StepRecorder(self._on_event)
         evidence = EvidenceGatherer(prepared, steps, models=models, surface_legal=composer.surfaces_legal_status)
         context = AnswerContext(prepared=prepared, steps=steps, evidence=evidence, models=models,
-                                cancelled=self._cancelled)
+                                cancelled=self._cancelled, artifacts=ArtifactBox() if request.offer_artifacts else None)
         guard = steps.step("guard_question", lambda: guard_question(request.question))
         if guard.blocked:
             outcome = composer.refused_question()
+        elif prepared.out_of_scope:
+            # Fixed copy decided before any read: the regulation asked about lies outside the selection.
+            outcome = composer.refusal("source_out_of_scope", detect_language(request.question))
         else:
             recalled: list[RecalledMemory] = []
             if settings.ACEH_RAG.memory.enabled:
@@ -119,6 +138,10 @@ class AnswerPipeline:
                 outcome = composer.compose(context, language, recalled)
             except McpSourcesFailed:
                 outcome = composer.refusal("mcp_source_unavailable", language)
+            except (RetrievalFailed, NothingReadable) as failure:
+                if not selection_unreadable(prepared, steps, failure):
+                    raise
+                outcome = composer.refusal("source_scope_unavailable", language)
             guard = steps.step("guard_answer", lambda: answer_guard(outcome.answer, outcome.fallback_used, models))
             if guard.blocked:
                 outcome = composer.blocked(outcome, REFUSAL)

@@ -70,6 +70,8 @@ def tool_call_audit(result: AnswerCore) -> list[dict]:
 
 
 def audit_entry(call: ToolCall, followup_document_ids: tuple[str, ...]) -> dict:
+    if call.private:
+        return call.trace_frame()          # call, tool, ok, ms: no arguments or result (create_artifact)
     entry = {
         "call": call.call, "tool": call.tool,
         # No search query is rewritten: what was proposed is what ran (seed).
@@ -103,5 +105,9 @@ def opt_in_fields(result: AnswerCore, *, include_grounding: bool, include_proven
 
 
 def stored_fields(result: AnswerCore) -> dict:
-    """What the assistant message's ``metadata.synthesis`` keeps of the same fields."""
-    return {**tool_fields(result), "used_docs": used_docs(result), "tool_call_audit": tool_call_audit(result)}
+    """What the assistant message's ``metadata.synthesis`` keeps of the same fields; a context-budget refusal
+    also keeps how the prompt was fitted (seed: ``synthesis.prompt_budget``)."""
+    fields = {**tool_fields(result), "used_docs": used_docs(result), "tool_call_audit": tool_call_audit(result)}
+    if result.fallback_reason == "context_budget_exhausted" and result.prompt_budget:
+        fields["prompt_budget"] = result.prompt_budget
+    return fields

@@ -14,6 +14,7 @@ from django.db import transaction
 from answering.answer.compose import AnswerContext, Composer
 from answering.answer.contracts import SEARCH_TOP_K, AnswerCore
 from answering.answer.provenance import stored_fields
+from answering.artifacts.services import artifacts_persist
 from answering.models import AnswerTrace
 from answering.telemetry import step_span
 from conversations.facade import ExchangeRecord, conversation_mcp_selection_save, exchange_persist
@@ -57,14 +58,26 @@ def answer_metadata(context: AnswerContext, composer: Composer, result: AnswerCo
             "categories": list(result.guard.categories),
             "stage": result.guard.stage,
         },
-        "trace": {"id": result.trace_id, "route": request.route, "latency_ms": round(total_ms, 2)},
+        "trace": {"id": result.trace_id, "route": request.route, "latency_ms": round(total_ms, 2),
+                  "followup_documents": followup_documents(context, result)},
+        **({"artifacts": [draft.summary() for draft in result.artifacts]} if request.offer_artifacts else {}),
     }
+
+
+def followup_documents(context: AnswerContext, result: AnswerCore) -> list[dict]:
+    """Each document a follow-up carried: whether it reached the ranked (rerank) pool, whether it was cited
+    (seed: the answer trace's ``followup_documents``); [] when nothing was carried."""
+    cited = {str(p.document_id) for p in result.cited_passages}
+    return [{"document_id": document_id, "reached_rerank_pool": document_id in context.evidence.followup_pool,
+             "cited": document_id in cited} for document_id in result.followup_document_ids]
 
 
 class ExchangePublisher:
     def publish(self, context: AnswerContext, composer: Composer, result: AnswerCore, *, total_ms: float) -> None:
         """Store the exchange and its trace, then the chat's MCP selection, then learn memories from it."""
         prepared = context.prepared
+        if result.followup_document_ids:     # the trace view's record of the carried documents
+            context.steps.note("followup_documents", {"documents": followup_documents(context, result)})
         with step_span("persist"):
             self._persist(context, composer, result, total_ms=total_ms)
         if prepared.sources and prepared.sources.save_mcp_selection is not None:
@@ -96,6 +109,9 @@ class ExchangePublisher:
                 record=record,
                 assistant_message_id=prepared.message_id,
             )
+            if result.artifacts:  # the turn's files, owned like the message
+                artifacts_persist(drafts=result.artifacts, conversation_id=prepared.conversation_id,
+                                  message_id=prepared.message_id, owner=prepared.conversation_owner)
             if result.trace_id:  # the local, readable copy of the exported trace
                 AnswerTrace.objects.create(
                     id=result.trace_id, route=request.route, conversation_id=prepared.conversation_id,

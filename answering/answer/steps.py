@@ -20,6 +20,12 @@ from retrieval.facade.search import EmbeddingError
 from retrieval.facade.search import SearchTimeout
 from workspaces.facade import McpUnavailable
 
+READ_FAILURES = frozenset({"dependency_failed", "timeout"})   # the error codes a failed read records
+
+
+class ToolRefused(Exception):
+    """Raised inside ``StepRecorder.tool``: the step finished with ok false; nothing propagates."""
+
 
 class StepRecorder:
     def __init__(self, on_event: EventSink | None = None):
@@ -30,16 +36,21 @@ class StepRecorder:
         self._lock = threading.Lock()
 
     @contextmanager
-    def tool(self, tool: str, arguments: dict) -> Iterator[ToolCall]:
-        """Run one reported step; the block sets ``call.summary`` from what it read."""
+    def tool(self, tool: str, arguments: dict, *, private: bool = False) -> Iterator[ToolCall]:
+        """Run one reported step; the block sets ``call.summary`` from what it read. A ``private`` step
+        records and shows neither its arguments nor its result (``ToolCall.private``)."""
+        shown = {} if private else arguments
         with self._lock:  # concurrent tool calls of one round record through one recorder
-            call = ToolCall(call=f"call_{len(self.calls) + 1}", tool=tool, arguments=arguments)
+            call = ToolCall(call=f"call_{len(self.calls) + 1}", tool=tool, arguments=shown, private=private)
             self.calls.append(call)
         self._emit("tool.started", call.started_frame())
         started = time.perf_counter()
-        with tool_span(tool, call.call, arguments) as span:
+        with tool_span(tool, call.call, shown) as span:
             try:
                 yield call
+            except ToolRefused:
+                self._finish(call, started, False, call.summary, span)
+                return
             except McpUnavailable:
                 self._finish(call, started, False, {"error": "mcp_source_unavailable"}, span)
                 raise
@@ -63,6 +74,10 @@ class StepRecorder:
         tool_finished(span, ok, summary)
         self.steps.append({"step": call.tool, "call": call.call, "ok": ok, "ms": round(call.ms, 2), **summary})
         self._emit("tool.finished", call.finished_frame())
+
+    def read_failed(self) -> bool:
+        """A document read of this answer failed (its embedder or database failed, or it hit its time bound)."""
+        return any(call.ok is False and call.summary.get("error") in READ_FAILURES for call in self.calls)
 
     def step(self, name: str, work: Callable):
         """An internal step (guard, synthesis, faithfulness): timed and traced, no frames."""

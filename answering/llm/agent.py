@@ -29,6 +29,7 @@ from answering.llm.markup import prose_text
 from answering.llm.budget import BudgetExhausted, ModelBudget
 from answering.llm.client import INVALID_ARGUMENTS, ChatClient, ToolCallRequest
 from answering.llm.evidence import PassageLedger, passage_block, search_result_text
+from answering.llm.prompt_budget import PromptBudget
 from answering.types import Passage
 
 T = TypeVar("T")
@@ -195,6 +196,11 @@ class Agent:
         base = [{"role": "system", "content": given.system}, *given.history]
         question = {"role": "user", "content": given.question}
         room = self.llm.context_window_tokens - self.llm.round_max_tokens
+        fixed = messages_tokens([*base, {"role": "user", "content": self._question_content(given, ())}],
+                                self.tools.definitions())
+        self.budget.prompt = pool = PromptBudget(
+            self.llm.context_window_tokens, self.llm.round_max_tokens, CHARS_PER_TOKEN, fixed_tokens=fixed,
+            initial_passages=len(given.initial), initial_source_chars=sum(len(p.text) for p in given.initial))
         if messages_tokens([*base, question], self.tools.definitions()) > room:
             raise QuestionTooLarge()
         evidence = list(given.initial)
@@ -204,10 +210,14 @@ class Agent:
                 break
             if not evidence or evidence[-1].origin in REQUIRED_ORIGINS:
                 # Evidence the question needs cannot fit: stop before writing, nothing checked.
+                pool.initial_passages_dropped = len(given.initial) - len(evidence)
                 raise AgentStopped("context_budget_exhausted")
             evidence = evidence[:-1]
+        pool.initial_passages_dropped = len(given.initial) - len(evidence)
         keyed = self.ledger.show(evidence)
-        return [*base, {"role": "user", "content": self._question_content(given, keyed)}]
+        content = self._question_content(given, keyed)
+        pool.grounding_chars_used = len(content) - len(self._question_content(given, ()))
+        return [*base, {"role": "user", "content": content}]
 
     @staticmethod
     def _question_content(given: AgentInput, passages: Sequence[Passage]) -> str:
@@ -261,10 +271,12 @@ class Agent:
         while passages and estimate_tokens(search_result_text(passages, result.tier)) > room:
             passages.pop()
         if result.passages and not passages:
+            self.budget.prompt.tool_reply(offered=len(result.passages), kept=0, chars=0)
             if not self.ledger.passages():
                 raise AgentStopped("context_budget_exhausted")
             return NOTHING_FITS
         text = search_result_text(self.ledger.show(passages), result.tier)
+        self.budget.prompt.tool_reply(offered=len(result.passages), kept=len(passages), chars=len(text))
         return f"{result.lead}\n{text}" if result.lead else text
 
     def _finish(self, messages: list[dict], completion, parse: Callable[[str], T], language: str) -> T:

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 from answering.llm.client import ChatClient, ChatCompletion, ModelError
+from answering.llm.prompt_budget import PromptBudget
 from answering.llm.telemetry import model_call_finished, model_call_span
 
 
@@ -29,6 +30,7 @@ class ModelBudget:
     started: float = field(default_factory=time.monotonic)
     used: int = 0
     log: list[dict] = field(default_factory=list)
+    prompt: PromptBudget | None = None      # the agent's token pool and what it fitted into it
 
     @property
     def remaining_seconds(self) -> float:

@@ -81,15 +81,17 @@ def client_address(remote_addr: str | None, forwarded_for: str | None, proxy_hop
     return chain[-(proxy_hops + 1)] if len(chain) > proxy_hops else chain[0]
 
 
-async def public_rate_check(*, identity: VisitorIdentity, address: str, config: PublicChatSettings) -> None:
+async def public_rate_check(*, identity: VisitorIdentity, address: str | None, config: PublicChatSettings) -> None:
     """Raise ``RateLimited`` when the address or the visitor asked too often in the window.
 
     The address limit comes first: a client that drops its visitor id gets a
-    fresh one each time, and only the address limit still holds it.
+    fresh one each time, and only the address limit still holds it. Without an
+    address (the keyed agent route: one partner server asks for all its
+    visitors) only the visitor's limit applies.
     """
     window = config.rate_window_seconds
-    for key, limit in ((f"public-chat:rate:ip:{address}", config.ip_rate_limit),
-                       (f"public-chat:rate:visitor:{identity.visitor_key}", config.visitor_rate_limit)):
+    limits = ((f"public-chat:rate:ip:{address}", config.ip_rate_limit),) if address is not None else ()
+    for key, limit in (*limits, (f"public-chat:rate:visitor:{identity.visitor_key}", config.visitor_rate_limit)):
         wait = await rate_window_count(key, limit, window)
         if wait is not None:
             raise RateLimited(f"Too many questions; try again in {wait} seconds", retry_after=wait)

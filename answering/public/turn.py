@@ -20,6 +20,7 @@ from answering.runner import StreamedAnswer
 from answering.public.services import VisitorIdentity, suggestions_for
 from answering.sse import answer_deltas
 from answering.extractive.synthesis import detect_language
+from answering.live import stable_label
 from kernel.error_table import error_kind
 from kernel.errors import Conflict, DomainError, NotFound, PayloadTooLarge
 from retrieval.facade import Scope
@@ -64,8 +65,9 @@ _LABEL = re.compile(r"\s?\[(chunk:[0-9a-f-]{36}|tool:call_\d+|P\d+)\]")
 
 
 def reply_with_numbered_sources(answer: str, labels: list[str]) -> str:
-    """Replace the answer's passage labels (``[chunk:<id>]``, ``[tool:<call>]``, the model path's ``[P1]``)
-    with ``[n]``, n = position in ``sources`` (``labels`` are the cited passages' labels in that order)."""
+    """Replace the answer's passage labels (``[chunk:<id>]``, ``[tool:<call>]``; ``[P1]`` in answers stored
+    before #31) with ``[n]``, n = position in ``sources`` (``labels``: the cited passages' stable labels in that
+    order, ``answering.live.stable_label``)."""
     numbers = {label: index for index, label in enumerate(labels, start=1)}
 
     def number(match: re.Match) -> str:
@@ -164,7 +166,7 @@ class PublicChatRun:
         except AnswerCancelled:
             return  # only after our own cancel flag: nobody is listening any more
         citations = list(result.citations)
-        reply = reply_with_numbered_sources(result.answer, [passage.label for passage in result.cited_passages])
+        reply = reply_with_numbered_sources(result.answer, [stable_label(passage) for passage in result.cited_passages])
         for text in answer_deltas(reply):
             yield ReplyDelta(text)
         yield Phase(FINALIZING)

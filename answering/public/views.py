@@ -73,9 +73,9 @@ def _event_frame(event: Phase | ReplyDelta | PublicAnswer, config: PublicChatSet
 
 # -- the chat ---------------------------------------------------------------------------
 
-async def _parse_turn(request: HttpRequest, config: PublicChatSettings) -> tuple[PublicTurn, bool]:
-    """Validate the request and count it against the limits; raise a named error."""
-    body = public_body(request, config, PublicChatIn, what="question")
+async def visitor_turn(body: PublicChatIn, config: PublicChatSettings, *, address: str | None) -> PublicTurn:
+    """The visitor's question checked and counted against the limits (``address`` None: the visitor's only,
+    for the keyed agent route whose caller is the partner's own web tier); raise a named error."""
     question = body.message.strip()
     if not question:
         raise BodyInvalid("message must not be empty")
@@ -83,12 +83,19 @@ async def _parse_turn(request: HttpRequest, config: PublicChatSettings) -> tuple
         # The widget's own, configurable bound on a visitor's message (within the service's question limit).
         raise BodyInvalid(f"message is longer than {config.max_question_chars} characters")
     identity = visitor_identify(visitor_id=body.visitor_id, session_id=body.session_id)
-    address = client_address(request.META.get("REMOTE_ADDR"), request.headers.get("X-Forwarded-For"), config.proxy_hops)
     await public_rate_check(identity=identity, address=address, config=config)
-    return PublicTurn(question=question, identity=identity, conversation_id=body.conversation_id), body.stream
+    return PublicTurn(question=question, identity=identity, conversation_id=body.conversation_id)
 
 
-def _stream_response(run: PublicChatRun, config: PublicChatSettings) -> StreamingHttpResponse:
+async def _parse_turn(request: HttpRequest, config: PublicChatSettings) -> tuple[PublicTurn, bool]:
+    """Validate the request and count it against the limits; raise a named error."""
+    body = public_body(request, config, PublicChatIn, what="question")
+    address = client_address(request.META.get("REMOTE_ADDR"), request.headers.get("X-Forwarded-For"), config.proxy_hops)
+    return await visitor_turn(body, config, address=address), body.stream
+
+
+def stream_response(run: PublicChatRun, config: PublicChatSettings) -> StreamingHttpResponse:
+    """The protocol's events: start, phase*, delta*, done — or error; cancelled when the client went away."""
     async def frames():
         yield sse_frame("start", {"ok": True})
         try:
@@ -133,7 +140,7 @@ async def public_chat(request: HttpRequest) -> HttpResponse:
         turn, stream = await _parse_turn(request, config)
         run = PublicChatRun(turn)
         await run.prepare()
-        response = _stream_response(run, config) if stream else await _json_response(run, config)
+        response = stream_response(run, config) if stream else await _json_response(run, config)
     except DomainError as exc:
         response = error_response(exc)
     return with_cors(request, response, config)

@@ -182,3 +182,26 @@ def test_top_k_is_documented_as_one_to_fifty(client):
     # The 422 for 0 stays the seed's "greater_than" body; the schema says what that means for an integer.
     top_k = client.get("/openapi.json").json()["components"]["schemas"]["SearchRequest"]["properties"]["top_k"]
     assert (top_k["minimum"], top_k["maximum"]) == (1, 50) and "exclusiveMinimum" not in top_k
+
+
+def test_the_reason_table_names_every_selection_reason_and_the_uuid_note(spec):
+    description = spec["info"]["description"]
+    table = description.split("**Refusal and notice reasons**", 1)[1]
+    for reason in ("source_scope_empty", "source_out_of_scope", "source_scope_unavailable", "mcp_source_unavailable",
+                   "context_budget_exhausted"):
+        assert f"| `{reason}` |" in table
+    assert "UUID strings" in description and "`42`" in description and "422" in description
+    assert "`[chunk:<uuid>]` label after each claim on every path" in description and "`[tool:<call>]`" in description
+
+
+@pytest.mark.parametrize("method, path, body", [
+    ("POST", "/query", {"query": "zakat", "conversation_id": 42}),
+    ("POST", "/query/v2", {"query": "zakat", "conversation_id": "42"}),
+    ("GET", "/conversations/42", None),
+])
+def test_an_integer_conversation_id_is_a_422(client, method, path, body):
+    from tests.conftest import TEST_API_KEY
+
+    response = (client.post(path, body, content_type="application/json", HTTP_X_API_KEY=TEST_API_KEY)
+                if method == "POST" else client.get(path, HTTP_X_API_KEY=TEST_API_KEY))
+    assert response.status_code == 422 and response.json()["code"] == "validation_error"

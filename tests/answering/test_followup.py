@@ -79,7 +79,7 @@ def test_the_first_turn_records_no_carry(api_client, documents):
     assert followup_of(start(api_client))["reason"] == "first_turn"
 
 
-def test_model_path_followup_judge_decides_and_a_slow_judge_falls_back_to_the_rule(api_client, documents):
+def test_model_path_followup_judge_decides_and_a_slow_judge_carries_nothing(api_client, documents):
     def followup_judge(verdict, delay=0.0):
         def script(body):
             time.sleep(delay)
@@ -89,7 +89,8 @@ def test_model_path_followup_judge_decides_and_a_slow_judge_falls_back_to_the_ru
     first = start(api_client)
     for verdict, delay, decision, mechanism in [
         ({"followup": False, "exchanges": []}, 0.0, "not_carried", "model"),
-        ({"followup": True, "exchanges": [1]}, 6.0, "carried", "rule (follow-up judge unavailable)"),
+        # Timed out: the question is left alone, nothing carried (seed), whatever the keyword rule would say.
+        ({"followup": True, "exchanges": [1]}, 6.0, "not_carried", "none (follow-up judge unavailable or timed out)"),
     ]:
         model = ScriptedModel(agent=lambda body: careful_agent(body, query="pajak kendaraan"),
                               followup=followup_judge(verdict, delay))

@@ -288,6 +288,33 @@ def test_a_selection_with_nothing_visible_is_source_scope_empty(modelled, model,
     assert model.calls == []  # no model call, no tool, before anything ran
 
 
+@pytest.mark.parametrize("selection", [
+    {"collection_ids": ["TIDAK-ADA"]},
+    {"collection_ids": [" TIDAK-ADA ", "TIDAK-ADA"], "document_ids": None},
+])
+def test_a_collection_selection_with_nothing_visible_is_source_scope_empty(modelled, model, corpus, selection):
+    """Every kind of selection (seed: "a named selection with no indexed document"), not only document_ids."""
+    response = post(modelled, query="Berapa anggaran pendidikan?", **selection)
+    body = response.json()
+    assert response.status_code == 200, body
+    assert (body["fallback_used"], body["fallback_reason"], body["claims"], body["citations"]) == (
+        True, "source_scope_empty", [], [])
+    assert body["answer"].startswith("Maaf, dokumen yang Anda pilih")
+    assert body["grounding_rate"] is None
+    assert model.calls == []  # before any tool or model call
+
+
+def test_a_collection_selection_with_nothing_visible_streams_the_same_refusal(modelled, model, corpus):
+    response, frames = stream(modelled.url + "/query/v2/stream", {"query": "Berapa anggaran pendidikan?",
+                                                                  "collection_ids": ["TIDAK-ADA"]}, KEY)
+    assert response.status_code == 200
+    names = [name for name, _ in frames]
+    assert "error" not in names and names[-1] == "done"
+    annotations = next(data for name, data in frames if name == "annotations")
+    assert annotations["fallback_reason"] == "source_scope_empty"
+    assert model.calls == []
+
+
 def test_a_conversation_belongs_to_the_route_that_first_answered(deterministic, corpus):
     v1 = httpx.post(deterministic.url + "/query", json={"query": "Ke mana muzakki membayar zakat?"}, headers=KEY).json()
     crossed = post(deterministic, query="Kapan batasnya?", conversation_id=v1["conversation_id"])

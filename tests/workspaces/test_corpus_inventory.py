@@ -94,6 +94,7 @@ def inventory_world(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         workspace = workspace_create(name="Inventaris", owner="ana")
         docs = uploads(workspace.id, [f"Laporan Kinerja Triwulan {i:02d}" for i in range(1, 12)], collection="INV")
+        make_document(chunks=["Dokumen korpus umum tentang pelayanan publik."], title="Qanun Umum", collection="INV")
         sources_replace(holder=workspace, whole_corpus=False, collection_ids=[], document_ids=[docs[0].id], mcp_source_ids=[])
         yield {"workspace": str(workspace.id)}
         Workspace.objects.all().delete()
@@ -109,4 +110,33 @@ def test_the_upload_question_is_answered_from_the_inventory_with_a_tool_citation
     body = response.json()
     assert response.status_code == 200 and body["fallback_used"] is False, body
     assert "11 dokumen unggahan" in body["answer"] and "10 tidak dipilih" in body["answer"]
+    assert [c["tool"] for c in body["citations"]] == ["corpus_inventory"]
+
+
+@pytest.mark.parametrize("route", ["/query", "/query/v2"])
+def test_the_inventory_answer_shows_the_bounded_title_lists(live_server_factory, inventory_world, route):
+    server = live_server_factory()
+    headers = {"X-API-Key": TEST_API_KEY, "X-User-Subject": "ana"}
+    chat = httpx.post(f"{server.url}/workspaces/{inventory_world['workspace']}/conversations", json={},
+                      headers=headers).json()["id"]
+    response = httpx.post(server.url + route, json={"query": "Dokumen apa saja yang sudah saya unggah di workspace ini?",
+                                                    "conversation_id": chat}, headers=headers, timeout=60)
+    body = response.json()
+    assert response.status_code == 200 and body["fallback_used"] is False, body
+    assert "11 dokumen unggahan" in body["answer"]
+    # The selected upload and the ten others, by their neutralised titles.
+    assert "Laporan Kinerja Triwulan 01" in body["answer"], body["answer"]
+    assert all(f"Laporan Kinerja Triwulan {i:02d}" in body["answer"] for i in range(2, 12))
+    assert [c["tool"] for c in body["citations"]] == ["corpus_inventory"]
+
+
+@pytest.mark.parametrize("question", ["Berapa dokumen yang tersedia?", "Dokumen apa saja yang tersedia?"])
+@pytest.mark.parametrize("route", ["/query", "/query/v2"])
+def test_outside_a_workspace_the_source_inventory_answers(live_server_factory, inventory_world, route, question):
+    server = live_server_factory()
+    response = httpx.post(server.url + route, json={"query": question},
+                          headers={"X-API-Key": TEST_API_KEY, "X-User-Subject": "budi"}, timeout=60)
+    body = response.json()
+    assert response.status_code == 200 and body["fallback_used"] is False, body
+    assert "dokumen terindeks" in body["answer"] and "Workspace" not in body["answer"]
     assert [c["tool"] for c in body["citations"]] == ["corpus_inventory"]

@@ -259,6 +259,25 @@ def test_an_ordinary_chat_may_add_a_public_source(server, world):
     assert "tool" in kinds
 
 
+@pytest.mark.parametrize("route", ["/query", "/query/v2"])
+def test_a_first_turn_selection_is_saved_for_a_follow_up_that_omits_it(server, world, route):
+    """The seed: "A follow-up may omit mcp_source_ids; the conversation's saved MCP selection applies", also
+    when the selection came with the turn that created the conversation."""
+    first = call(server, route, {"query": SIM_QUESTION, "mcp_source_ids": ["portal"]}, subject="eka")
+    assert first.status_code == 200, first.text
+    chat = first.json()["conversation_id"]
+    response, frames = stream(server.url + route + "/stream", {"query": "Jam berapa layanan SIM keliling itu dibuka?",
+                                                               "conversation_id": chat}, as_user("eka"))
+    assert response.status_code == 200
+    assert "mcp.portal.search" in tool_names(frames)
+    # A later turn that clears it is saved too: the next follow-up calls no MCP source.
+    cleared = call(server, route, {"query": SIM_QUESTION, "conversation_id": chat, "mcp_source_ids": []}, subject="eka")
+    assert cleared.status_code == 200, cleared.text
+    response, frames = stream(server.url + route + "/stream", {"query": "Kapan zakat dibayar?", "conversation_id": chat},
+                              as_user("eka"))
+    assert response.status_code == 200 and not any(t.startswith("mcp.") for t in tool_names(frames))
+
+
 def mcp_agent(body: dict):
     """A careful model in an MCP-only chat: call the source's search tool once, then answer from its passage."""
     from tests.answering.scripted_model import INJECTION, completion, first_sentence, outside_passages, shown_passages, tool_call
@@ -297,3 +316,25 @@ def test_the_model_is_offered_only_the_mcp_tools_and_does_not_obey_their_text(li
     assert started[1]["arguments"] == {"query": "injeksi jadwal KTP keliling"}
     tool_passages = [data for name, data in frames if name == "passage"]
     assert tool_passages and all(p["kind"] == "tool" for p in tool_passages)
+
+
+def test_a_tool_read_is_published_with_its_stable_label_on_the_model_path(live_server_factory, world):
+    """One label format on /query (#31): a tool source's label is ``[tool:<call>]``, its citation's call."""
+    import re
+
+    from tests.answering.scripted_model import ScriptedModel
+    from tests.http_fakes import FakeModelServer
+
+    model = ScriptedModel(agent=mcp_agent)
+    with FakeModelServer(model) as fake:
+        server = live_server_factory(ACEH_RAG_LLM__BASE_URL=fake.url, ACEH_RAG_LLM__MODEL="scripted")
+        set_sources(server, world)
+        chat = new_chat(server, world)
+        response = call(server, "/query", {"query": "Kapan jadwal layanan KTP keliling 2026?", "conversation_id": chat,
+                                           "mcp_source_ids": ["portal"]})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["fallback_used"] is False, body
+    labels = re.findall(r"\[(tool:call_\d+)\]", body["answer"])
+    assert labels and not re.search(r"\[P\d+\]", body["answer"])
+    assert set(labels) <= {f"tool:{c['call']}" for c in body["citations"] if c["kind"] == "tool"}

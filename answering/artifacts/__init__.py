@@ -1,0 +1,1 @@
+"""Artifacts: files an answer creates for its reader when the client offers them (``offer_artifacts``)."""
