@@ -53,7 +53,7 @@ LIMIT %s
 # "+ 0" keeps the planner off the HNSW index: one document's chunks are few, an exact scan is cheap.
 _DOCUMENT_LEXICAL_SQL = """
 SELECT id, {rank} AS rank, search_vector @@ %s::tsquery AS every_term FROM retrieval_chunk
-WHERE document_id = %s AND search_vector @@ %s::tsquery
+WHERE document_id = %s AND enabled AND search_vector @@ %s::tsquery
 ORDER BY every_term DESC, rank DESC, id
 LIMIT %s
 """
