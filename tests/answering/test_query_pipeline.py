@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-import answering.answer.gated
+import answering.answer.drafts
 from answering.models import AnswerTrace
 from answering.types import Claim
 from tests.factories import make_document
@@ -29,14 +29,14 @@ def ask(client, query=QUESTION):
 def test_a_dropped_unsupported_claim_changes_the_counts(api_client, monkeypatch):
     baseline = ask(api_client).json()
     assert (baseline["dropped_claims_count"], baseline["grounding_rate"]) == (0, 1.0)
-    real = answering.answer.gated.synthesise
+    real = answering.answer.drafts.synthesise
 
     def with_a_wrong_figure(question, passages, **kwargs):
         draft = real(question, passages, **kwargs)
         wrong = Claim("PPID wajib memberikan pemberitahuan tertulis paling lambat 30 hari kerja.", draft.claims[0].citation_keys)
         return replace(draft, claims=draft.claims + (wrong,))
 
-    monkeypatch.setattr(answering.answer.gated, "synthesise", with_a_wrong_figure)
+    monkeypatch.setattr(answering.answer.drafts, "synthesise", with_a_wrong_figure)
     body = ask(api_client).json()
     assert body["dropped_claims_count"] == 1
     assert body["claims_total"] == baseline["claims_total"] + 1

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from answering.answer import annotated
+from answering.answer import drafts
 from answering.attribution import SourceIdentity, attribution, attributes_to
 from answering.judging import DeterministicJudge, JudgeItem
 from tests.factories import make_document
@@ -75,13 +75,13 @@ def test_v1_publishes_the_same_framing_outside_its_claim_counts(api_client, zaka
 def test_a_framing_naming_another_regulation_is_not_supported(api_client, zakat, monkeypatch):
     make_document(text=qanun("3", 2021, "Lembaga Wali Nanggroe", ["Wali Nanggroe adalah pemimpin lembaga adat."]),
                   filename="qanun-3-2021.txt")
-    synthesise = annotated.synthesise
+    synthesise = drafts.synthesise
     def another_heading(*args, **kwargs):
         draft = synthesise(*args, **kwargs)
         first = replace(draft.claims[0], heading="Qanun Aceh Nomor 3 Tahun 2021 Pasal 2")
         return replace(draft, claims=(first, *draft.claims[1:]))
 
-    monkeypatch.setattr(annotated, "synthesise", another_heading)
+    monkeypatch.setattr(drafts, "synthesise", another_heading)
     body = ask(api_client, QUESTION)
     framing, fact = body["claims"]
     assert framing["text"] == "Qanun Aceh Nomor 3 Tahun 2021 Pasal 2"
@@ -93,8 +93,8 @@ def test_a_framing_naming_another_regulation_is_not_supported(api_client, zakat,
 
 
 def test_a_framing_that_names_nothing_stays_framing(api_client, zakat, monkeypatch):
-    synthesise = annotated.synthesise
-    monkeypatch.setattr(annotated, "synthesise", lambda *args, **kwargs: replace(
+    synthesise = drafts.synthesise
+    monkeypatch.setattr(drafts, "synthesise", lambda *args, **kwargs: replace(
         synthesise(*args, **kwargs), framing="Berikut rinciannya:"))
 
     body = ask(api_client, QUESTION)
