@@ -150,6 +150,11 @@ def asked_units(question: str) -> tuple[str, ...]:
     return (word,) if word in UNITS else ()
 
 
+# "lima tahun", "tiga puluh hari", "dua belas bulan": a number spelled out is a figure too.
+SPELLED = (r"(?:(?:satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan|sepuluh|sebelas|se|seratus|seribu)"
+           r"(?:\s+(?:belas|puluh|ratus|ribu))?(?:\s+(?:satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan))?)")
+
+
 def carries_unit_figure(text: str, units) -> bool:
     """A number followed by one of ``units`` ("10 (sepuluh) hari kerja", "2,5 persen"), or an amount of money."""
     if MONEY_ASKED in units:
@@ -157,7 +162,7 @@ def carries_unit_figure(text: str, units) -> bool:
     if "persen" in units and re.search(r"\d[\d.,]*\s*%", text):
         return True
     pattern = "|".join(map(re.escape, units))
-    return bool(re.search(rf"\d[\d.,]*\s*(?:\([^)]{{1,40}}\)\s*)?(?:{pattern})\b", text, re.I))
+    return bool(re.search(rf"(?:\d[\d.,]*|\b{SPELLED})\s*(?:\([^)]{{1,40}}\)\s*)?(?:{pattern})\b", text, re.I))
 
 
 def focus_bonus(focus: Focus, text: str, closing: bool) -> float:

@@ -76,7 +76,7 @@ def unit_features(question: Question, text: str, passage: Passage, rank: int, po
         "rank": 1.0 / (1 + rank),
         "anchor": 1.0 if passage.origin in ("anchor", "closing") else 0.0,
         "position": 1.0 / (1 + position),
-        "focus": focus_bonus(question.focus, text, closing),
+        "focus": _focus(question, text, passage, closing),
         "penal_unasked": 1.0 if PENAL.search(text) and not ASKS_SANCTION.search(question.text) else 0.0,
         "closing_unasked": 1.0 if closing and question.asks not in CLOSING_ASKS else 0.0,
         "penjelasan_unasked": 1.0 if passage.kind == "penjelasan" and not ASKS_EXPLANATION.search(question.text)
@@ -87,6 +87,18 @@ def unit_features(question: Question, text: str, passage: Passage, rank: int, po
         "short": 1.0 if len(text) < SHORT_CHARS else 0.0,
         "normative": 1.0 if normative and {w.lower() for w in NORMATIVE.findall(text)} & normative else 0.0,
     }
+
+
+TOOL_FIGURE_BONUS = 0.8         # focus_bonus's value for the asked unit's figure
+
+
+def _focus(question: Question, text: str, passage: Passage, closing: bool) -> float:
+    """The unit's fit to what is asked; a tool read's computed figure is the figure asked for (the planner chose
+    the measure and filters for this question: live.py), in whatever notation the computation prints it."""
+    bonus = focus_bonus(question.focus, text, closing)
+    if passage.origin == "tool" and question.focus.kind == "figure" and re.search(r"\d", text):
+        return max(bonus, TOOL_FIGURE_BONUS)
+    return bonus
 
 
 def log_odds(features: dict, params: RankerParams, *, lexical: bool = True) -> float:

@@ -24,7 +24,10 @@ from tests.sse_client import stream
 pytestmark = pytest.mark.django_db
 
 KEY = {"X-API-Key": TEST_API_KEY}
-QUESTION = "Berapa lama Badan Publik wajib menjawab permintaan informasi menurut Undang-Undang Nomor 14 Tahun 2008?"
+# (Asked how long Badan Publik has "to answer", the sample corpus's passages under the tests' hashing vectors hold
+# no duration; the embedded answerer declines that since #29, and these tests need a published answer.)
+QUESTION = ("Paling lambat berapa hari kerja Badan Publik wajib menyampaikan pemberitahuan tertulis atas permintaan "
+            "informasi menurut Undang-Undang Nomor 14 Tahun 2008?")
 SERVER_SPAN = 2  # SPAN_KIND_SERVER in the OTLP protobuf
 EXPORT_FAST = {"OTEL_BSP_SCHEDULE_DELAY": "50"}
 
