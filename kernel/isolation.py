@@ -82,14 +82,18 @@ def _signal_name(exitcode: int) -> str:
 
 
 def run_bounded(function: Callable, args: tuple, *, timeout_seconds: float, memory_mb: int,
-                on_progress: Callable[[int, int], None] | None = None, what: str = "parsing") -> Any:
+                on_progress: Callable[[int, int], None] | None = None, what: str = "parsing",
+                preload: tuple[str, ...] = ()) -> Any:
     """``function(*args, report)`` in a bounded child; its result, or its exception re-raised here.
 
     Raises ``ParseTimedOut`` ("parsing took longer than N s"), ``ParseOutOfMemory`` ("parsing needed
-    more than N MB") or ``ParseCrashed`` (the child died without an answer)."""
+    more than N MB") or ``ParseCrashed`` (the child died without an answer). ``preload``: modules the
+    fork server imports once, so each child starts with them (a hint: the first call's list is kept)."""
     if not timeout_seconds:
         return function(*args, on_progress or (lambda done, total: None))
     context = multiprocessing.get_context("forkserver")
+    if preload:
+        context.set_forkserver_preload(list(preload))
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(sender, memory_mb, function, args), daemon=True,
                               name="aceh-rag-parse")

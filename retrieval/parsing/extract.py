@@ -201,7 +201,11 @@ def extract_bytes_bounded(data: bytes, filename: str, ocr: OcrOptions | None = N
     child_ocr = replace(ocr, on_page=None) if ocr is not None else None
     return run_bounded(_extract_in_child, (data, filename, child_ocr, bounds),
                        timeout_seconds=bounds.parse_timeout_seconds, memory_mb=bounds.parse_memory_mb,
-                       on_progress=on_page)
+                       on_progress=on_page, preload=_PRELOAD)
+
+
+_PRELOAD = ("retrieval.parsing.extract", "retrieval.parsing.pdf", "retrieval.parsing.markup", "pypdf",
+            "pdfminer.high_level")
 
 
 # --------------------------------------------------------------------------- plain text
