@@ -115,3 +115,17 @@ def test_the_depth_count_skips_streams_strings_and_comments():
     data = (b"%PDF-1.4\n% " + noise + b"\n1 0 obj << /A (" + noise + b" \\) ( ) ) /B [[1]] >> endobj\n"
             b"2 0 obj << /Length 1000 >>\nstream\n" + noise + b"\nendstream endobj\n")
     assert pdf_nesting_depth(data, 256) == 3
+
+
+@pytest.mark.django_db
+def test_a_workbook_is_read_in_the_same_bounded_child(settings):
+    from livedata.models import Workbook
+    from tests.livedata.files import POPULATION, xlsx_bytes
+
+    workbook = xlsx_bytes({"Penduduk": POPULATION})
+    bounded(settings, parse_timeout_seconds=0.001)
+    refused = ingest(workbook, "penduduk.xlsx", "test:workbook")
+    assert refused.status == "failed" and "parsing took longer than 0.001 s" in refused.reason
+    assert not Workbook.objects.exists() and not Document.objects.exists()
+    bounded(settings, parse_timeout_seconds=FileBounds.parse_timeout_seconds)
+    assert ingest(workbook, "penduduk.xlsx", "test:workbook").status == "ingested"
