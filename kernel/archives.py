@@ -41,6 +41,9 @@ class FileBounds:
     max_ratio: int = 200                          # inflated / compressed, per member from 1 MB
     pdf_max_pages: int = 5_000
     html_max_depth: int = 512                     # nested elements
+    pdf_max_depth: int = 256                      # nested PDF arrays and dictionaries
+    parse_timeout_seconds: float = 600            # per file, and per OCR page read; 0 parses in-process, unbounded
+    parse_memory_mb: int = 2048                   # the parsing child's address space; 0 leaves it unlimited
 
 
 def archive_check(data: bytes, bounds: FileBounds) -> None:

@@ -84,6 +84,11 @@ ERROR_TABLE: dict[str, ErrorKind] = {
     "upload_type_unsupported": _kind(415, "UNSUPPORTED_MEDIA_TYPE"),
     "ingestion_queue_unavailable": _kind(503, UNAVAILABLE),
     "backup_failed": _kind(503, UNAVAILABLE),
+    # -- parsing an uploaded file (kernel.isolation): an ingestion's reason, never a route's status
+    "parse_bound_exceeded": _kind(422, BAD),
+    "parse_timeout": _kind(422, BAD),
+    "parse_memory_exceeded": _kind(422, BAD),
+    "parse_crashed": _kind(422, BAD),
     # -- answering ------------------------------------------------------------------------------
     "question_too_large": _kind(413, BAD),
     "model_failed": _kind(502, UPSTREAM),

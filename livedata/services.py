@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from kernel.isolation import ParseBoundExceeded
 from livedata.models import Workbook, WorkbookSheet
 from livedata.workbooks import storage
 from livedata.workbooks.reading import (
@@ -18,7 +19,7 @@ from livedata.workbooks.reading import (
     WorkbookReadError,
     content_matches,
     period_from,
-    read_spreadsheet,
+    read_spreadsheet_bounded,
     sheet_name_for_csv,
 )
 from retrieval.facade.storage import (
@@ -49,7 +50,7 @@ def _stage_sheets(data: bytes, filename: str, folder: Path) -> list[dict]:
     """Write each sheet as Parquet into ``folder``; return the catalogue rows (without storage)."""
     if Path(filename).suffix.lower() in SPREADSHEET_EXTENSIONS:
         sheets = []
-        for position, sheet in enumerate(read_spreadsheet(data, settings.ACEH_RAG.ingestion.file_bounds())):
+        for position, sheet in enumerate(read_spreadsheet_bounded(data, settings.ACEH_RAG.ingestion.file_bounds())):
             path = storage.table_write(sheet.table, folder, position)
             sheets.append({"position": position, "name": sheet.name[:200], "file": path.name,
                            "columns": storage.parquet_columns(path), "row_count": sheet.table.num_rows})
@@ -88,6 +89,9 @@ def workbook_ingest(*, data: bytes, filename: str, source_key: str, options: Ing
     except WorkbookReadError as exc:
         shutil.rmtree(folder, ignore_errors=True)
         return outcome("failed", reason=str(exc))
+    except ParseBoundExceeded as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        return outcome("failed", reason=exc.message)
     document_id = uuid.uuid4()
     title = (options.title or Path(filename).stem.replace("_", " "))[:500]
     period = period_from(options.title or "", filename)

@@ -26,7 +26,8 @@ from retrieval.models import Document
 from retrieval.versions import content_hash, document_version_reuse, document_version_store
 from retrieval.relations.services import relations_record
 from retrieval.search.semantic import vector_literal
-from retrieval.parsing import ExtractedText, ExtractionError, ParsedDocument, extract_bytes, parse_document
+from kernel.isolation import ParseBoundExceeded
+from retrieval.parsing import ExtractedText, ExtractionError, ParsedDocument, extract_bytes_bounded, parse_document
 
 logger = logging.getLogger(__name__)
 
@@ -149,12 +150,15 @@ def document_ingest_bytes(
 
     try:
         with ingest_step("parse", bytes=len(data)):
-            extracted = extract_bytes(data, filename, ocr_options(progress), settings.ACEH_RAG.ingestion.file_bounds())
+            extracted = extract_bytes_bounded(data, filename, ocr_options(progress),
+                                              settings.ACEH_RAG.ingestion.file_bounds())
         with ingest_step("chunk", characters=len(extracted.text)) as chunking:
             parsed = parse_extracted(extracted, title_hint=Path(filename).stem)
             chunking.set_attribute("aceh_rag.ingest.chunks", len(parsed.chunks))
     except ExtractionError as exc:
         return outcome("failed", reason=str(exc))
+    except ParseBoundExceeded as exc:
+        return outcome("failed", reason=exc.message)
 
     embedder = embedder or get_embedder()
     try:

@@ -84,11 +84,18 @@ class IngestionSettings:
     archive_max_ratio: AtLeast1 = FileBounds.max_ratio
     pdf_max_pages: AtLeast1 = FileBounds.pdf_max_pages
     html_max_depth: AtLeast1 = FileBounds.html_max_depth
+    pdf_max_depth: AtLeast1 = FileBounds.pdf_max_depth
+    # Each file is parsed in a child process (kernel/isolation.py): killed after this many seconds without
+    # progress (OCR reports each page), its address space capped; a timeout of 0 parses in-process, unbounded.
+    parse_timeout_seconds: AtLeast0 = FileBounds.parse_timeout_seconds
+    parse_memory_mb: AtLeast0 = FileBounds.parse_memory_mb
 
     def file_bounds(self) -> FileBounds:
         return FileBounds(max_members=self.archive_max_members, max_member_bytes=self.archive_max_member_bytes,
                           max_total_bytes=self.archive_max_total_bytes, max_ratio=self.archive_max_ratio,
-                          pdf_max_pages=self.pdf_max_pages, html_max_depth=self.html_max_depth)
+                          pdf_max_pages=self.pdf_max_pages, html_max_depth=self.html_max_depth,
+                          pdf_max_depth=self.pdf_max_depth, parse_timeout_seconds=self.parse_timeout_seconds,
+                          parse_memory_mb=self.parse_memory_mb)
 
 
 @dataclass(frozen=True)

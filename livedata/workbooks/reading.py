@@ -17,6 +17,7 @@ import pyarrow as pa
 from python_calamine import CalamineWorkbook
 
 from kernel.archives import FileBounds, UnsafeArchive, archive_check
+from kernel.isolation import run_bounded
 
 SPREADSHEET_EXTENSIONS = (".xlsx", ".xls", ".ods")
 WORKBOOK_EXTENSIONS = (*SPREADSHEET_EXTENSIONS, ".csv")
@@ -97,6 +98,18 @@ def _sheet_table(rows: list[list]) -> pa.Table | None:
     names = _column_names(header)
     columns = [[row[i] if i < len(row) else None for row in body] for i in range(width)]
     return pa.table({name: _typed_column(values) for name, values in zip(names, columns)})
+
+
+def _read_in_child(data: bytes, bounds: FileBounds, report) -> list[SheetTable]:
+    return read_spreadsheet(data, bounds)
+
+
+def read_spreadsheet_bounded(data: bytes, bounds: FileBounds = FileBounds()) -> list[SheetTable]:
+    """``read_spreadsheet`` in a child process bounded by ``bounds.parse_timeout_seconds`` and
+    ``bounds.parse_memory_mb`` (``kernel.isolation``; the sheets cross back as pickled Arrow tables);
+    a read over a bound raises ``ParseBoundExceeded``."""
+    return run_bounded(_read_in_child, (data, bounds), timeout_seconds=bounds.parse_timeout_seconds,
+                       memory_mb=bounds.parse_memory_mb, preload=("livedata.workbooks.reading",))
 
 
 def read_spreadsheet(data: bytes, bounds: FileBounds = FileBounds()) -> list[SheetTable]:

@@ -14,6 +14,7 @@ from .extract import (
     ExtractionError,
     content_matches_extension,
     extract_bytes,
+    extract_bytes_bounded,
     extract_file,
     sniff_format,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "LegalIdentity",
     "ParsedDocument",
     "extract_bytes",
+    "extract_bytes_bounded",
     "extract_file",
     "parse_document",
     "parse_identity",

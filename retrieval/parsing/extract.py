@@ -23,7 +23,10 @@ import re
 import zipfile
 from pathlib import Path
 
+from dataclasses import replace
+
 from kernel.archives import FileBounds, UnsafeArchive, archive_check
+from kernel.isolation import run_bounded
 
 from .ocr import OcrOptions
 from .text import ExtractedText, ExtractionError, normalise_text
@@ -33,6 +36,7 @@ __all__ = [
     "ExtractionError",
     "SUPPORTED_EXTENSIONS",
     "extract_bytes",
+    "extract_bytes_bounded",
     "extract_file",
     "content_matches_extension",
     "sniff_format",
@@ -154,7 +158,7 @@ def extract_bytes(data: bytes, filename: str, ocr: OcrOptions | None = None,
             raise ExtractionError("Not a valid PDF file (missing %PDF header; corrupt or mislabelled?)")
         from .pdf import extract_pdf
 
-        result = extract_pdf(data, ocr, max_pages=bounds.pdf_max_pages)
+        result = extract_pdf(data, ocr, max_pages=bounds.pdf_max_pages, max_depth=bounds.pdf_max_depth)
     elif ext == ".docx" or is_zip:
         if not is_zip:
             raise ExtractionError("Not a valid DOCX file (not a ZIP archive; corrupt or mislabelled?)")
@@ -179,6 +183,29 @@ def extract_bytes(data: bytes, filename: str, ocr: OcrOptions | None = None,
     if not result.text.strip():
         raise ExtractionError("No text found in file (only whitespace after extraction)")
     return result
+
+
+def _extract_in_child(data: bytes, filename: str, ocr: OcrOptions | None, bounds: FileBounds, report) -> ExtractedText:
+    if ocr is not None:
+        ocr = replace(ocr, on_page=report)
+    return extract_bytes(data, filename, ocr, bounds)
+
+
+def extract_bytes_bounded(data: bytes, filename: str, ocr: OcrOptions | None = None,
+                          bounds: FileBounds = FileBounds()) -> ExtractedText:
+    """``extract_bytes`` in a child process bounded by ``bounds.parse_timeout_seconds`` and
+    ``bounds.parse_memory_mb`` (``kernel.isolation``): a parse that meets a bound raises
+    ``ParseBoundExceeded`` with the reason and this process goes on. ``ocr.on_page`` is called here as
+    the child reads each page, and each page read restarts the clock."""
+    on_page = ocr.on_page if ocr is not None else None
+    child_ocr = replace(ocr, on_page=None) if ocr is not None else None
+    return run_bounded(_extract_in_child, (data, filename, child_ocr, bounds),
+                       timeout_seconds=bounds.parse_timeout_seconds, memory_mb=bounds.parse_memory_mb,
+                       on_progress=on_page, preload=_PRELOAD)
+
+
+_PRELOAD = ("retrieval.parsing.extract", "retrieval.parsing.pdf", "retrieval.parsing.markup", "pypdf",
+            "pdfminer.high_level")
 
 
 # --------------------------------------------------------------------------- plain text

@@ -130,9 +130,59 @@ def _with_ocr(data: bytes, pages: list[str], ocr: OcrOptions) -> tuple[list[str]
     return pages, label, tuple((page.number, page.confidence) for page in read)
 
 
-def extract_pdf(data: bytes, ocr: OcrOptions | None = None, *, max_pages: int = 5_000) -> ExtractedText:
+# Structure outside streams: dictionaries, arrays, strings (nested parentheses, escapes), comments, streams.
+_STRUCTURE = re.compile(rb"<<|>>|[\[\]()%\\]|stream(?=[\r\n])")
+
+
+def pdf_nesting_depth(data: bytes, max_depth: int) -> int:
+    """The deepest nesting of dictionaries and arrays outside streams, counted up to ``max_depth + 1``.
+
+    pypdf reads nested objects recursively (it gives up at Python's recursion limit and reads on with
+    what it had), pdfminer with its own stack, without a bound: a file nested 100,000 deep costs both
+    seconds and memory. Stream bodies are skipped (their bytes are data); objects packed inside
+    compressed object streams are not seen here and are bounded by the parse's time and memory."""
+    depth = deepest = strings = 0
+    position, end = 0, len(data)
+    search = _STRUCTURE.search
+    while position < end:
+        found = search(data, position)
+        if found is None:
+            break
+        token, position = found.group(), found.end()
+        if strings:
+            if token == b"\\":
+                position += 1
+            elif token == b"(":
+                strings += 1
+            elif token == b")":
+                strings -= 1
+        elif token in (b"<<", b"["):
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > max_depth:
+                    return deepest
+        elif token in (b">>", b"]"):
+            depth = max(0, depth - 1)
+        elif token == b"(":
+            strings = 1
+        elif token == b"%":
+            line_end = min((i for i in (data.find(b"\n", position), data.find(b"\r", position)) if i >= 0), default=end)
+            position = line_end
+        elif token == b"stream":
+            body_end = data.find(b"endstream", position)
+            position = end if body_end < 0 else body_end + len(b"endstream")
+    return deepest
+
+
+def extract_pdf(data: bytes, ocr: OcrOptions | None = None, *, max_pages: int = 5_000,
+                max_depth: int = 256) -> ExtractedText:
     """Text per page; ``ocr`` reads the pages the text layer fails on (when Tesseract is installed).
-    A PDF of more than ``max_pages`` pages is refused before any page is read."""
+    A PDF of more than ``max_pages`` pages, or whose objects nest deeper than ``max_depth``, is refused
+    before any page is read."""
+    if pdf_nesting_depth(data, max_depth) > max_depth:
+        raise ExtractionError(f"Refused: the PDF nests its objects more than {max_depth:,} deep "
+                              "(ACEH_RAG_INGESTION__PDF_MAX_DEPTH)")
     pages: list[str] | None = None
     first_error: Exception | None = None
     try:
