@@ -71,9 +71,20 @@
   };
 
   // -- state kept across reloads --------------------------------------------------------
+  // The conversation belongs to the tab (sessionStorage: a second tab starts its own); the
+  // language and the visitor id belong to the visitor (localStorage, shared by every tab).
 
+  var VISITOR_KEYS = ["lang", "visitorId"];
+  function read(storage) {
+    try { return JSON.parse(window[storage].getItem(storageKey)) || {}; } catch (e) { return {}; }
+  }
+  function write(storage, value) {
+    try { window[storage].setItem(storageKey, JSON.stringify(value)); } catch (e) { /* storage full or blocked: keep going */ }
+  }
   function load() {
-    try { return JSON.parse(localStorage.getItem(storageKey)) || {}; } catch (e) { return {}; }
+    var visitor = read("localStorage"), tab = read("sessionStorage");
+    VISITOR_KEYS.forEach(function (name) { if (visitor[name] != null) tab[name] = visitor[name]; });
+    return tab;
   }
   var state = load();
   state.transcript = Array.isArray(state.transcript) ? state.transcript : [];
@@ -82,8 +93,14 @@
 
   function save() {
     state.transcript = state.transcript.slice(-MAX_TRANSCRIPT);
-    try { localStorage.setItem(storageKey, JSON.stringify(state)); } catch (e) { /* storage full or blocked: keep going */ }
+    var visitor = {}, tab = {};
+    Object.keys(state).forEach(function (name) {
+      (VISITOR_KEYS.indexOf(name) >= 0 ? visitor : tab)[name] = state[name];
+    });
+    write("localStorage", visitor);
+    write("sessionStorage", tab);
   }
+  save();  // also drops a conversation an older widget left in the shared storage
   function t() { return TEXT[state.lang]; }
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (_, key) { return values[key] != null ? values[key] : ""; });
