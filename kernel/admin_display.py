@@ -3,11 +3,19 @@ from __future__ import annotations
 
 import re
 
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 
 # Passage labels and Markdown emphasis the answer text carries; a list column shows the words.
 _MARKUP = re.compile(r"\s?\[(?:chunk|tool):[^\]]*\]|\*\*")
+_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", re.S)
+
+
+def bold_html(text: str) -> SafeString:
+    """``text`` HTML-escaped, its Markdown ``**bold**`` pairs as ``<strong>``; a lone ``**`` stays as written.
+
+    Escaping first leaves no markup of the text's own; the asterisks survive escaping unchanged."""
+    return mark_safe(_BOLD.sub(r"<strong>\1</strong>", escape(text)))
 
 
 def text_excerpt(text: str | None, limit: int) -> str:

@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Sequence
 
 from kernel.jsonl import jsonl_read
 from kernel.principal import Principal
-from retrieval.access import Scope, chunks_visible
+from retrieval.access import Scope, chunks_visible, visible_documents_q
 from retrieval.models import Chunk, Document
 from retrieval.quality import gold_places, split_of
 from retrieval.references import covered_articles
@@ -107,12 +107,25 @@ def ranked_chunk(chunk: Chunk) -> RankedChunk:
     return RankedChunk(_document_key(chunk.document), frozenset(articles))
 
 
-def gold_documents_missing(questions: Sequence[Question], documents: Iterable[Document]) -> list[str]:
-    """The labelled documents that no indexed document in ``documents`` matches (``label_matches``'s rule):
-    their questions cannot be found, and the figures would blame the search for it."""
+def gold_documents_missing(names: Iterable[str], scope: Scope) -> list[str]:
+    """The gold documents (``Label.document``, ``Gold.document``, a bench row's ``source``) that no document
+    visible in ``scope`` matches (``label_matches``'s rule): their questions cannot be answered from the
+    index, and the figures would blame the search or the answer for it."""
+    documents = Document.objects.filter(visible_documents_q(EVALUATOR, scope)).only(
+        "title", "source_name", "source_key", "instrument_type", "number", "year")
     keys = [_document_key(document) for document in documents]
-    wanted = dict.fromkeys(label.document for question in questions for label in question.labels)
+    wanted = dict.fromkeys(name for name in names if name)
     return [name for name in wanted if not any(name.lower() in key for key in keys)]
+
+
+def gold_missing_warning(names: Iterable[str], scope: Scope) -> str | None:
+    """The one-line warning both evaluation commands print when gold documents are not indexed, or None."""
+    missing = gold_documents_missing(names, scope)
+    if not missing:
+        return None
+    shown = "; ".join(missing[:10]) + (f"; … ({len(missing) - 10} more)" if len(missing) > 10 else "")
+    return (f"warning: {len(missing)} labelled document(s) are not indexed here, so their questions count as "
+            f"misses: {shown}")
 
 
 def label_matches(label: Label, item: RankedChunk) -> bool:

@@ -10,11 +10,12 @@ import re
 from dataclasses import dataclass, field
 
 from django.urls import reverse
-from django.utils.html import escape, format_html
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from answering.models import AnswerTrace
 from conversations.models import Feedback, Message
+from kernel.admin_display import bold_html
 
 REASONS = {
     "no_answer": "No visible passage answers the question, so the service said it could not find the answer.",
@@ -51,35 +52,36 @@ def chunk_link(chunk_id: str, label: str) -> SafeString:
 
 
 def v1_answer_html(text: str, citations: list[dict]) -> SafeString:
-    """The v1 answer with its ``[chunk:<id>]`` markers as numbered links to the chunks."""
+    """The v1 answer with its ``[chunk:<id>]`` markers as numbered links to the chunks and ``**bold**`` shown bold."""
     numbers = {c.get("chunk_id"): n for n, c in enumerate(citations, start=1)}
     parts, last = [], 0
     for match in CHUNK_MARKER.finditer(text):
-        parts.append(escape(text[last:match.start()]))
+        parts.append(bold_html(text[last:match.start()]))
         chunk_id = match.group(1)
         parts.append(format_html("<sup>[{}]</sup>", chunk_link(chunk_id, str(numbers.get(chunk_id, "?")))))
         last = match.end()
-    parts.append(escape(text[last:]))
+    parts.append(bold_html(text[last:]))
     return mark_safe("".join(parts))
 
 
 def v2_answer_html(text: str, claims: list[dict]) -> SafeString:
-    """The v2 answer with each claim's span (code-point offsets) marked by its verdict."""
+    """The v2 answer with each claim's span (code-point offsets) marked by its verdict and ``**bold**`` shown bold
+    (a pair split by a claim's edge stays as written)."""
     parts, last = [], 0
     for claim in sorted((c for c in claims if isinstance(c.get("start"), int)), key=lambda c: c["start"]):
         start, end = claim["start"], claim.get("end", claim["start"])
         if start < last or end > len(text):
             continue  # overlapping or out of range: leave the text as it is
-        parts.append(escape(text[last:start]))
+        parts.append(bold_html(text[last:start]))
         verdict = claim.get("verdict") or "unknown"
         reason = claim.get("unverified_reason") or ""
         keys = "".join(
             format_html("<sup>[{}]</sup>", chunk_link(c["citation"]["chunk_id"], c.get("citation_key") or "?"))
             for c in claim.get("citations") or [] if (c.get("citation") or {}).get("chunk_id"))
         parts.append(format_html('<mark class="claim verdict-{}" data-verdict="{}" title="{}">{}</mark>{}',
-                                 verdict, verdict, f"{verdict} {reason}".strip(), text[start:end], mark_safe(keys)))
+                                 verdict, verdict, f"{verdict} {reason}".strip(), bold_html(text[start:end]), mark_safe(keys)))
         last = end
-    parts.append(escape(text[last:]))
+    parts.append(bold_html(text[last:]))
     return mark_safe("".join(parts))
 
 

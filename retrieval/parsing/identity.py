@@ -18,6 +18,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from retrieval.instruments import DEFAULT_ISSUER, HEADING_TYPES
+from retrieval.parsing.title_case import subject_title_case
 
 __all__ = ["LegalIdentity", "parse_identity"]
 
@@ -44,9 +45,11 @@ class LegalIdentity:
         return cite
 
     def title(self) -> str | None:
+        """The citation and the subject; a shouted subject reads in title casing (the ``subject`` field keeps
+        the source's letters)."""
         cite = self.citation()
         if cite and self.subject:
-            return f"{cite} tentang {self.subject}"
+            return f"{cite} tentang {subject_title_case(self.subject)}"
         return cite
 
     def as_dict(self) -> dict:

@@ -79,8 +79,13 @@ def partner_site(live_server_factory, corpus):
         yield site
 
 
-def widget_state(page, server) -> dict:
-    return json.loads(page.evaluate(f"() => localStorage.getItem('acehrag-chat:{server.url}')") or "{}")
+def widget_state(page, server, storage: str | None = None) -> dict:
+    """What the widget stored: the visitor's part (localStorage) and this tab's conversation (sessionStorage),
+    or one of them when ``storage`` names it."""
+    read = lambda name: json.loads(page.evaluate(f"() => {name}.getItem('acehrag-chat:{server.url}')") or "{}")
+    if storage:
+        return read(storage)
+    return {**read("localStorage"), **read("sessionStorage")}
 
 
 def widget(page):
@@ -153,6 +158,19 @@ def test_widget_streams_a_cited_answer_and_keeps_the_conversation(server, browse
     widget(page).locator(".msg.bot:not(.greeting)").last.scroll_into_view_if_needed()
     page.screenshot(path=str(OUTPUT / "widget-desktop-followup.png"))
 
+    # The conversation belongs to the tab: a second tab starts empty, as the same visitor in the same language.
+    assert set(widget_state(page, server, "localStorage")) <= {"lang", "visitorId"}
+    assert widget_state(page, server, "sessionStorage")["conversationId"] == state["conversationId"]
+    other = context.new_page()
+    other.goto(server.url + "/widget")
+    widget(other).locator(".bubble").click()
+    assert widget(other).locator(".greeting").is_visible()
+    assert widget(other).locator(".msg.user").count() == 0
+    assert widget_state(other, server).get("conversationId") is None
+    assert widget_state(other, server)["visitorId"] == state["visitorId"]
+    other.close()
+    assert widget(page).locator(".msg.user").count() == 2
+
     # English toggle.
     widget(page).locator("button.lang").click()
     assert widget(page).locator("textarea").get_attribute("placeholder") == "Type your question…"
@@ -162,8 +180,8 @@ def test_widget_streams_a_cited_answer_and_keeps_the_conversation(server, browse
     # A conversation the server does not know becomes a friendly error, then a fresh start.
     page.evaluate(f"""() => {{
       const key = 'acehrag-chat:{server.url}';
-      const s = JSON.parse(localStorage.getItem(key)); s.conversationId = '{uuid.uuid4()}';
-      localStorage.setItem(key, JSON.stringify(s));
+      const s = JSON.parse(sessionStorage.getItem(key)); s.conversationId = '{uuid.uuid4()}';
+      sessionStorage.setItem(key, JSON.stringify(s));
     }}""")
     page.reload()
     ask(page, "Apa itu zakat?")

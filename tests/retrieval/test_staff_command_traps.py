@@ -116,3 +116,21 @@ def test_eval_answers_is_quiet_and_shows_progress(committed_document, tmp_path):
     assert any(line.startswith("[1/1 questions]") for line in stderr), stderr
     noise = [line for line in stderr if any(word in line for word in NOISE)]
     assert not noise, noise
+
+
+def test_eval_answers_warns_like_eval_retrieval_when_gold_documents_are_not_indexed(tmp_path):
+    make_document(title="Qanun Aceh Nomor 91 Tahun 2024 tentang Transparansi Anggaran",
+                  chunks=["Ringkasan anggaran dimuat paling lambat 30 hari setelah penetapan."])
+    questions = tmp_path / "answers.jsonl"
+    questions.write_text("\n".join(json.dumps(row) for row in [
+        {"id": "t01", "question": "Kapan ringkasan anggaran dimuat?", "source": "Qanun Aceh Nomor 91 Tahun 2024",
+         "pasal": "2", "evidence": "paling lambat 30 hari"},
+        {"id": "t02", "question": "Berapa zakat profesi?", "source": "Qanun Aceh Nomor 10 Tahun 2018",
+         "evidence": "dua setengah persen"},
+        {"id": "t03", "question": "Siapa juara piala dunia?", "reason": "off-topic"},
+    ]) + "\n")
+    err = io.StringIO()
+    call_command("eval_answers", str(questions), stdout=io.StringIO(), stderr=err)
+    warning = [line for line in err.getvalue().splitlines() if line.startswith("warning:")]
+    assert len(warning) == 1 and "1 labelled document(s)" in warning[0]
+    assert "Qanun Aceh Nomor 10 Tahun 2018" in warning[0] and "Nomor 91" not in warning[0]

@@ -112,7 +112,7 @@ def test_workspace_uploads_are_members_only_and_keep_document_access(team, djang
     restricted = make_document(chunks=["Rencana kerja rahasia bidang keuangan."], title="Nota Rahasia",
                                org_unit="Keuangan", workspace_id=uuid.UUID(team["id"]))
     listed = team["viewer"].get(f"/workspaces/{team['id']}/documents").json()
-    assert [(d["title"], d["status"]) for d in listed] == [("Qanun Aceh Nomor 41 Tahun 2026 tentang PELAYANAN TERPADU", "indexed")]
+    assert [(d["title"], d["status"]) for d in listed] == [("Qanun Aceh Nomor 41 Tahun 2026 tentang Pelayanan Terpadu", "indexed")]
     document_id = listed[0]["document_id"]
     # Members see the upload everywhere; people outside the workspace never do.
     assert team["viewer"].get(f"/documents/{document_id}").status_code == 200
@@ -121,7 +121,7 @@ def test_workspace_uploads_are_members_only_and_keep_document_access(team, djang
     # Document access still applies inside the workspace: the Keuangan-only note needs that unit.
     finance = as_user(team["client"], "cut", unit="Keuangan")
     titles = {d["title"] for d in finance.get(f"/workspaces/{team['id']}/documents").json()}
-    assert titles == {"Qanun Aceh Nomor 41 Tahun 2026 tentang PELAYANAN TERPADU", restricted.title}
+    assert titles == {"Qanun Aceh Nomor 41 Tahun 2026 tentang Pelayanan Terpadu", restricted.title}
 
 
 def test_viewer_uploads_are_refused(team):

@@ -9,7 +9,8 @@ from kernel.progress import CommandProgress
 from answering.evaluation import load_set, record_json, run_question, summary_lines
 from answering.evaluation.quality import QualityRecord, run_conversation, run_single
 from answering.evaluation.report import summary_lines as quality_lines
-from retrieval.facade.quality import PARTS, in_part, quality_dir, read_rows
+from retrieval.facade import Scope
+from retrieval.facade.quality import PARTS, gold_missing_warning, gold_places, in_part, quality_dir, read_rows
 
 
 class Command(BaseCommand):
@@ -38,6 +39,9 @@ class Command(BaseCommand):
                     for name in ("questions", "unanswerable", "conversations")}
         except (OSError, ValueError) as exc:
             raise CommandError(f"cannot read the shared sets in {directory or quality_dir()}: {exc}") from exc
+        turns = rows["questions"] + [turn for row in rows["conversations"] for turn in row["turns"]]
+        self._warn_missing_gold(
+            (gold.document for turn in turns for gold in gold_places(list(turn.get("relevant") or ()))), collection)
         results: list[QualityRecord] = []
         total = sum(len(rows[name]) for name in rows)
         with CommandProgress(total, stdout=self.stdout, label="questions", every=25) as bar:
@@ -66,6 +70,7 @@ class Command(BaseCommand):
             questions = load_set(file)
         except (OSError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
+        self._warn_missing_gold((question.source for question in questions if question.answerable), collection)
         records = []
         with CommandProgress(len(questions), stdout=self.stdout, label="questions", every=25) as bar:
             for question in questions:
@@ -80,3 +85,7 @@ class Command(BaseCommand):
             for line in summary_lines(records):
                 self.stdout.write(line)
 
+    def _warn_missing_gold(self, names, collection) -> None:
+        warning = gold_missing_warning(names, Scope.from_request([collection] if collection else None, None))
+        if warning:
+            self.stderr.write(self.style.WARNING(warning))

@@ -11,7 +11,7 @@ from kernel.evaluation_tools import require_evaluation_tools
 from kernel.progress import CommandProgress
 from retrieval.access import Scope, visible_documents_q
 from retrieval.evaluation import (
-    EVALUATOR, as_json, bm25_ranker, evaluate, format_table, gold_documents_missing, load_questions, search_ranker,
+    EVALUATOR, as_json, bm25_ranker, evaluate, format_table, gold_missing_warning, load_questions, search_ranker,
 )
 from retrieval.models import Chunk, Document
 from retrieval.search.hybrid import MODES
@@ -94,13 +94,9 @@ class Command(BaseCommand):
             self._write_json(json_path, file, questions, runs)
 
     def _warn_missing_gold(self, questions, scope) -> None:
-        missing = gold_documents_missing(questions, _visible(scope).only(
-            "title", "source_name", "source_key", "instrument_type", "number", "year"))
-        if missing:
-            shown = "; ".join(missing[:10]) + (f"; … ({len(missing) - 10} more)" if len(missing) > 10 else "")
-            self.stderr.write(self.style.WARNING(
-                f"warning: {len(missing)} labelled document(s) are not indexed here, so their questions count as "
-                f"misses: {shown}"))
+        warning = gold_missing_warning((label.document for question in questions for label in question.labels), scope)
+        if warning:
+            self.stderr.write(self.style.WARNING(warning))
 
     def _misses(self, questions, runs):
         for overall, _ in runs:

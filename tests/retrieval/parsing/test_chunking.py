@@ -184,7 +184,7 @@ def _by_ref(doc, ref: str):
 def test_qanun_title_identity_and_offsets():
     doc = _doc(QANUN)
     assert doc.is_regulation
-    assert doc.title == "Qanun Aceh Nomor 1 Tahun 2024 tentang TRANSPARANSI ANGGARAN"
+    assert doc.title == "Qanun Aceh Nomor 1 Tahun 2024 tentang Transparansi Anggaran"
     assert doc.identity.signatory == "MUZAKIR MANAF"
     _assert_offsets(QANUN, doc)
 
@@ -634,7 +634,7 @@ def test_html_regulation_end_to_end():
     extracted = extract_bytes(html.encode("utf-8"), "qanun-2-2023.html")
     doc = parse_document(extracted, min_chars=0)
     _assert_offsets(extracted.text, doc)
-    assert doc.title == "Qanun Aceh Nomor 2 Tahun 2023 tentang PENGELOLAAN ZAKAT"
+    assert doc.title == "Qanun Aceh Nomor 2 Tahun 2023 tentang Pengelolaan Zakat"
     body = [c for c in doc.chunks if c.kind == "body"]
     assert [c.section_path for c in body] == [("BAB I", "Pasal 1"), ("BAB I", "Pasal 2")]
     assert body[1].legal_reference == "Qanun Aceh Nomor 2 Tahun 2023 Pasal 2"

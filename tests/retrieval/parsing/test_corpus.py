@@ -48,7 +48,7 @@ def test_uu_11_2006_structure():
     path = corpus_path("txt/uu-11-2006-pemerintahan-aceh.txt")
     doc = parse_document(extract_file(path))
     cite = "Undang-Undang Nomor 11 Tahun 2006"
-    assert doc.title == f"{cite} tentang PEMERINTAHAN ACEH"
+    assert doc.title == f"{cite} tentang Pemerintahan Aceh"
     by_ref = {c.legal_reference: c for c in doc.chunks}
     assert by_ref[f"{cite} Pasal 8"].section_path == ("BAB IV", "Pasal 8")
     assert by_ref[f"{cite} Pasal 8"].text.startswith("Pasal 8\n(1) Rencana persetujuan internasional")

@@ -109,8 +109,8 @@ Menimbang : bahwa untuk melaksanakan ketentuan Pasal 42 Qanun Aceh Nomor 1 Tahun
     assert ident.issuer == "Gubernur Aceh"
     assert ident.citation() == "Peraturan Gubernur Aceh Nomor 60 Tahun 2013"
     assert ident.title() == (
-        "Peraturan Gubernur Aceh Nomor 60 Tahun 2013 tentang PEDOMAN PEMBERIAN HIBAH DAN BANTUAN SOSIAL "
-        "YANG BERSUMBER DARI ANGGARAN PENDAPATAN DAN BELANJA ACEH"
+        "Peraturan Gubernur Aceh Nomor 60 Tahun 2013 tentang Pedoman Pemberian Hibah dan Bantuan Sosial "
+        "yang Bersumber dari Anggaran Pendapatan dan Belanja Aceh"
     )
 
 
