@@ -29,9 +29,10 @@ def require_evaluation_tools(command: str, *modules: str) -> None:
 
 def _quiet_ranx() -> None:
     """ranx's compiled metrics cast numba's uint64 counters to int64 (counts of a few hundred: nothing is
-    lost); numba says so once per metric. Only that warning category, only from ranx, is ignored."""
+    lost); numba says so once per metric, while compiling, attributed to ranx's file but not always to its
+    module (a cold cache warns from numba's compiler frames). Only that cast's warning is ignored."""
     import warnings
 
     from numba.core.errors import NumbaTypeSafetyWarning
 
-    warnings.filterwarnings("ignore", category=NumbaTypeSafetyWarning, module=r"ranx\.")
+    warnings.filterwarnings("ignore", message=r"unsafe cast from uint64 to int64", category=NumbaTypeSafetyWarning)

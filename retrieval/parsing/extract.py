@@ -177,12 +177,23 @@ def extract_bytes(data: bytes, filename: str, ocr: OcrOptions | None = None,
     elif ext in (".txt", ".md"):
         result = ExtractedText(text=normalise_text(_decode_text(data)), page_starts=(0,), format="text")
     else:
-        supported = ", ".join(sorted(SUPPORTED_EXTENSIONS | REGISTERED_EXTENSIONS))
-        raise ExtractionError(f"Unsupported file type {ext or '(none)'} (supported: {supported})")
+        raise UnsupportedFileType(ext)
 
     if not result.text.strip():
         raise ExtractionError("No text found in file (only whitespace after extraction)")
     return result
+
+
+class UnsupportedFileType(ExtractionError):
+    """A file type no parser reads; the message names every accepted type of the process that raises it."""
+
+    def __init__(self, ext: str):
+        self.ext = ext
+        supported = ", ".join(sorted(SUPPORTED_EXTENSIONS | REGISTERED_EXTENSIONS))
+        super().__init__(f"Unsupported file type {ext or '(none)'} (supported: {supported})")
+
+    def __reduce__(self):
+        return (UnsupportedFileType, (self.ext,))
 
 
 def _extract_in_child(data: bytes, filename: str, ocr: OcrOptions | None, bounds: FileBounds, report) -> ExtractedText:
@@ -199,9 +210,14 @@ def extract_bytes_bounded(data: bytes, filename: str, ocr: OcrOptions | None = N
     the child reads each page, and each page read restarts the clock."""
     on_page = ocr.on_page if ocr is not None else None
     child_ocr = replace(ocr, on_page=None) if ocr is not None else None
-    return run_bounded(_extract_in_child, (data, filename, child_ocr, bounds),
-                       timeout_seconds=bounds.parse_timeout_seconds, memory_mb=bounds.parse_memory_mb,
-                       on_progress=on_page, preload=_PRELOAD)
+    try:
+        return run_bounded(_extract_in_child, (data, filename, child_ocr, bounds),
+                           timeout_seconds=bounds.parse_timeout_seconds, memory_mb=bounds.parse_memory_mb,
+                           on_progress=on_page, preload=_PRELOAD)
+    except UnsupportedFileType as refused:
+        # The child knows only the built-in parsers; the types other apps register (spreadsheets) are this
+        # process's to name.
+        raise UnsupportedFileType(refused.ext) from None
 
 
 _PRELOAD = ("retrieval.parsing.extract", "retrieval.parsing.pdf", "retrieval.parsing.markup", "pypdf",
