@@ -128,7 +128,7 @@ def opening_sentence(question: Question, lead: Candidate, language: str) -> str 
         return _enactment(lead, language)
     if asks == "yesno":
         polarity = _polarity(question, text)
-        if polarity is None:
+        if polarity is None or quantity_differs(question, text):
             return None
         return f"{(YES if polarity == 'yes' else NO)[language]} {_short(text)}"
     if asks == "duration":
@@ -214,3 +214,18 @@ def range_opener(question: Question, units: list[Candidate], language: str) -> t
                 if inside is not None:
                     return f"{(YES if inside else NO)[language]} {_short(tidy(piece))}", unit
     return None
+
+
+_STATED_QUANTITY = re.compile(rf"(\d+(?:[.,]\d+)?)\s*(?:\([^)]{{1,40}}\)\s*)?{_MEASURE}\b", re.I)
+
+
+def quantity_differs(question: Question, unit: str) -> bool:
+    """The question names a quantity ("umur 5 tahun") that the unit states otherwise ("berusia 6 tahun") and no
+    range decides it: the unit's modal says nothing about the asked case, so no yes or no is given."""
+    asked = {(_number(m.group(1)), _unit_word(m.group(2))) for m in _ASKED_QUANTITY.finditer(question.text)}
+    if not asked:
+        return False
+    stated = {(_number(m.group(1)), _unit_word(m.group(2))) for m in _STATED_QUANTITY.finditer(unit)}
+    measures = {measure for _, measure in asked}
+    return any(measure in measures for _, measure in stated) and not (asked & stated)
+

@@ -91,3 +91,12 @@ def test_an_english_question_names_an_instrument_as_an_indonesian_one_does(quest
 
 def test_a_lawyer_of_2004_is_not_a_law():
     assert find_named_regulation("Which lawyer 5 of 2004 cases were heard?") is None
+
+
+def test_a_modal_about_another_quantity_gives_no_yes_or_no():
+    six = passage("(2) Setiap warga negara yang berusia 6 (enam) tahun dapat mengikuti program wajib belajar.", TITLE,
+                  "Peraturan Contoh Nomor 3 Tahun 2025 Pasal 34")
+    draft = synthesise("Anak saya umur 5 tahun, sudah bisa ikut program wajib belajar belum?", [six])
+    assert draft.claims and not draft.claims[0].text.startswith(("Ya.", "Tidak."))
+    asked_six = synthesise("Apakah anak umur 6 tahun dapat mengikuti program wajib belajar?", [six])
+    assert asked_six.claims[0].text.startswith("Ya.")
