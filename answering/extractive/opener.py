@@ -176,6 +176,10 @@ _AT_LEAST = re.compile(rf"\b(?:paling\s+(?:sedikit|rendah|singkat|cepat)|sekuran
                        rf"(\d+(?:[.,]\d+)?)\s*{_MEASURE}\b", re.I)
 _AT_MOST = re.compile(rf"\b(?:paling\s+(?:banyak|tinggi|lama|lambat)|selambat-lambatnya|setinggi-tingginya|maksimal|"
                       rf"maksimum)\s+(\d+(?:[.,]\d+)?)\s*{_MEASURE}\b", re.I)
+_BELOW = re.compile(rf"\b(?:kurang\s+dari|di\s*bawah|belum\s+(?:berumur|berusia|mencapai(?:\s+usia|\s+umur)?))\s+"
+                    rf"(\d+(?:[.,]\d+)?)\s*(?:\([^)]{{1,40}}\)\s*)?{_MEASURE}\b", re.I)
+_ABOVE = re.compile(rf"\b(?:lebih\s+dari|di\s*atas|melebihi)\s+(\d+(?:[.,]\d+)?)\s*(?:\([^)]{{1,40}}\)\s*)?{_MEASURE}\b",
+                    re.I)
 _NEGATED_ASK = re.compile(r"\b(?:dilarang|tidak|tak|bukan|larangan)\b", re.I)
 
 
@@ -193,7 +197,8 @@ def _inside(value: float, measure: str, text: str) -> bool | None:
     for match in _RANGE.finditer(text):
         if _unit_word(match.group(4)) == measure:
             return _number(match.group(1)) <= value <= _number(match.group(3))
-    for pattern, holds in ((_AT_LEAST, lambda bound: value >= bound), (_AT_MOST, lambda bound: value <= bound)):
+    for pattern, holds in ((_AT_LEAST, lambda bound: value >= bound), (_AT_MOST, lambda bound: value <= bound),
+                           (_BELOW, lambda bound: value < bound), (_ABOVE, lambda bound: value > bound)):
         for match in pattern.finditer(text):
             if _unit_word(match.group(2)) == measure:
                 return holds(_number(match.group(1)))
@@ -202,7 +207,8 @@ def _inside(value: float, measure: str, text: str) -> bool | None:
 
 def range_opener(question: Question, units: list[Candidate], language: str) -> tuple[str, Candidate] | None:
     """"Ya./Tidak. <the clause stating the range>" when a quoted unit states the range the question's quantity
-    falls in or out of; the unit it came from. None when the question names no quantity or no unit bounds it."""
+    falls in or out of (a range, at least, at most, below, above), read with the clause's modal; the unit it
+    came from. None when the question names no quantity or no unit bounds it."""
     if question.asks != "yesno" or _NEGATED_ASK.search(question.text):
         return None
     asked = [(_number(m.group(1)), _unit_word(m.group(2))) for m in _ASKED_QUANTITY.finditer(question.text)]
@@ -211,8 +217,15 @@ def range_opener(question: Question, units: list[Candidate], language: str) -> t
             text = tidy(unit.text)
             for piece in re.split(r";\s+", text):
                 inside = _inside(value, measure, piece)
-                if inside is not None:
-                    return f"{(YES if inside else NO)[language]} {_short(tidy(piece))}", unit
+                if inside is None:
+                    continue
+                # Inside a prohibition's range is a no; outside it the clause decides nothing. Inside a
+                # permission's or a requirement's range is a yes, outside it a no.
+                prohibits = bool(PROHIBIT.search(piece) or EXEMPT.search(piece))
+                if prohibits and not inside:
+                    continue
+                answer = NO if prohibits or not inside else YES
+                return f"{answer[language]} {_short(tidy(piece))}", unit
     return None
 
 

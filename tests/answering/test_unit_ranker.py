@@ -100,3 +100,12 @@ def test_a_modal_about_another_quantity_gives_no_yes_or_no():
     assert draft.claims and not draft.claims[0].text.startswith(("Ya.", "Tidak."))
     asked_six = synthesise("Apakah anak umur 6 tahun dapat mengikuti program wajib belajar?", [six])
     assert asked_six.claims[0].text.startswith("Ya.")
+
+
+def test_inside_a_prohibitions_age_bound_is_a_no():
+    night = passage("(1) Pekerja/buruh perempuan yang berumur kurang dari 18 (delapan belas) tahun dilarang dipekerjakan "
+                    "antara pukul 23.00 sampai dengan pukul 07.00.", TITLE, "Peraturan Contoh Nomor 3 Tahun 2025 Pasal 76")
+    draft = synthesise("Pekerja perempuan umur 17 tahun boleh kerja shift malam jam 23.00 sampai 07.00?", [night])
+    assert draft.claims[0].text.startswith("Tidak.") and "kurang dari 18 tahun dilarang" in draft.claims[0].text
+    older = synthesise("Pekerja perempuan umur 19 tahun boleh kerja shift malam jam 23.00 sampai 07.00?", [night])
+    assert not older.claims[0].text.startswith(("Ya.", "Tidak."))     # the ban says nothing about 19
