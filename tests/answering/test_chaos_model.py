@@ -52,12 +52,10 @@ def test_every_defect_on_every_route_publishes_nothing_broken_and_never_errs(cha
     print(table)
     assert {(o.defect, o.route) for o in outcomes} == {(d, r) for d in DEFECTS for r in ("query", "v2", "public")}
     assert [o for o in outcomes if o.kind == "server_error"] == [], table
+    # (On v2 a published obeyed instruction is a problem unless its segment reads unsupported: published_problems.)
     assert [o for o in outcomes if o.problems] == [], table
     # The run is not vacuous: honest answers are published, and the worst defects never are.
     published = {(o.defect, o.route) for o in outcomes if o.kind == "published"}
     assert {("none", "query"), ("none", "v2"), ("markup", "query"), ("markdown", "query")} <= published, table
     for defect in ("injection_obeyed", "fabricated_figure", "unshown_label", "empty", "cut_sentence"):
         assert (defect, "query") not in published, table
-    # v2 shows every claim with its verdict: the obeyed instruction is there, marked unsupported.
-    [v2] = [o for o in outcomes if (o.defect, o.route) == ("injection_obeyed", "v2")]
-    assert v2.kind == "withheld" or not v2.problems
