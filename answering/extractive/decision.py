@@ -60,14 +60,25 @@ def frozen_params() -> DecisionParams:
 def probability(signals: dict[str, float], params: DecisionParams, *, semantic: bool, lexical: bool = True) -> float:
     """P(answerable) for the signals; ``semantic=False`` (``lexical=False``) holds the semantic (lexical) signals
     at their training means."""
-    total = params.intercept
-    for name in FEATURES:
-        if name not in params.weights:
-            continue           # a signal newer than the frozen fit weighs nothing until the next fit
-        held = (not semantic and name in SEMANTIC) or (not lexical and name in LEXICAL)
-        value = params.means[name] if held else signals.get(name, 0.0)
-        total += params.weights[name] * (value - params.means[name]) / (params.scales[name] or 1.0)
+    # A signal newer than the frozen fit weighs nothing until the next fit.
+    weights = {name: params.weights[name] for name in FEATURES if name in params.weights}
+    held = (SEMANTIC if not semantic else frozenset()) | (LEXICAL if not lexical else frozenset())
+    total = linear_score({name: signals.get(name, 0.0) for name in weights}, weights=weights,
+                         intercept=params.intercept, means=params.means, scales=params.scales, held=held)
     return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, total))))
+
+
+def linear_score(values: dict, *, weights: dict, intercept: float, means: dict, scales: dict,
+                 held: frozenset = frozenset()) -> float:
+    """``intercept`` + Σ weight × standardised value, the frozen linear models' score (this decision and the unit
+    ranker); a value held, missing or None sits at its training mean."""
+    total = intercept
+    for name, weight in weights.items():
+        value = values.get(name)
+        if value is None or name in held:
+            value = means[name]
+        total += weight * (value - means[name]) / (scales[name] or 1.0)
+    return total
 
 
 def answerable(signals: dict[str, float], semantic: bool, lexical: bool = True) -> tuple[bool, float]:

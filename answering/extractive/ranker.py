@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from answering.extractive.decision import linear_score
 from answering.extractive.focus import focus_bonus
 from answering.extractive.question import Question
 from answering.types import Passage
@@ -103,13 +104,8 @@ def _focus(question: Question, text: str, passage: Passage, closing: bool) -> fl
 
 def log_odds(features: dict, params: RankerParams, *, lexical: bool = True) -> float:
     """The unit's score: the fitted model's logit that it, of the question's units, states the answer."""
-    total = params.intercept
-    for name, weight in params.weights.items():
-        value = features.get(name)
-        if value is None or (not lexical and name in LEXICAL):
-            value = params.means[name]
-        total += weight * (value - params.means[name]) / (params.scales[name] or 1.0)
-    return total
+    return linear_score(features, weights=params.weights, intercept=params.intercept, means=params.means,
+                        scales=params.scales, held=frozenset() if lexical else LEXICAL)
 
 
 def fit_to_lead(question: Question, text: str, score: float) -> tuple[bool, float]:
