@@ -19,6 +19,22 @@ OFFICE = re.compile(
     r"\b(gubernur|wakil\s+gubernur|bupati|wali\s*kota|presiden|menteri|sekretaris\s+daerah|kepala\s+\w+|ketua\s+\w+|"
     r"pejabat|badan|dinas|dewan|komisi|lembaga|satuan\s+kerja|governor|president|minister)\b", re.I)
 CLOSING_CHUNK_LIMIT = 3
+# Questions the block answers: who signed it, when or where it was enacted.
+SIGNATORY = re.compile(
+    r"\b(tanda\s*tangan|menandatangani|ditandatangani|penandatangan|yang\s+menetapkan|yang\s+mengesahkan|"
+    r"diteken|teken|neken|yg\s+teken|"
+    r"who\s+signed|signed\s+by|signatory)(?:nya)?\b",      # "siapa yang menandatanganinya?" (a follow-up)
+    re.IGNORECASE,
+)
+ENACTMENT = re.compile(r"\b(ditetapkan|disahkan|diundangkan|ditandatangani|ditanda\s*tangani|menetapkan|mengesahkan|"
+                       r"menandatangani|penandatangan|diteken|teken|neken|dikeluarkan|dikeluarin|diterbitkan|enacted|"
+                       r"signed|issued)(?:nya)?\b", re.I)   # "diundangkannya"
+_WHO_OR_WHEN = re.compile(r"\b(siapa|siapakah|who|kapan|tanggal\s+berapa|when|what\s+date|di\s+mana|dimana|where)\b", re.I)
+
+
+def asks_closing(question: str) -> bool:
+    """Who signed the regulation, or when/where it was enacted: what its signature block says."""
+    return bool(SIGNATORY.search(question) or (ENACTMENT.search(question) and _WHO_OR_WHEN.search(question)))
 
 
 def closing_block(chunks: QuerySet) -> list:

@@ -7,18 +7,11 @@ module adds the signatory question.
 """
 from __future__ import annotations
 
-import re
-
 # The recognition lives in retrieval (hybrid search uses it too); re-exported here.
-from retrieval.facade.language import NAMED_REGULATION, PASAL, ArticleLocator, NamedRegulation, find_article, find_named_regulation, find_named_regulations
-
-SIGNATORY = re.compile(
-    r"\b(tanda\s*tangan|menandatangani|ditandatangani|penandatangan|yang\s+menetapkan|yang\s+mengesahkan|"
-    r"diteken|teken|neken|yg\s+teken|"
-    r"who\s+signed|signed\s+by|signatory)(?:nya)?\b",      # "siapa yang menandatanganinya?" (a follow-up)
-    re.IGNORECASE,
+from retrieval.facade.language import (
+    NAMED_REGULATION, PASAL, SIGNATORY, ArticleLocator, NamedRegulation, find_article, find_named_regulation,
+    find_named_regulations,
 )
-
 
 __all__ = ["NAMED_REGULATION", "PASAL", "ArticleLocator", "NamedRegulation", "SIGNATORY", "asks_for_signatory",
            "find_article", "find_named_regulation", "find_named_regulations"]

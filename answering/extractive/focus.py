@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from answering.text import content_stems
 from retrieval.facade.language import find_article, find_named_regulation
-from retrieval.facade.language import OFFICE, PERSON
+from retrieval.facade.language import ENACTMENT, OFFICE, PERSON
 
 DEFINITION = re.compile(
     r"\b(?:apa\s+(?:yang\s+)?(?:di)?maksud(?:nya)?(?:\s+dengan)?|apa\s+itu|apakah\s+itu|pengertian(?:\s+dari)?|definisi(?:\s+dari)?|"
@@ -25,9 +25,6 @@ WHEN = re.compile(r"\b(kapan|tanggal\s+berapa|sejak\s+kapan|sampai\s+kapan|hingg
 WHO = re.compile(r"\b(siapa|siapakah|who)\b", re.I)
 HOW_MUCH = re.compile(
     r"\b(berapa|brp|jumlah|besaran|besarnya|nilai|tarif|biaya|total|persen|persentase|how\s+(?:much|many)|amount|rate)\b", re.I)
-ENACTMENT = re.compile(r"\b(ditetapkan|disahkan|diundangkan|ditandatangani|ditanda\s*tangani|menetapkan|mengesahkan|"
-                       r"menandatangani|penandatangan|diteken|teken|neken|dikeluarkan|dikeluarin|diterbitkan|enacted|"
-                       r"signed|issued)(?:nya)?\b", re.I)   # "diundangkannya"
 # "Qanun 6/2014 mengatur apa?", "Apa isi PP 94/2021?", "UU 27/2022 tentang apa?": what a named instrument is about.
 ABOUT = re.compile(r"\b(mengatur\s+(?:apa|tentang\s+apa|mengenai\s+apa)|tentang\s+apa|mengenai\s+apa|"
                    r"apa\s+(?:saja\s+)?(?:isi(?:nya)?|yang\s+diatur|materi(?:nya)?)|isi(?:nya)?\s+apa|"

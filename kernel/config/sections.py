@@ -12,6 +12,7 @@ from pydantic import BeforeValidator, Field
 
 from kernel.archives import FileBounds
 from kernel.config.livedata import LiveDataSettings
+from kernel.config.retrieval import RetrievalSettings  # noqa: F401 (re-exported)
 from kernel.config.types import AtLeast0, AtLeast1, CommaList, JwtKeys, Networks, min_int
 from kernel.partner_jwt import JwtPolicy
 
@@ -96,23 +97,6 @@ class IngestionSettings:
                           pdf_max_pages=self.pdf_max_pages, html_max_depth=self.html_max_depth,
                           pdf_max_depth=self.pdf_max_depth, parse_timeout_seconds=self.parse_timeout_seconds,
                           parse_memory_mb=self.parse_memory_mb)
-
-
-@dataclass(frozen=True)
-class RetrievalSettings:
-    semantic_candidate_limit: AtLeast1 = 50
-    lexical_candidate_limit: AtLeast1 = 50
-    rrf_k: AtLeast1 = 60
-    semantic_weight: float = 1.0
-    lexical_weight: float = 1.0
-    common_term_share: float = 0.05
-    statement_timeout_ms: AtLeast1 = 5000
-    hnsw_ef_search: AtLeast1 = 100
-    rerank_base_url: Optional[str] = None
-    rerank_model: Optional[str] = None
-    rerank_candidate_limit: AtLeast1 = 20
-    query_understanding: bool = True
-    within_document_rerank: bool = True
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,10 @@
 1. **Named instruments**: a regulation named by type, number and year, or by a
    glossary nickname, that resolves to one visible indexed document has its
    chunks ranked first (its own lexical + exact semantic ranking, fused); a
-   named Pasal/ayat/angka puts that unit's chunks before the rest of it.
+   named Pasal/ayat/angka puts that unit's chunks before the rest of it (its
+   Penjelasan first when the question asks what the Penjelasan says). A named
+   regulation's signature block leads for who-signed/when-enacted questions,
+   and the clauses that revoke or amend it for status questions (clauses.py).
 2. **Definitions**: the Pasal 1 chunk that defines the asked term in the named
    (else the best-ranked) regulations comes first.
 3. **Within-document re-ranking**: when the top results concentrate in one
@@ -23,11 +26,13 @@ from django.db import connection
 
 from kernel.principal import Principal
 from retrieval.access import Scope
+from retrieval.search.clauses import asks_closing, asks_status, closing_chunks, relation_clauses
 from retrieval.search.definitions import definition_term, defining_chunks
 from retrieval.search.glossary import Rewrite
 from retrieval.search.lexical import _lexemes, _rank_sql, _tsquery, idf, lexeme_shares, query_terms
 from retrieval.search.naming import (
     article_chunks,
+    asks_explanation,
     find_article,
     find_articles,
     find_named_regulations,
@@ -124,7 +129,8 @@ def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite) -> list[uuid.UUI
         return [row[0] for row in cursor.fetchall()]
 
 
-def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_name: str) -> list[uuid.UUID]:
+def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_name: str,
+                      explanation_first: bool = False) -> list[uuid.UUID]:
     lexical = _document_lexical(document_id, rewrite)
     semantic: list[uuid.UUID] = []
     if vector is not None:
@@ -132,11 +138,13 @@ def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_na
             cursor.execute(_DOCUMENT_SEMANTIC_SQL, [document_id, model_name, vector_literal(vector), DOCUMENT_CANDIDATES])
             semantic = [row[0] for row in cursor.fetchall()]
     fused = _fused([semantic, lexical])
-    # The body answers; its Penjelasan follows it.
+    # The body answers and its Penjelasan follows it, unless the question asks what the Penjelasan says.
     with connection.cursor() as cursor:
         cursor.execute(_EXPLANATIONS_SQL, [fused])
         explanations = {row[0] for row in cursor.fetchall()}
-    return [c for c in fused if c not in explanations] + [c for c in fused if c in explanations]
+    body = [c for c in fused if c not in explanations]
+    explaining = [c for c in fused if c in explanations]
+    return explaining + body if explanation_first else body + explaining
 
 
 def _documents_of(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, uuid.UUID]:
@@ -182,11 +190,23 @@ def focus_ranking(
     front: list[uuid.UUID] = []
     documents = named_documents(query, rewrite, principal=principal, scope=scope)
     locator = find_article(query) if documents else None
+    explanation = asks_explanation(query)
     if locator:
         for document_id, locators in _article_owners(query, documents, principal=principal, scope=scope):
             for own in locators:
-                front += [chunk.id for chunk in article_chunks(document_id, own)]
+                front += [chunk.id for chunk in article_chunks(document_id, own, explanation_first=explanation)]
         stages.append("named-article")
+    status = bool(documents) and asks_status(query)
+    clauses = relation_clauses(documents, locator=locator, status=status, principal=principal, scope=scope,
+                               condition=condition)
+    if clauses:
+        # A status question is answered by the clause that revokes or amends; a named article by its text, then
+        # the item that rewrote it.
+        front = clauses + front if status else front + clauses
+        stages.append("relations")
+    if documents and not locator and asks_closing(query):
+        front = closing_chunks(documents, condition) + front
+        stages.append("closing")
     order = [chunk_id for chunk_id, _ in ranked]
     owner = _documents_of(order)
     # An English question's term is English; Pasal 1 defines Indonesian ones.
@@ -198,7 +218,7 @@ def focus_ranking(
             front += defining
             stages.append("definition")
     if documents:
-        rankings = [_document_ranking(document_id, rewrite, vector, model_name) for document_id in documents]
+        rankings = [_document_ranking(document_id, rewrite, vector, model_name, explanation) for document_id in documents]
         front += _fused(rankings)
         stages.append("named-document")
     front = list(dict.fromkeys(front))

@@ -20,6 +20,7 @@ from retrieval.citations import citation_for
 from retrieval.embedders import get_embedder
 from retrieval.models import Chunk
 from retrieval.rerankers import get_reranker
+from retrieval.search.documents import document_leg
 from retrieval.search.focus import focus_ranking
 from retrieval.search.glossary import Rewrite, rewrite_query
 from retrieval.search.lexical import LexicalResult, chunk_search_lexical
@@ -181,6 +182,9 @@ def chunk_search(
             + ([(list(lexical.chunk_ids), config.lexical_weight)] if lexical else []),
             config.rrf_k,
         )
+        started = time.perf_counter()
+        ranked, _ = document_leg(ranked, rewrite, vector=vector, model_name=embedder.model_name, config=config)
+        timings["documents"] = (time.perf_counter() - started) * 1000
 
     pinned, stages = 0, ()
     if mode == "hybrid" and config.query_understanding:

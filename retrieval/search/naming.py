@@ -240,8 +240,18 @@ def _title_pattern(named: NamedRegulation) -> str:
             rf"(?:pojk{_SEP}[0-9]+{_SEP})?(?:tahun{_SEP})?{named.year}([^0-9]|$)")
 
 
-def article_chunks(document_id: uuid.UUID, locator: ArticleLocator, limit: int = ANCHOR_CHUNK_LIMIT) -> list[Chunk]:
-    """Chunks of the article or article range (body first, then its Penjelasan), ayat/angka-specific first."""
+def asks_explanation(question: str) -> bool:
+    """The question asks what the Penjelasan (the official elucidation) says, not the article itself."""
+    return bool(_EXPLANATION.search(question))
+
+
+_EXPLANATION = re.compile(r"\bpenjelasan(?:nya)?\b|\belucidation\b|\bexplanatory\s+(?:note|memorandum)", re.IGNORECASE)
+
+
+def article_chunks(document_id: uuid.UUID, locator: ArticleLocator, limit: int = ANCHOR_CHUNK_LIMIT,
+                   explanation_first: bool = False) -> list[Chunk]:
+    """Chunks of the article or article range (body first, then its Penjelasan, or the Penjelasan first
+    when ``explanation_first``), ayat/angka-specific first."""
     articles = locator.articles()
     headings = Q()
     for article in articles:
@@ -252,7 +262,7 @@ def article_chunks(document_id: uuid.UUID, locator: ArticleLocator, limit: int =
         .select_related("document").defer("embedding", "search_vector", "document__text").order_by("ordinal")
     )
     chunks = [c for c in candidates if set(articles) & covered_articles(c.section_path, c.legal_reference)]
-    chunks.sort(key=lambda c: (c.kind == "penjelasan", not _mentions_unit(c, locator), c.ordinal))
+    chunks.sort(key=lambda c: ((c.kind == "penjelasan") != explanation_first, not _mentions_unit(c, locator), c.ordinal))
     return chunks[:limit]
 
 

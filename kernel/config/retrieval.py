@@ -1,0 +1,38 @@
+"""Retrieval settings: the fused ranking's parameters come from the last fit.
+
+``manage.py fit_retrieval --write`` chooses the fusion values on the training
+part of the quality questions and freezes them, with the fit's date and its
+training (fit) and validation figures, in ``retrieval_fit.json`` beside this
+module. Those values are the defaults here; ``ACEH_RAG_RETRIEVAL__<FIELD>``
+still overrides each one.
+"""
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+from kernel.config.types import AtLeast0, AtLeast1
+
+RETRIEVAL_FIT_PATH = Path(__file__).with_name("retrieval_fit.json")
+FITTED = json.loads(RETRIEVAL_FIT_PATH.read_text())["values"]
+
+
+@dataclass(frozen=True)
+class RetrievalSettings:
+    semantic_candidate_limit: AtLeast1 = FITTED["semantic_candidate_limit"]
+    lexical_candidate_limit: AtLeast1 = FITTED["lexical_candidate_limit"]
+    rrf_k: AtLeast1 = FITTED["rrf_k"]
+    semantic_weight: float = FITTED["semantic_weight"]
+    lexical_weight: float = 1.0
+    # The document leg: documents ranked by their title and identity card; a passage of the
+    # document ranked r adds document_weight / (rrf_k + r) to its fused score.
+    document_weight: float = FITTED["document_weight"]
+    document_candidate_limit: AtLeast0 = FITTED["document_candidate_limit"]
+    common_term_share: float = 0.05
+    statement_timeout_ms: AtLeast1 = 5000
+    hnsw_ef_search: AtLeast1 = 100
+    rerank_base_url: Optional[str] = None
+    rerank_model: Optional[str] = None
+    rerank_candidate_limit: AtLeast1 = 20
+    query_understanding: bool = True
+    within_document_rerank: bool = FITTED["within_document_rerank"]

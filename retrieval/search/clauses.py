@@ -1,0 +1,92 @@
+"""The passage a question about one named regulation is about, when it is not in that regulation's body.
+
+* **Who signed it, when or where was it enacted**: its signature block
+  (``retrieval.signature``), not its Penjelasan or its first article.
+* **Is it still in force, was it revoked or amended**: the clauses of other
+  regulations that revoke, replace or amend it, from the stored legal
+  relations (each relation knows the span of its clause in the regulation
+  that states it), then its own text.
+* **A named article that a later regulation amended**: the amending
+  regulation's item that rewrites that article (an "amends" relation whose
+  articles include it) follows the article itself, so the current wording is
+  found with the old one.
+
+Every read keeps the caller's access predicate and scope: relations come from
+``legal_statuses`` (visible sources only) and the clause chunks are read under
+the search's document condition.
+"""
+from __future__ import annotations
+
+import re
+import uuid
+
+from kernel.principal import Principal
+from retrieval.access import Scope
+from retrieval.models import Chunk
+from retrieval.relations.selectors import legal_statuses
+from retrieval.search.naming import ArticleLocator
+from retrieval.selectors import chunk_enabled_q
+from retrieval.signature import asks_closing, closing_block
+
+STATUS = re.compile(
+    r"\b(masih\s+berlaku|(?:sudah|tidak|udah|gak|nggak|masih)\s+(?:\w+\s+)?berlaku|berlaku\s+lagi|status(?:nya)?|"
+    r"dicabut|mencabut|pencabutan|dibatalkan|diganti(?:kan)?|menggantikan|digantiin|diubah|mengubah|perubahan|"
+    r"in\s+force|still\s+(?:valid|apply|applies|applicable|in\s+effect)|revoked|repealed|replaced|amended|superseded)\b",
+    re.IGNORECASE,
+)
+REPLACING = ("revokes", "supersedes", "revokes_in_part", "amends")
+CLAUSES_PER_DOCUMENT = 4
+
+
+def asks_status(question: str) -> bool:
+    return STATUS.search(question) is not None
+
+
+def closing_chunks(documents: list[uuid.UUID], condition) -> list[uuid.UUID]:
+    found: list[uuid.UUID] = []
+    for document_id in documents:
+        chunks = Chunk.objects.filter(chunk_enabled_q(), document_id=document_id, document__in=_visible(condition))
+        found += [chunk.id for chunk in closing_block(chunks)]
+    return found
+
+
+def _visible(condition):
+    from retrieval.models import Document
+
+    return Document.objects.filter(condition).values("id")
+
+
+def _clause_chunk(document_id: uuid.UUID, char_start: int, condition) -> uuid.UUID | None:
+    chunk = (Chunk.objects.filter(chunk_enabled_q(), document_id=document_id, document__in=_visible(condition),
+                                  char_start__lte=char_start, char_end__gt=char_start)
+             .exclude(kind="penjelasan").order_by("ordinal").values_list("id", flat=True).first())
+    return chunk
+
+
+def relation_clauses(documents: list[uuid.UUID], *, locator: ArticleLocator | None, status: bool,
+                     principal: Principal, scope: Scope | None, condition) -> list[uuid.UUID]:
+    """Clauses of visible regulations that revoke or amend ``documents``: all of them for a status
+    question, only the amendments of the named article otherwise (newest regulation first)."""
+    if not documents or not (status or locator):
+        return []
+    wanted = set(locator.articles()) if locator else set()
+    found: list[uuid.UUID] = []
+    for document_id, legal in legal_statuses(principal=principal, document_ids=documents, scope=scope).items():
+        views = [view for view in legal.relations if view.direction == "incoming" and view.relation in REPLACING]
+        if not status:
+            views = [view for view in views if view.relation == "amends" and wanted & set(view.articles)]
+        views.sort(key=lambda view: (view.date or "", view.char_start or 0), reverse=True)
+        clauses = []
+        for view in views:
+            if view.source_document_id is None or view.char_start is None:
+                continue
+            chunk = _clause_chunk(view.source_document_id, view.char_start, condition)
+            if chunk is not None and chunk not in clauses:
+                clauses.append(chunk)
+            if len(clauses) == CLAUSES_PER_DOCUMENT:
+                break
+        found += clauses
+    return found
+
+
+__all__ = ["asks_closing", "asks_status", "closing_chunks", "relation_clauses"]

@@ -1,0 +1,129 @@
+"""The document leg of hybrid search: which regulations the question is about, then their passages.
+
+A question about annual leave belongs to the labour law before it belongs to
+any one passage. After the chunk legs are fused, each document is scored by
+the fused evidence of its passages (CombSUM over its best
+``EVIDENCE_PASSAGES``), so a law with several matching passages outranks a
+law with one lucky passage. The ``document_candidate_limit`` best documents
+then rank their *own* passages (exact vector order and the IDF-weighted
+full-text order, fused), which nominates a passage of the right law that
+neither corpus-wide leg had in its candidates. Every passage of a document
+ranked ``r`` gains ``document_weight / (rrf_k + r)``; a passage at place
+``p`` of its document's own ranking gains ``document_weight / (rrf_k + p)``.
+Both weights are fitted (``manage.py fit_retrieval``). Reads keep the
+caller's access predicate: only documents the fused legs already returned
+are considered, and those were filtered.
+"""
+from __future__ import annotations
+
+import uuid
+from typing import Sequence
+
+from django.db import connection
+
+from retrieval.search.glossary import Rewrite
+from retrieval.search.lexical import _lexemes, _rank_sql, _tsquery, idf, lexeme_shares, query_terms
+from retrieval.search.semantic import vector_literal
+
+EVIDENCE_PASSAGES = 3
+OWN_PASSAGES = 10
+
+_OWNERS_SQL = "SELECT id, document_id FROM retrieval_chunk WHERE id = ANY(%s)"
+# One statement for every candidate document: each one's nearest passages by exact distance.
+_OWN_SEMANTIC_SQL = """
+SELECT d.id, nearest.id FROM unnest(%s::uuid[]) AS d(id)
+CROSS JOIN LATERAL (
+    SELECT c.id FROM retrieval_chunk c
+    WHERE c.document_id = d.id AND c.embedding_model = %s AND c.enabled
+    ORDER BY (c.embedding <=> %s::vector) + 0, c.id
+    LIMIT %s
+) AS nearest
+"""
+_OWN_LEXICAL_SQL = """
+SELECT document_id, id FROM (
+    SELECT document_id, id, row_number() OVER (
+        PARTITION BY document_id ORDER BY search_vector @@ %s::tsquery DESC, {rank} DESC, id) AS place
+    FROM retrieval_chunk
+    WHERE document_id = ANY(%s) AND enabled AND search_vector @@ %s::tsquery
+) AS ranked WHERE place <= %s ORDER BY document_id, place
+"""
+
+
+def owners(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, uuid.UUID]:
+    if not ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(_OWNERS_SQL, [list(ids)])
+        return dict(cursor.fetchall())
+
+
+def rank_documents(ranked: Sequence[tuple[uuid.UUID, float]], owner: dict[uuid.UUID, uuid.UUID]) -> list[uuid.UUID]:
+    """Documents by the summed fused score of their best passages (ties: the best passage's place)."""
+    scores: dict[uuid.UUID, list[float]] = {}
+    first: dict[uuid.UUID, int] = {}
+    for place, (chunk_id, score) in enumerate(ranked):
+        document = owner.get(chunk_id)
+        if document is None:
+            continue
+        scores.setdefault(document, []).append(score)
+        first.setdefault(document, place)
+    total = {document: sum(sorted(values, reverse=True)[:EVIDENCE_PASSAGES]) for document, values in scores.items()}
+    return sorted(total, key=lambda document: (-total[document], first[document]))
+
+
+def _own_rankings(documents: list[uuid.UUID], rewrite: Rewrite, vector, model_name: str) -> dict[uuid.UUID, list[uuid.UUID]]:
+    """Each document's own passages: exact vector order and full-text order, fused by RRF."""
+    lists: dict[uuid.UUID, list[list[uuid.UUID]]] = {document: [] for document in documents}
+    with connection.cursor() as cursor:
+        if vector is not None:
+            cursor.execute(_OWN_SEMANTIC_SQL, [documents, model_name, vector_literal(vector), OWN_PASSAGES])
+            _append(lists, cursor.fetchall())
+        lexemes = _lexemes(query_terms(rewrite.lexical))
+        if lexemes:
+            shares, rows = lexeme_shares(lexemes)
+            rank_sql, rank_params = _rank_sql({lexeme: idf(shares[lexeme], rows) for lexeme in lexemes})
+            cursor.execute(_OWN_LEXICAL_SQL.format(rank=rank_sql),
+                           [_tsquery(lexemes, "&"), *rank_params, documents, _tsquery(lexemes, "|"), OWN_PASSAGES])
+            _append(lists, cursor.fetchall())
+    fused = {}
+    for document, rankings in lists.items():
+        scores: dict[uuid.UUID, float] = {}
+        for ids in rankings:
+            for place, chunk_id in enumerate(ids, start=1):
+                scores[chunk_id] = scores.get(chunk_id, 0.0) + 1.0 / (60 + place)
+        fused[document] = sorted(scores, key=lambda chunk_id: (-scores[chunk_id], str(chunk_id)))
+    return fused
+
+
+def _append(lists: dict[uuid.UUID, list[list[uuid.UUID]]], rows) -> None:
+    current: dict[uuid.UUID, list[uuid.UUID]] = {}
+    for document, chunk_id in rows:
+        current.setdefault(document, []).append(chunk_id)
+    for document, ids in current.items():
+        lists[document].append(ids)
+
+
+def document_leg(
+    ranked: list[tuple[uuid.UUID, float]], rewrite: Rewrite, *, vector, model_name: str, config
+) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, uuid.UUID]]:
+    """The fused ranking with the document leg added, and the passages' owners (for later stages)."""
+    owner = owners([chunk_id for chunk_id, _ in ranked])
+    limit = config.document_candidate_limit
+    if not ranked or config.document_weight <= 0 or limit <= 0:
+        return ranked, owner
+    documents = rank_documents(ranked, owner)[:limit]
+    own = _own_rankings(documents, rewrite, vector, model_name)
+    scores = dict(ranked)
+    for chunk_ids in own.values():
+        for place, chunk_id in enumerate(chunk_ids, start=1):
+            scores[chunk_id] = scores.get(chunk_id, 0.0) + config.document_weight / (config.rrf_k + place)
+    for document, chunk_ids in own.items():
+        for chunk_id in chunk_ids:
+            owner[chunk_id] = document
+    place_of = {document: place for place, document in enumerate(documents, start=1)}
+    for chunk_id in scores:
+        place = place_of.get(owner.get(chunk_id))
+        if place is not None:
+            scores[chunk_id] += config.document_weight / (config.rrf_k + place)
+    fused = sorted(scores.items(), key=lambda item: (-item[1], str(item[0])))
+    return fused, owner
