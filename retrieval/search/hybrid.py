@@ -21,6 +21,7 @@ from retrieval.embedders import get_embedder
 from retrieval.models import Chunk
 from retrieval.rerankers import get_reranker
 from retrieval.search.documents import document_leg
+from retrieval.search.feedback import feedback_vector
 from retrieval.search.focus import focus_ranking
 from retrieval.search.glossary import Rewrite, rewrite_query
 from retrieval.search.lexical import LexicalResult, chunk_search_lexical
@@ -114,6 +115,10 @@ def _load_chunks(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Chunk]:
     return {chunk.id: chunk for chunk in chunks}
 
 
+def _hnsw_options(config, limit: int) -> dict:
+    return {"hnsw.ef_search": max(config.hnsw_ef_search, limit), "hnsw.iterative_scan": "relaxed_order"}
+
+
 @traced_search
 def chunk_search(
     query: str,
@@ -158,10 +163,7 @@ def chunk_search(
         timings["embed"] = (time.perf_counter() - started) * 1000
         limit = top_k if mode == "semantic" else max(config.semantic_candidate_limit, top_k)
         started = time.perf_counter()
-        with bounded_transaction(
-            config.statement_timeout_ms,
-            **{"hnsw.ef_search": max(config.hnsw_ef_search, limit), "hnsw.iterative_scan": "relaxed_order"},
-        ):
+        with bounded_transaction(config.statement_timeout_ms, **_hnsw_options(config, limit)):
             semantic = chunk_search_semantic(vector, model_name=embedder.model_name, document_condition=condition, limit=limit)
         timings["semantic"] = (time.perf_counter() - started) * 1000
 
@@ -177,11 +179,20 @@ def chunk_search(
     elif mode == "lexical":
         ranked = list(zip(lexical.chunk_ids, lexical.scores))
     else:
-        ranked = reciprocal_rank_fusion(
-            [([chunk_id for chunk_id, _ in semantic], config.semantic_weight)]
-            + ([(list(lexical.chunk_ids), config.lexical_weight)] if lexical else []),
-            config.rrf_k,
-        )
+        legs = [([chunk_id for chunk_id, _ in semantic], config.semantic_weight)]
+        legs += [(list(lexical.chunk_ids), config.lexical_weight)] if lexical else []
+        ranked = reciprocal_rank_fusion(legs, config.rrf_k)
+        if config.feedback_weight > 0:
+            started = time.perf_counter()
+            moved = feedback_vector(vector, [chunk_id for chunk_id, _ in ranked], model_name=embedder.model_name,
+                                    weight=config.feedback_weight)
+            if moved is not None:
+                with bounded_transaction(config.statement_timeout_ms, **_hnsw_options(config, limit)):
+                    again = chunk_search_semantic(moved, model_name=embedder.model_name, document_condition=condition,
+                                                  limit=limit)
+                ranked = reciprocal_rank_fusion(legs + [([chunk_id for chunk_id, _ in again], config.semantic_weight)],
+                                                config.rrf_k)
+            timings["feedback"] = (time.perf_counter() - started) * 1000
         started = time.perf_counter()
         ranked, _ = document_leg(ranked, rewrite, vector=vector, model_name=embedder.model_name, config=config)
         timings["documents"] = (time.perf_counter() - started) * 1000
