@@ -39,6 +39,8 @@ class Question:
     labels: tuple[Label, ...]
     kind: str = "other"
     split: str | None = None       # "train" | "validation" for the shared sets' rows (retrieval.quality)
+    styles: tuple[str, ...] = ()   # a row's style tags: "formal", "colloquial", "english", "figure", …
+    twin: str | None = None        # the twin group: formal, colloquial and English wordings of one question
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class Scores:
     # Per question (same order as the set): first relevant rank, or None.
     firsts: tuple[int | None, ...] = ()
     tops: tuple[tuple[str, ...], ...] = field(default=(), repr=False)
+    # Per question: the ranks at which its labels were first found (what a subset's figures are computed from).
+    found: tuple[tuple[int, ...], ...] = field(default=(), repr=False)
 
 
 def _question(row: dict, number: int) -> Question:
@@ -69,8 +73,11 @@ def _question(row: dict, number: int) -> Question:
                        for l in row["relevant"])
     if not labels:
         raise ValueError("no relevant label")
+    styles = row.get("style") or ()
     return Question(row["query"], labels, str(row.get("kind") or "other"),
-                    split_of(str(row["id"])) if "id" in row else None)
+                    split_of(str(row["id"])) if "id" in row else None,
+                    styles=(styles,) if isinstance(styles, str) else tuple(str(style) for style in styles),
+                    twin=str(row["twin"]) if row.get("twin") else None)
 
 
 def load_questions(path: Path) -> list[Question]:
@@ -165,7 +172,14 @@ def _scores(name: str, kind: str, questions, found, tops, k: int) -> Scores:
         recall={cut: float(measures[f"hit_rate@{cut}"]) for cut in CUTOFFS},
         mrr=float(measures[f"mrr@{k}"]), ndcg=float(measures[f"ndcg@{k}"]),
         firsts=tuple(min(ranks) if ranks else None for ranks in found), tops=tuple(tops),
+        found=tuple(tuple(ranks) for ranks in found),
     )
+
+
+def subset_scores(overall: Scores, questions: list[Question], indexes: Sequence[int], kind: str, k: int = 10) -> Scores:
+    """``overall``'s figures over the questions at ``indexes`` only, labelled ``kind``."""
+    return _scores(overall.name, kind, [questions[i] for i in indexes], [overall.found[i] for i in indexes],
+                   [overall.tops[i] for i in indexes], k)
 
 
 def evaluate(
@@ -217,8 +231,8 @@ def bm25_ranker(scope: Scope, k: int) -> Callable[[str], list[RankedChunk]]:
     return rank
 
 
-def format_table(rows: list[Scores], *, by_kind: bool = False) -> str:
-    first = f"{'kind':<14} " if by_kind else ""
+def format_table(rows: list[Scores], *, by_kind: bool = False, column: str = "kind") -> str:
+    first = f"{column:<14} " if by_kind else ""
     header = f"{first}{'mode':<14} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'MRR@10':>7} {'nDCG@10':>8} {'n':>4}"
     lines = [header, "-" * len(header)]
     for row in rows:

@@ -13,6 +13,7 @@ from retrieval.access import Scope, visible_documents_q
 from retrieval.evaluation import (
     EVALUATOR, as_json, bm25_ranker, evaluate, format_table, gold_missing_warning, load_questions, search_ranker,
 )
+from retrieval.evaluation_styles import STYLES, format_twins, style_scores, twin_summary, twins_json
 from retrieval.models import Chunk, Document
 from retrieval.search.hybrid import MODES
 
@@ -88,10 +89,22 @@ class Command(BaseCommand):
         self.stdout.write(format_table(
             [row for kind in kinds for _, rows in runs for row in rows if row.kind == kind], by_kind=True
         ))
+        styles = [style_scores(overall, questions, k) for overall, _ in runs]
+        if any(styles):
+            self.stdout.write("\nper style")
+            self.stdout.write(format_table(
+                [row for style in STYLES for rows in styles for row in rows if row.kind == style],
+                by_kind=True, column="style",
+            ))
+        twins = [summary for overall, _ in runs if (summary := twin_summary(overall, questions, k))]
+        if twins:
+            self.stdout.write(f"\ntwin pairs ({twins[0].groups} groups; gap = R@5 minus the formal twins' R@5, "
+                              "lost = groups whose formal row is in the top 5 and this one is not)")
+            self.stdout.write(format_twins(twins))
         if misses:
             self._misses(questions, runs)
         if json_path:
-            self._write_json(json_path, file, questions, runs)
+            self._write_json(json_path, file, questions, runs, styles, twins)
 
     def _warn_missing_gold(self, questions, scope) -> None:
         warning = gold_missing_warning((label.document for question in questions for label in question.labels), scope)
@@ -107,13 +120,16 @@ class Command(BaseCommand):
                 wanted = "; ".join(f"{label.document}" + (f" Pasal {label.pasal}" if label.pasal else "") for label in question.labels)
                 self.stdout.write(f"- [{question.kind}] {question.query}\n    wanted {wanted}; first at {first or '-'}; top: {' | '.join(top)}")
 
-    def _write_json(self, path, file, questions, runs):
+    def _write_json(self, path, file, questions, runs, styles, twins):
         payload = {
             "questions_file": str(file),
             "figures": [as_json(overall) for overall, _ in runs],
             "per_kind": [as_json(row) for _, rows in runs for row in rows],
+            "per_style": [{"style": row.kind, **as_json(row)} for rows in styles for row in rows],
+            "twins": twins_json(twins) if twins else None,
             "questions": [
-                {"query": q.query, "kind": q.kind, "first_rank": {overall.name: overall.firsts[i] for overall, _ in runs}}
+                {"query": q.query, "kind": q.kind, "styles": list(q.styles), "twin": q.twin,
+                 "first_rank": {overall.name: overall.firsts[i] for overall, _ in runs}}
                 for i, q in enumerate(questions)
             ],
         }
