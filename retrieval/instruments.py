@@ -111,6 +111,8 @@ QUESTION_TYPES: list[tuple[str, tuple[str, ...]]] = [
     (r"peraturan\s+presiden|perpres|presidential\s+regulation", ("Peraturan Presiden",)),
     (r"aceh\s+governor(?:'s)?\s+regulation|governor(?:'s)?\s+regulation", ("Peraturan Gubernur Aceh",)),
     (r"aceh\s+governor(?:'s)?\s+decree|governor(?:'s)?\s+decree", ("Keputusan Gubernur Aceh",)),
+    (r"aceh\s+governor(?:'s)?\s+instruction|governor(?:'s)?\s+instruction", ("Instruksi Gubernur Aceh",)),
+    (r"presidential\s+instruction", ("Instruksi Presiden",)),
     (r"peraturan\s+(?:kepala\s+)?badan\s+pengawas\s+tenaga\s+nuklir|peraturan\s+(?:kepala\s+)?bapeten|perba",
      ("Peraturan Badan Pengawas Tenaga Nuklir", "Peraturan Kepala Badan Pengawas Tenaga Nuklir")),
     (r"peraturan\s+otoritas\s+jasa\s+keuangan|peraturan\s+ojk|pojk", ("Peraturan Otoritas Jasa Keuangan",)),
