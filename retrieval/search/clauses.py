@@ -7,9 +7,9 @@
   relations (each relation knows the span of its clause in the regulation
   that states it), then its own text.
 * **A named article that a later regulation amended**: the amending
-  regulation's item that rewrites that article (an "amends" relation whose
-  articles include it) follows the article itself, so the current wording is
-  found with the old one.
+  regulation's item that rewrites that article (filed under the relation's
+  "Pasal I" and the article's heading) follows the article itself, so the
+  current wording is found with the old one.
 
 Every read keeps the caller's access predicate and scope: relations come from
 ``legal_statuses`` (visible sources only) and the clause chunks are read under
@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 import uuid
+
+from django.db.models import Q
 
 from kernel.principal import Principal
 from retrieval.access import Scope
@@ -63,29 +65,40 @@ def _clause_chunk(document_id: uuid.UUID, char_start: int, condition) -> uuid.UU
     return chunk
 
 
+def _new_wording(view, articles: set[str], condition) -> list[uuid.UUID]:
+    """The amending regulation's items that rewrite ``articles``: chunks filed under the relation's own
+    "Pasal I" and the rewritten article (the chunker files "3. Ketentuan Pasal 4 diubah ..." as
+    ["Pasal I", "Pasal 4"])."""
+    if not view.pasal:
+        return []
+    headings = Q()
+    for article in articles:
+        headings |= Q(section_path__contains=[view.pasal, f"Pasal {article}"])
+    return list(Chunk.objects.filter(chunk_enabled_q(), headings, document_id=view.source_document_id,
+                                     document__in=_visible(condition))
+                .exclude(kind="penjelasan").order_by("ordinal").values_list("id", flat=True)[:CLAUSES_PER_DOCUMENT])
+
+
 def relation_clauses(documents: list[uuid.UUID], *, locator: ArticleLocator | None, status: bool,
                      principal: Principal, scope: Scope | None, condition) -> list[uuid.UUID]:
-    """Clauses of visible regulations that revoke or amend ``documents``: all of them for a status
-    question, only the amendments of the named article otherwise (newest regulation first)."""
+    """Clauses of visible regulations that revoke or amend ``documents``: the revoking or amending clause
+    for a status question, the new wording of the named article otherwise (newest regulation first)."""
     if not documents or not (status or locator):
         return []
     wanted = set(locator.articles()) if locator else set()
     found: list[uuid.UUID] = []
     for document_id, legal in legal_statuses(principal=principal, document_ids=documents, scope=scope).items():
-        views = [view for view in legal.relations if view.direction == "incoming" and view.relation in REPLACING]
-        if not status:
-            views = [view for view in views if view.relation == "amends" and wanted & set(view.articles)]
+        views = [view for view in legal.relations if view.direction == "incoming" and view.relation in REPLACING
+                 and view.source_document_id is not None]
         views.sort(key=lambda view: (view.date or "", view.char_start or 0), reverse=True)
-        clauses = []
+        clauses: list[uuid.UUID] = []
         for view in views:
-            if view.source_document_id is None or view.char_start is None:
-                continue
-            chunk = _clause_chunk(view.source_document_id, view.char_start, condition)
-            if chunk is not None and chunk not in clauses:
-                clauses.append(chunk)
-            if len(clauses) == CLAUSES_PER_DOCUMENT:
-                break
-        found += clauses
+            if wanted and view.relation == "amends":
+                clauses += _new_wording(view, wanted, condition)
+            if status and view.char_start is not None:
+                clause = _clause_chunk(view.source_document_id, view.char_start, condition)
+                clauses += [clause] if clause is not None else []
+        found += list(dict.fromkeys(clauses))[:CLAUSES_PER_DOCUMENT]
     return found
 
 
