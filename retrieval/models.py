@@ -130,7 +130,7 @@ class Chunk(models.Model):
                 name="chunk_embedding_hnsw",
                 fields=["embedding"],
                 m=16,
-                ef_construction=64,
+                ef_construction=200,   # real corpus recall@10 at ef_search 200: 0.93 (64) -> 0.99
                 opclasses=["vector_cosine_ops"],
             ),
             GinIndex(fields=["search_vector"], name="chunk_search_vector_gin"),

@@ -31,7 +31,7 @@ class RetrievalSettings:
     feedback_weight: float = FITTED["feedback_weight"]        # Rocchio on the semantic leg (search/feedback.py)
     common_term_share: float = 0.05
     statement_timeout_ms: AtLeast1 = 5000
-    hnsw_ef_search: AtLeast1 = 100
+    hnsw_ef_search: AtLeast1 = 200      # recall@10 0.92 at 100, 0.99 at 200 on the real corpus (ef_construction 200)
     rerank_base_url: Optional[str] = None
     rerank_model: Optional[str] = None
     rerank_candidate_limit: AtLeast1 = 20
