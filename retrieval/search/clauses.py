@@ -25,13 +25,16 @@ from django.db.models import Q
 from kernel.principal import Principal
 from retrieval.access import Scope
 from retrieval.models import Chunk
+from retrieval.relations.citations import identity_key
+from retrieval.relations.models import LegalRelation
 from retrieval.relations.selectors import legal_statuses
-from retrieval.search.naming import ArticleLocator
+from retrieval.search.naming import ArticleLocator, NamedRegulation
 from retrieval.selectors import chunk_enabled_q
 from retrieval.signature import asks_closing, closing_block
 
 STATUS = re.compile(
-    r"\b(masih\s+berlaku|(?:sudah|tidak|udah|gak|nggak|masih)\s+(?:\w+\s+)?berlaku|berlaku\s+lagi|status(?:nya)?|"
+    r"\b(masih\s+(?:\w+\s+)?(?:berlaku|dipakai|dipake|digunakan|sah|valid|aktif|relevan)|"
+    r"(?:sudah|tidak|udah|gak|nggak)\s+(?:\w+\s+)?berlaku|berlaku\s+lagi|status(?:nya)?|"
     r"dicabut|mencabut|pencabutan|dibatalkan|diganti(?:kan)?|menggantikan|digantiin|diubah|mengubah|perubahan|"
     r"in\s+force|still\s+(?:valid|apply|applies|applicable|in\s+effect)|revoked|repealed|replaced|amended|superseded)\b",
     re.IGNORECASE,
@@ -102,4 +105,22 @@ def relation_clauses(documents: list[uuid.UUID], *, locator: ArticleLocator | No
     return found
 
 
-__all__ = ["asks_closing", "asks_status", "closing_chunks", "relation_clauses"]
+def clauses_replacing_unindexed(named: list[NamedRegulation], *, condition) -> list[uuid.UUID]:
+    """For a status question about a regulation that is not indexed here (or not visible): the clauses of
+    visible regulations that revoke or amend it, found by its identity key in the stored relations."""
+    keys = {key for regulation in named for prefix in regulation.type_prefixes
+            if (key := identity_key(prefix, regulation.number, regulation.year))}
+    if not keys:
+        return []
+    relations = (LegalRelation.objects.filter(target_key__in=keys, relation__in=REPLACING,
+                                              source_document__in=_visible(condition))
+                 .order_by("-source_document__year", "char_start").values_list("source_document_id", "char_start"))
+    found: list[uuid.UUID] = []
+    for document_id, char_start in relations[:CLAUSES_PER_DOCUMENT]:
+        clause = _clause_chunk(document_id, char_start, condition)
+        if clause is not None and clause not in found:
+            found.append(clause)
+    return found
+
+
+__all__ = ["asks_closing", "asks_status", "closing_chunks", "clauses_replacing_unindexed", "relation_clauses"]

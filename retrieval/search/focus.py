@@ -26,17 +26,21 @@ from django.db import connection
 
 from kernel.principal import Principal
 from retrieval.access import Scope
-from retrieval.search.clauses import asks_closing, asks_status, closing_chunks, relation_clauses
+from retrieval.search.clauses import (
+    asks_closing, asks_status, clauses_replacing_unindexed, closing_chunks, relation_clauses,
+)
 from retrieval.search.definitions import definition_term, defining_chunks
 from retrieval.search.glossary import Rewrite
 from retrieval.search.lexical import _lexemes, _rank_sql, _tsquery, idf, lexeme_shares, query_terms
 from retrieval.search.naming import (
+    NamedRegulation,
     article_chunks,
     asks_explanation,
     find_article,
     find_articles,
     find_named_regulations,
     named_anchors,
+    regulation_copies,
     resolve_regulation,
 )
 from retrieval.search.semantic import vector_literal
@@ -87,14 +91,22 @@ def _fused(lists: Sequence[Sequence[uuid.UUID]]) -> list[uuid.UUID]:
 
 def named_documents(query: str, rewrite: Rewrite, *, principal: Principal, scope: Scope | None) -> list[uuid.UUID]:
     """Visible documents the question names (type+number+year, nickname, else type+subject), in order of mention."""
+    return _named(query, rewrite, principal=principal, scope=scope)[0]
+
+
+def _named(query: str, rewrite: Rewrite, *, principal: Principal,
+           scope: Scope | None) -> tuple[list[uuid.UUID], list[NamedRegulation]]:
+    """Visible documents the question names (type+number+year, nickname, else type+subject), in order of
+    mention, and the regulations it names that resolve to none of them."""
     found: list[uuid.UUID] = []
+    unresolved: list[NamedRegulation] = []
     for named in [*find_named_regulations(query), *rewrite.nicknames]:
-        document = resolve_regulation(named, principal=principal, scope=scope)
-        if document is not None and document.id not in found:
-            found.append(document.id)
+        copies = regulation_copies(named, principal=principal, scope=scope)
+        found += [document.id for document in copies if document.id not in found]
+        unresolved += [] if copies else [named]
     if not found:
         found = titled_documents(query, principal=principal, scope=scope)
-    return found
+    return found, unresolved
 
 
 def _article_owners(query: str, documents: list[uuid.UUID], *, principal: Principal,
@@ -188,7 +200,7 @@ def focus_ranking(
     """The fused ranking with named units, definitions and the dominant document's order applied."""
     stages: list[str] = []
     front: list[uuid.UUID] = []
-    documents = named_documents(query, rewrite, principal=principal, scope=scope)
+    documents, unresolved = _named(query, rewrite, principal=principal, scope=scope)
     locator = find_article(query) if documents else None
     explanation = asks_explanation(query)
     if locator:
@@ -196,9 +208,10 @@ def focus_ranking(
             for own in locators:
                 front += [chunk.id for chunk in article_chunks(document_id, own, explanation_first=explanation)]
         stages.append("named-article")
-    status = bool(documents) and asks_status(query)
+    status = bool(documents or unresolved) and asks_status(query)
     clauses = relation_clauses(documents, locator=locator, status=status, principal=principal, scope=scope,
                                condition=condition)
+    clauses += clauses_replacing_unindexed(unresolved, condition=condition) if status else []
     if clauses:
         # A status question is answered by the clause that revokes or amends; a named article by its text, then
         # the item that rewrote it.

@@ -174,6 +174,18 @@ def named_anchors(question: str) -> list[NamedAnchor]:
     return [NamedAnchor(n, tuple(owned[i])) for i, n in enumerate(named)]
 
 
+def regulation_copies(named: NamedRegulation, *, principal: Principal, scope: Scope | None) -> list[Document]:
+    """The visible documents that are copies of one named regulation: the one ``resolve_regulation`` finds,
+    else two or three documents (a PDF and a text file of one law) whose identity cards agree exactly;
+    [] when nothing, or more than one regulation, matches."""
+    candidates = _candidates(named, principal=principal, scope=scope)
+    if not candidates:
+        return []
+    cards = {(c.instrument_type or "", (c.number or "").lower(), c.year) for c in candidates}
+    identities = {candidate.source_key or str(candidate.id) for candidate in candidates}
+    return candidates if len(cards) == 1 or len(identities) == 1 and len(candidates) == 1 else []
+
+
 def resolve_regulation(named: NamedRegulation, *, principal: Principal, scope: Scope | None) -> Document | None:
     """The one visible indexed document with that identity, or None if none, several or too slow.
 
@@ -185,6 +197,14 @@ def resolve_regulation(named: NamedRegulation, *, principal: Principal, scope: S
     exactly one current record; reaching the browse limit is ambiguous, and so is a lookup past
     ``RESOLVE_DEADLINE_SECONDS``.
     """
+    candidates = _candidates(named, principal=principal, scope=scope)
+    identities = {candidate.source_key or str(candidate.id) for candidate in candidates or ()}
+    return candidates[0] if candidates and len(identities) == 1 and len(candidates) == 1 else None
+
+
+def _candidates(named: NamedRegulation, *, principal: Principal, scope: Scope | None) -> list[Document] | None:
+    """The visible current documents matching ``named`` by card or title; None when the lookup hit the browse
+    limit or the deadline (ambiguous)."""
     number_q, year_q, type_q = Q(number__iregex=_number_pattern(named.number)), Q(year=named.year), Q()
     for prefix in named.type_prefixes:
         type_q |= Q(instrument_type__iexact=prefix) if named.exact else Q(instrument_type__istartswith=prefix)
@@ -203,15 +223,14 @@ def resolve_regulation(named: NamedRegulation, *, principal: Principal, scope: S
             candidates = list(
                 Document.objects.filter(visible_documents_q(principal, scope)).filter(card | titled)
                 .exclude(status=Document.Status.SUPERSEDED)
-                .only("id", "title", "source_key").order_by("id")[:RESOLVE_BROWSE_LIMIT])
+                .only("id", "title", "source_key", "instrument_type", "number", "year").order_by("id")[:RESOLVE_BROWSE_LIMIT])
             with connection.cursor() as cursor:
                 cursor.execute("SELECT set_config('statement_timeout', %s, true)", [previous])
     except OperationalError:
         return None                  # cancelled at the deadline
     if time.monotonic() - started > RESOLVE_DEADLINE_SECONDS or len(candidates) >= RESOLVE_BROWSE_LIMIT:
         return None
-    identities = {candidate.source_key or str(candidate.id) for candidate in candidates}
-    return candidates[0] if len(identities) == 1 and len(candidates) == 1 else None
+    return candidates
 
 
 def _number_pattern(number: str) -> str:

@@ -65,3 +65,23 @@ def test_the_penjelasan_leads_only_when_it_is_asked_for():
     assert asked.kind == "penjelasan" and "Pasal 26" in asked.section_path
     plain = _hits("Apa isi Pasal 26 UU Nomor 14 Tahun 2008?")[0].chunk
     assert plain.kind != "penjelasan" and "Pasal 26" in plain.section_path
+
+
+def test_a_status_question_about_an_unindexed_regulation_finds_the_clause_revoking_it():
+    _ingest("txt/pp-12-2019-pengelolaan-keuangan-daerah.txt")     # revokes PP 58/2005, which is not indexed
+    outcome = chunk_search("Apakah PP Nomor 58 Tahun 2005 masih berlaku?", mode="hybrid", top_k=5, principal=EVALUATOR)
+    first = outcome.hits[0].chunk
+    assert first.document.number == "12" and "Nomor 58 Tahun 2005" in first.text and "dicabut" in first.text
+    assert "relations" in outcome.stages
+
+
+def test_two_copies_of_one_regulation_are_both_named():
+    path = corpus_path(AMENDED)
+    text = path.read_text()
+    for name, body in (("pp-19-2010-a.txt", text), ("pp-19-2010-b.txt", text + "\n\nSalinan sesuai dengan aslinya.\n")):
+        outcome = document_ingest_bytes(data=body.encode(), filename=name, source_key=f"test:{name}",
+                                        options=IngestOptions(collection_id="JDIH"))
+        assert outcome.status == "ingested", outcome
+    outcome = chunk_search("PP Nomor 19 Tahun 2010 Pasal 4 tentang apa?", mode="hybrid", top_k=5, principal=EVALUATOR)
+    assert {"named-article", "named-document"} <= set(outcome.stages)
+    assert all("Pasal 4" in hit.chunk.section_path for hit in outcome.hits[:2])
