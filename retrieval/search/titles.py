@@ -3,7 +3,7 @@
 After a type word with no number, the next few content words are the
 subject. The longest leading run of them whose every word exactly one
 visible indexed document of that type carries in its title (a year, when written, must
-match) names that document. Amendments ("Perubahan atas ...") only match
+be its year or appear in its title) names that document. Amendments ("Perubahan atas ...") only match
 when the question speaks of a change. Anything ambiguous names nothing.
 """
 from __future__ import annotations
@@ -58,7 +58,8 @@ def titled_documents(question: str, *, principal: Principal, scope: Scope | None
             type_match |= Q(instrument_type__istartswith=prefix)
         documents = Document.objects.filter(visible_documents_q(principal, scope)).filter(type_match)
         if year:
-            documents = documents.filter(year=int(year.group(0)))
+            # "Kepgub penetapan UMP Aceh tahun 2026" names the decree of 2025 whose title carries 2026.
+            documents = documents.filter(Q(year=int(year.group(0))) | Q(title__contains=year.group(0)))
         if not amendment:
             documents = documents.exclude(title__icontains="perubahan atas")
         for size in range(len(words), MIN_WORDS - 1, -1):
