@@ -34,20 +34,15 @@ class AllowListContract(Contract):
     package = fields.StringField()
     public = fields.ListField(subfield=fields.StringField())
     importers = fields.ListField(subfield=fields.StringField())
-    # "importer -> imported" pairs still allowed while they are moved behind the public modules.
-    exempt = fields.ListField(subfield=fields.StringField(), required=False, default=[])
 
     def check(self, graph, verbose: bool) -> ContractCheck:
         package, public, importers = self.package, list(self.public), list(self.importers)  # type: ignore
-        exempt = {tuple(part.strip() for part in pair.split("->")) for pair in self.exempt}  # type: ignore
         illegal = []
         for imported in sorted(graph.find_descendants(package) | {package}):
             if any(_within(imported, name) for name in public):
                 continue
             for importer in sorted(graph.find_modules_that_directly_import(imported)):
                 if _within(importer, package) or not any(_within(importer, name) for name in importers):
-                    continue
-                if (importer, imported) in exempt:
                     continue
                 illegal.append((importer, imported, _lines(graph, importer, imported)))
         return ContractCheck(kept=not illegal, metadata={"illegal": illegal})

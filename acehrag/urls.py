@@ -6,6 +6,8 @@ from acehrag import health, views
 from acehrag.api import api
 from acehrag.errors import not_found_view
 from acehrag.telemetry.views import metrics_view
+from answering.public import urls as public_chat_urls
+from workbench import urls as workbench_urls
 
 urlpatterns = [
     path("", views.landing, name="landing"),
@@ -13,10 +15,10 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("metrics", metrics_view, name="metrics"),
-    path("admin/", include("workbench.urls")),  # staff-only workbench pages, before the admin's catch-all
+    path("admin/", include(workbench_urls)),  # staff-only workbench pages, before the admin's catch-all
     path("admin/", admin.site.urls),
     # The public widget routes carry no API key; they must come before the API's catch-all mount.
-    path("", include("answering.public.urls")),
+    path("", include(public_chat_urls)),
 ]
 
 if api.docs_url:

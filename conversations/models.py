@@ -3,6 +3,9 @@ import uuid
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
+# The owner of a public chat widget's conversation: this prefix, then the visitor's key.
+PUBLIC_OWNER_PREFIX = "public:"
+
 
 class Conversation(models.Model):
     class RouteFamily(models.TextChoices):

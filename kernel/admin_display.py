@@ -1,4 +1,5 @@
-"""Display helpers shared by the admin screens: an excerpt that fits a list column, the whole on hover."""
+"""Display helpers shared by the admin screens: an excerpt that fits a list column, the whole on hover;
+an answer's grounding as a badge."""
 from __future__ import annotations
 
 import re
@@ -32,3 +33,12 @@ def truncated(text: str | None, limit: int = 90) -> SafeString | str:
     if not whole:
         return "—"
     return format_html('<span class="truncated" title="{}">{}</span>', whole, text_excerpt(whole, limit))
+
+
+def grounding_badge(rate: float | None) -> SafeString:
+    """An answer's grounding rate as a coloured badge ("not checked" when no claim was checked)."""
+    if rate is None:
+        return format_html('<span class="badge badge-none" title="No claim was checked">not checked</span>')
+    level = "good" if rate >= 0.9 else "fair" if rate >= 0.5 else "poor"
+    return format_html('<span class="badge badge-{}" title="Share of checked claims the cited passages support">'
+                       'grounding {}</span>', level, f"{rate:.0%}")

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
+from datetime import datetime
 
 from django.contrib.postgres.search import SearchQuery
 from django.db.models import Case, Count, IntegerField, Q, QuerySet, Sum, Value, When, Window
@@ -141,3 +143,23 @@ def document_section_counts(*, document_id: uuid.UUID) -> list[tuple[str, int]]:
         top = path[0] if path else "(no section)"
         counts[top] = counts.get(top, 0) + 1
     return list(counts.items())
+
+
+def document_titles_staff(*, document_ids) -> dict[uuid.UUID, str]:
+    """The title of each stored document among ``document_ids`` (staff pages); unknown ids are left out."""
+    return dict(Document.objects.filter(id__in=list(document_ids)).values_list("id", "title"))
+
+
+@dataclass(frozen=True)
+class IngestionFailure:
+    id: uuid.UUID
+    source_name: str
+    error: str
+    created_at: datetime
+
+
+def ingestion_failures_staff(*, start: datetime, end: datetime, limit: int) -> tuple[list[IngestionFailure], int]:
+    """The newest failed ingestions queued in [start, end) (at most ``limit``) and how many failed in all."""
+    failures = Ingestion.objects.filter(status=Ingestion.Status.FAILED, created_at__gte=start, created_at__lt=end)
+    rows = failures.values_list("id", "source_name", "error", "created_at")[:limit]
+    return [IngestionFailure(*row) for row in rows], failures.count()

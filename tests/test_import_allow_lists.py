@@ -20,6 +20,10 @@ from tests.test_import_contracts import lint_imports, project_copy  # noqa: F401
      "others import workspaces only through workspaces.facade", "answering.violation -> workspaces.models"),
     ("answering/violation.py", "from livedata.sql import sql_read\n",
      "others import livedata only through livedata.facade", "answering.violation -> livedata.sql"),
+    ("workbench/violation.py", "from answering.models import AnswerTrace\n",
+     "others import answering only through answering.facade", "workbench.violation -> answering.models"),
+    ("workbench/violation.py", "from conversations.models import Message\n",
+     "others import conversations only through conversations.facade", "workbench.violation -> conversations.models"),
     ("workspaces/violation.py", "from conversations.api import router\n",
      "no app imports another app's api module",
      "workspaces.violation -> conversations.api"),
@@ -45,5 +49,6 @@ def test_the_facades_themselves_are_allowed(project_copy):
         "from retrieval.facade.language import find_article\nfrom conversations.facade import history_window\n"
         "from memory.facade import memory_recall\nfrom workspaces.facade import answer_sources_resolve\n"
         "from livedata.facade import sql_read\n")
+    (project_copy / "workbench/allowed.py").write_text("from answering.facade import answer_traces_by_message\n")
     result = lint_imports(project_copy)
     assert result.returncode == 0, result.stdout

@@ -1,52 +1,17 @@
 """The quality dashboard's figures over a period, each one aggregate query on indexed columns."""
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from django.db import connection
-from django.db.models import Count, Q, Sum
-from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from conversations.models import Feedback, Message
-from retrieval.models import Ingestion
+from conversations.facade import answer_figures, cited_documents_top, refused_questions
+from retrieval.facade.staff import IngestionFailure, document_titles_staff, ingestion_failures_staff
 
 PERIODS = {"7": 7, "30": 30, "90": 90, "365": 365}
 DEFAULT_PERIOD = "30"
 TOP = 10
-
-# Lower case, punctuation to spaces, runs of spaces collapsed: "Apa itu zakat?" and "apa itu  ZAKAT" count as one.
-_REFUSED_SQL = """
-SELECT btrim(regexp_replace(regexp_replace(lower(q.content), '[^[:alnum:]]+', ' ', 'g'), '\\s+', ' ', 'g')) AS question,
-       count(*) AS times, array_agg(DISTINCT a.fallback_reason) AS reasons
-FROM conversations_message a
-JOIN conversations_message q
-  ON q.conversation_id = a.conversation_id AND q.exchange_index = a.exchange_index AND q.role = 'user'
-WHERE a.role = 'assistant' AND a.created_at >= %s AND a.created_at < %s AND a.fallback_reason IS NOT NULL
-GROUP BY 1 ORDER BY times DESC, question LIMIT %s
-"""
-
-_CITED_SQL = """
-SELECT d.id, d.title, cited.times FROM (
-    SELECT unnest(cited_document_ids) AS document_id, count(*) AS times
-    FROM conversations_message
-    WHERE role = 'assistant' AND created_at >= %s AND created_at < %s
-    GROUP BY 1 ORDER BY times DESC LIMIT %s
-) cited JOIN retrieval_document d ON d.id = cited.document_id ORDER BY cited.times DESC, d.title
-"""
-
-_LATENCY_SQL = """
-SELECT percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY latency_ms)
-FROM conversations_message
-WHERE role = 'assistant' AND created_at >= %s AND created_at < %s AND latency_ms IS NOT NULL
-"""
-
-
-def refused_questions_sql() -> str:
-    """Refused questions grouped by their normalised text, most frequent first; params: start, end, limit."""
-    return _REFUSED_SQL
 
 
 @dataclass(frozen=True)
@@ -81,7 +46,7 @@ class Dashboard:
     feedback_down: int
     refused_questions: list[tuple[str, int, list[str]]]
     cited_documents: list[tuple[str, str, int]]     # id, title, times
-    ingestion_failures: list[Ingestion]
+    ingestion_failures: list[IngestionFailure]
     ingestion_failed_count: int
 
     @property
@@ -93,43 +58,26 @@ class Dashboard:
         return self.feedback_down / self.feedback_total if self.feedback_total else None
 
 
+def cited_documents(period: Period) -> list[tuple[str, str, int]]:
+    """The documents answers cited most (id, title, times), most cited first; deleted documents left out."""
+    top = cited_documents_top(start=period.start, end=period.end, limit=TOP)
+    titles = document_titles_staff(document_ids=[document_id for document_id, _ in top])
+    return sorted(((str(document_id), titles[document_id], times) for document_id, times in top if document_id in titles),
+                  key=lambda row: (-row[2], row[1]))
+
+
 def dashboard_build(*, period: Period) -> Dashboard:
-    answers = Message.objects.filter(role=Message.Role.ASSISTANT, created_at__gte=period.start, created_at__lt=period.end)
-    # One pass over the answers (an index-only scan of message_answer_figures): per day and reason.
-    groups = (answers.order_by().annotate(day=TruncDate("created_at")).values("day", "fallback_reason")
-              .annotate(n=Count("*"), grounded=Count("grounding_rate"), grounding_sum=Sum("grounding_rate")))
-    per_day_totals: dict = defaultdict(lambda: [0, 0])
-    reasons_count: dict = defaultdict(int)
-    total = refused = grounded = 0
-    grounding_sum = 0.0
-    for row in groups:
-        per_day_totals[row["day"]][0] += row["n"]
-        total += row["n"]
-        grounded += row["grounded"]
-        grounding_sum += row["grounding_sum"] or 0.0
-        if row["fallback_reason"]:
-            per_day_totals[row["day"]][1] += row["n"]
-            reasons_count[row["fallback_reason"]] += row["n"]
-            refused += row["n"]
-    per_day = [(day, *per_day_totals.get(day, (0, 0))) for day in period.days()]
-    reasons = sorted(reasons_count.items(), key=lambda item: (-item[1], item[0]))
-    feedback = Feedback.objects.filter(updated_at__gte=period.start, updated_at__lt=period.end).aggregate(
-        total=Count("id"), down=Count("id", filter=Q(rating=Feedback.Rating.DOWN)))
-    failures = Ingestion.objects.filter(status=Ingestion.Status.FAILED, created_at__gte=period.start, created_at__lt=period.end)
-    with connection.cursor() as cursor:
-        cursor.execute(_LATENCY_SQL, [period.start, period.end])
-        latency = cursor.fetchone()[0] or [None, None]
-        cursor.execute(refused_questions_sql(), [period.start, period.end, TOP])
-        refused_questions = [(q, n, [r for r in reasons_ if r]) for q, n, reasons_ in cursor.fetchall()]
-        cursor.execute(_CITED_SQL, [period.start, period.end, TOP])
-        cited = [(str(i), title, n) for i, title, n in cursor.fetchall()]
+    figures = answer_figures(start=period.start, end=period.end)
+    failures, failed_count = ingestion_failures_staff(start=period.start, end=period.end, limit=TOP)
     return Dashboard(
-        period=period, answers=total, refused=refused, per_day=per_day, refusal_reasons=reasons,
-        mean_grounding=grounding_sum / grounded if grounded else None, latency_p50=latency[0], latency_p95=latency[1],
-        feedback_total=feedback["total"], feedback_down=feedback["down"], refused_questions=refused_questions,
-        cited_documents=cited, ingestion_failures=list(failures.only("id", "source_name", "error", "created_at")[:TOP]),
-        ingestion_failed_count=failures.count(),
+        period=period, answers=figures.answers, refused=figures.refused,
+        per_day=[(day, *figures.per_day.get(day, (0, 0))) for day in period.days()],
+        refusal_reasons=figures.refusal_reasons, mean_grounding=figures.mean_grounding,
+        latency_p50=figures.latency_p50, latency_p95=figures.latency_p95, feedback_total=figures.feedback_total,
+        feedback_down=figures.feedback_down,
+        refused_questions=refused_questions(start=period.start, end=period.end, limit=TOP),
+        cited_documents=cited_documents(period), ingestion_failures=failures, ingestion_failed_count=failed_count,
     )
 
 
-__all__ = ["refused_questions_sql", "Dashboard", "PERIODS", "Period", "dashboard_build"]
+__all__ = ["Dashboard", "PERIODS", "Period", "dashboard_build"]

@@ -5,12 +5,10 @@ import json
 from typing import Iterator
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection
-from django.db.models import Prefetch
 
-from conversations.models import Feedback, Message
+from conversations.facade import MessageExport, messages_export, refused_questions
 from kernel.spreadsheet import csv_lines
-from workbench.dashboard import Period, refused_questions_sql
+from workbench.dashboard import Period
 
 MESSAGE_COLUMNS = ["conversation_id", "owner", "route_family", "message_id", "position", "exchange_index", "role",
                    "content", "route", "fallback_reason", "grounding_rate", "latency_ms", "created_at",
@@ -20,19 +18,15 @@ REFUSED_LIMIT = 10_000
 CHUNK = 200
 
 
-def _messages(period: Period) -> Iterator[Message]:
-    return (Message.objects.filter(conversation__created_at__gte=period.start, conversation__created_at__lt=period.end)
-            .select_related("conversation").prefetch_related(Prefetch("feedback", queryset=Feedback.objects.order_by("id")))
-            .order_by("conversation__created_at", "conversation_id", "position").iterator(chunk_size=CHUNK))
+def _messages(period: Period) -> Iterator[MessageExport]:
+    return messages_export(start=period.start, end=period.end, chunk_size=CHUNK)
 
 
-def _message_row(message: Message) -> dict:
-    feedback = list(message.feedback.all())
-    first = feedback[0] if feedback else None
-    conversation = message.conversation
+def _message_row(message: MessageExport) -> dict:
+    first = message.feedback[0] if message.feedback else None
     return {
-        "conversation_id": str(conversation.id), "owner": conversation.owner, "route_family": conversation.route_family,
-        "message_id": str(message.id), "position": message.position, "exchange_index": message.exchange_index,
+        "conversation_id": str(message.conversation_id), "owner": message.owner, "route_family": message.route_family,
+        "message_id": str(message.message_id), "position": message.position, "exchange_index": message.exchange_index,
         "role": message.role, "content": message.content, "route": message.route,
         "fallback_reason": message.fallback_reason, "grounding_rate": message.grounding_rate,
         "latency_ms": message.latency_ms, "created_at": message.created_at.isoformat(),
@@ -42,9 +36,8 @@ def _message_row(message: Message) -> dict:
 
 
 def refused_rows(period: Period) -> list[dict]:
-    with connection.cursor() as cursor:
-        cursor.execute(refused_questions_sql(), [period.start, period.end, REFUSED_LIMIT])
-        return [{"question": q, "times": n, "reasons": ";".join(r for r in reasons if r)} for q, n, reasons in cursor.fetchall()]
+    return [{"question": q, "times": n, "reasons": ";".join(reasons)}
+            for q, n, reasons in refused_questions(start=period.start, end=period.end, limit=REFUSED_LIMIT)]
 
 
 def json_conversations(period: Period) -> Iterator[str]:
@@ -52,21 +45,20 @@ def json_conversations(period: Period) -> Iterator[str]:
     yield "["
     current, first = None, True
     for message in _messages(period):
-        conversation = message.conversation
-        if current != conversation.id:
+        if current != message.conversation_id:
             if current is not None:
                 yield "]}"
             yield ("" if first else ",") + json.dumps({
-                "id": str(conversation.id), "owner": conversation.owner, "title": conversation.title,
-                "route_family": conversation.route_family, "created_at": conversation.created_at,
+                "id": str(message.conversation_id), "owner": message.owner, "title": message.title,
+                "route_family": message.route_family, "created_at": message.conversation_created_at,
             }, cls=DjangoJSONEncoder)[:-1] + ', "messages": ['
-            current, first, message_first = conversation.id, False, True
+            current, first, message_first = message.conversation_id, False, True
         row = _message_row(message)
         body = {key: row[key] for key in ("message_id", "position", "exchange_index", "role", "content", "route",
                                           "fallback_reason", "grounding_rate", "latency_ms", "created_at")}
         body["source_citations"] = message.source_citations
         body["feedback"] = [{"subject": f.subject, "rating": f.rating, "comment": f.comment,
-                             "updated_at": f.updated_at.isoformat()} for f in message.feedback.all()]
+                             "updated_at": f.updated_at.isoformat()} for f in message.feedback]
         yield ("" if message_first else ",") + json.dumps(body, cls=DjangoJSONEncoder, ensure_ascii=False)
         message_first = False
     if current is not None:

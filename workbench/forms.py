@@ -1,6 +1,6 @@
 from django import forms
 
-from retrieval.models import Collection
+from retrieval.facade.staff import collection_ids
 from workbench.models import RetrievalTest
 
 
@@ -8,8 +8,8 @@ class RetrievalTestForm(forms.Form):
     query = forms.CharField(max_length=2000, widget=forms.TextInput(attrs={"size": 80, "autofocus": True}))
     mode = forms.ChoiceField(choices=[("hybrid", "Hybrid (fused)"), ("semantic", "Semantic"), ("lexical", "Lexical")])
     top_k = forms.IntegerField(min_value=1, max_value=50, initial=10, label="Top k")
-    collections = forms.ModelMultipleChoiceField(queryset=Collection.objects.all(), required=False,
-                                                 help_text="None selected: every collection.")
+    collections = forms.MultipleChoiceField(choices=lambda: [(c, c) for c in collection_ids()], required=False,
+                                            help_text="None selected: every collection.")
     document_ids = forms.CharField(required=False, label="Document ids",
                                    help_text="Optional UUIDs, separated by spaces or commas.")
     identity = forms.ChoiceField(choices=RetrievalTest.Identity.choices, label="Test as")

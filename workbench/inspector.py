@@ -1,21 +1,25 @@
 """The answer inspector's reading view of one conversation: pure rendering of stored answers.
 
 Everything shown comes from what the answer routes stored (message metadata,
-citations, the AnswerTrace); nothing is recomputed.
+citations, the answer's trace); nothing is recomputed. The conversation admin
+(``conversations/admin.py``) reads the messages and their feedback and hands
+the answers to ``answers_read``, which this app installs as its answer reader:
+conversations sits below answering and cannot read the traces itself.
 """
 from __future__ import annotations
 
 import json
 import re
+import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from answering.models import AnswerTrace
-from conversations.models import Feedback, Message
-from kernel.admin_display import bold_html
+from answering.facade import TraceView, answer_traces_by_message
+from kernel.admin_display import bold_html, grounding_badge
 
 REASONS = {
     "no_answer": "No visible passage answers the question, so the service said it could not find the answer.",
@@ -37,14 +41,6 @@ def reason_text(reason: str | None) -> str:
     if not reason:
         return ""
     return REASONS.get(reason, f"Refused ({reason}).")
-
-
-def grounding_badge(rate: float | None) -> SafeString:
-    if rate is None:
-        return format_html('<span class="badge badge-none" title="No claim was checked">not checked</span>')
-    level = "good" if rate >= 0.9 else "fair" if rate >= 0.5 else "poor"
-    return format_html('<span class="badge badge-{}" title="Share of checked claims the cited passages support">'
-                       'grounding {}</span>', level, f"{rate:.0%}")
 
 
 def chunk_link(chunk_id: str, label: str) -> SafeString:
@@ -87,7 +83,7 @@ def v2_answer_html(text: str, claims: list[dict]) -> SafeString:
 
 @dataclass
 class AnswerView:
-    message: Message
+    message: Any                     # the stored answer (a conversations row, handed over by its admin)
     schema: str                      # "v1" or "annotate-v2"
     answer_html: SafeString
     reason: str
@@ -95,14 +91,14 @@ class AnswerView:
     kept_claims: list[dict] = field(default_factory=list)
     dropped_claims: list[dict] = field(default_factory=list)
     v2_claims: list[dict] = field(default_factory=list)
-    trace: AnswerTrace | None = None
+    trace: TraceView | None = None
     trace_rows: list[dict] = field(default_factory=list)
     model_calls: list[dict] = field(default_factory=list)
-    feedback: list[Feedback] = field(default_factory=list)
+    feedback: list = field(default_factory=list)
     raw_metadata: str = ""
 
 
-def _trace_rows(trace: AnswerTrace | None) -> list[dict]:
+def _trace_rows(trace: TraceView | None) -> list[dict]:
     if trace is None:
         return []
     longest = max((float(s.get("ms") or 0) for s in trace.steps), default=0) or 1
@@ -116,7 +112,7 @@ def _trace_rows(trace: AnswerTrace | None) -> list[dict]:
     return rows
 
 
-def answer_view(message: Message, trace: AnswerTrace | None, feedback: list[Feedback]) -> AnswerView:
+def answer_view(message, trace: TraceView | None, feedback: list) -> AnswerView:
     metadata = message.metadata or {}
     synthesis = metadata.get("synthesis") or {}
     faithfulness = synthesis.get("faithfulness") or {}
@@ -138,13 +134,7 @@ def answer_view(message: Message, trace: AnswerTrace | None, feedback: list[Feed
     return view
 
 
-def conversation_inspection(conversation) -> list[tuple[Message, AnswerView | None]]:
-    """Every message of ``conversation`` in order, answers with their reading view (three queries)."""
-    messages = list(Message.objects.filter(conversation=conversation).order_by("position"))
-    answer_ids = [m.id for m in messages if m.role == Message.Role.ASSISTANT]
-    traces = {t.message_id: t for t in AnswerTrace.objects.filter(message_id__in=answer_ids)}
-    feedback: dict = {}
-    for row in Feedback.objects.filter(message_id__in=answer_ids).order_by("-updated_at"):
-        feedback.setdefault(row.message_id, []).append(row)
-    return [(m, answer_view(m, traces.get(m.id), feedback.get(m.id, [])) if m.role == Message.Role.ASSISTANT else None)
-            for m in messages]
+def answers_read(answers: list, feedback: dict[uuid.UUID, list]) -> dict[uuid.UUID, AnswerView]:
+    """The reading view of each stored answer, with its trace (one query) and its feedback (newest first)."""
+    traces = answer_traces_by_message(message_ids=[answer.id for answer in answers])
+    return {answer.id: answer_view(answer, traces.get(answer.id), feedback.get(answer.id, [])) for answer in answers}

@@ -22,7 +22,7 @@ def retrieval_test_view(request):
                 test = retrieval_test_run(administrator=request.user, request=TestRequest(
                     query=data["query"], mode=data["mode"], top_k=data["top_k"], identity=data["identity"],
                     unit=data["unit"].strip(), level=data["level"],
-                    collection_ids=tuple(c.pk for c in data["collections"]), document_ids=data["document_ids"]))
+                    collection_ids=tuple(data["collections"]), document_ids=data["document_ids"]))
             except (EmbeddingError, SearchTimeout) as exc:
                 form.add_error(None, f"The search failed: {exc or 'timed out'}")
             else:

@@ -160,7 +160,7 @@ def _metrics_operation() -> dict:
 
 
 def add_public_routes(schema: dict) -> None:
-    from answering.public.schemas import PublicChatIn
+    from answering.facade import PublicChatIn
 
     request_schema = PublicChatIn.model_json_schema(by_alias=True)
     request_schema.pop("title", None)

@@ -13,11 +13,11 @@ from urllib.parse import urlsplit
 from django.core import signing
 
 from answering.extractive.anchors import find_article, find_named_regulation
+from conversations.facade import PUBLIC_OWNER_PREFIX
 from kernel.config import PublicChatSettings
 from answering.rate_limits import rate_window_count
 from kernel.errors import RateLimited
 
-OWNER_PREFIX = "public:"
 MAX_SUGGESTIONS = 3
 ID_MAX_CHARS = 200
 
@@ -38,7 +38,7 @@ class VisitorIdentity:
 
     @property
     def owner(self) -> str:
-        return OWNER_PREFIX + self.visitor_key
+        return PUBLIC_OWNER_PREFIX + self.visitor_key
 
 
 def _unsign(signer: signing.Signer, token: object) -> str | None:
