@@ -36,6 +36,7 @@ GRID: dict[str, tuple] = {
     "document_weight": (0.0, 0.25, 0.5, 1.0, 1.5),
     "document_candidate_limit": (3, 5, 10),
     "feedback_weight": (0.0, 0.5, 1.0, 2.0),
+    "semantic_centering": (False, True),
     "semantic_candidate_limit": (30, 50, 100),
     "lexical_candidate_limit": (30, 50, 100),
     "within_document_rerank": (True, False),

@@ -54,7 +54,8 @@ def _legs(request: TestRequest, principal: Principal, scope: Scope) -> tuple[dic
         limit = max(config.semantic_candidate_limit, request.top_k)
         with bounded_transaction(config.statement_timeout_ms, **{"hnsw.ef_search": max(config.hnsw_ef_search, limit),
                                                                  "hnsw.iterative_scan": "relaxed_order"}):
-            rows = chunk_search_semantic(vector, model_name=embedder.model_name, document_condition=condition, limit=limit)
+            rows = chunk_search_semantic(vector, model_name=embedder.model_name, document_condition=condition,
+                                         limit=limit, centered=config.semantic_centering)
         semantic = {str(chunk_id): (rank, score) for rank, (chunk_id, score) in enumerate(rows, start=1)}
     if request.mode in ("hybrid", "lexical"):
         with bounded_transaction(config.statement_timeout_ms):

@@ -28,6 +28,7 @@ class RetrievalSettings:
     # document ranked r adds document_weight / (rrf_k + r) to its fused score.
     document_weight: float = FITTED["document_weight"]
     document_candidate_limit: AtLeast0 = FITTED["document_candidate_limit"]
+    semantic_centering: bool = FITTED.get("semantic_centering", False)   # search/semantic.py
     feedback_weight: float = FITTED["feedback_weight"]        # Rocchio on the semantic leg (search/feedback.py)
     common_term_share: float = 0.05
     statement_timeout_ms: AtLeast1 = 5000

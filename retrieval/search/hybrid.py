@@ -164,7 +164,8 @@ def chunk_search(
         limit = top_k if mode == "semantic" else max(config.semantic_candidate_limit, top_k)
         started = time.perf_counter()
         with bounded_transaction(config.statement_timeout_ms, **_hnsw_options(config, limit)):
-            semantic = chunk_search_semantic(vector, model_name=embedder.model_name, document_condition=condition, limit=limit)
+            semantic = chunk_search_semantic(vector, model_name=embedder.model_name, document_condition=condition,
+                                             limit=limit, centered=config.semantic_centering)
         timings["semantic"] = (time.perf_counter() - started) * 1000
 
     if pending is not None:
@@ -189,7 +190,7 @@ def chunk_search(
             if moved is not None:
                 with bounded_transaction(config.statement_timeout_ms, **_hnsw_options(config, limit)):
                     again = chunk_search_semantic(moved, model_name=embedder.model_name, document_condition=condition,
-                                                  limit=limit)
+                                                  limit=limit, centered=config.semantic_centering)
                 ranked = reciprocal_rank_fusion(legs + [([chunk_id for chunk_id, _ in again], config.semantic_weight)],
                                                 config.rrf_k)
             timings["feedback"] = (time.perf_counter() - started) * 1000

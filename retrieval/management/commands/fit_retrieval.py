@@ -20,6 +20,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path, nargs="?", help="Question set with a train/validation split "
                             "(default: ../shared/quality/questions.jsonl).")
+        parser.add_argument("--with-set", action="append", type=Path, default=[], dest="with_sets",
+                            help="Also fit on every row of this project set (fit data, e.g. bench/twins_real.jsonl).")
         parser.add_argument("--collection", action="append", default=[], help="Restrict to a collection (repeatable).")
         parser.add_argument("--write", action="store_true", help="Freeze the fitted values as the new defaults.")
         parser.add_argument("--output", type=Path, default=RETRIEVAL_FIT_PATH, help="Where --write writes.")
@@ -32,6 +34,11 @@ class Command(BaseCommand):
         except (OSError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
         train = [question for question in questions if question.split == "train"]
+        for extra in options["with_sets"]:
+            try:
+                train += load_questions(extra)
+            except (OSError, ValueError) as exc:
+                raise CommandError(str(exc)) from exc
         validation = [question for question in questions if question.split == "validation"]
         if not train:
             raise CommandError(f"{path}: no training questions (rows need an id for the split)")
