@@ -41,7 +41,7 @@ class ApiKey(models.Model):
 
 
 class PartnerJwtKey(models.Model):
-    """A key that verifies the JWTs a partner's backend signs (README "Verified identity").
+    """A key that verifies the JWTs a partner's backend signs (docs/api.md "Verified identity").
 
     HS256 keys are shared secrets and must be stored as they are to verify a
     signature; RS256 keys are public keys. Keys from ACEH_RAG_AUTH__JWT_KEYS

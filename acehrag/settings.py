@@ -140,7 +140,7 @@ TEMPLATES = [
 
 
 def _connection_options() -> dict:
-    """Django's psycopg 3 pool, one per process and bounded (README: connection discipline).
+    """Django's psycopg 3 pool, one per process and bounded (docs/operations.md: "Connections").
 
     Persistent per-thread connections (CONN_MAX_AGE) are not used: under ASGI
     every worker thread would keep its own; closing a connection returns it to

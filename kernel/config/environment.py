@@ -122,7 +122,7 @@ def load_settings() -> AppSettings:
 
 
 def environment_variables() -> Iterator[str]:
-    """Every variable the settings read, spelled as README documents it."""
+    """Every variable the settings read, spelled as docs/configuration.md documents it."""
     documented = {canonical: name for name, canonical in RENAMED.items()}
 
     def walk(cls, path: tuple[str, ...]) -> Iterator[str]:

@@ -1,8 +1,8 @@
 """Settings of the live-data tools (workbooks, SQL Query, CKAN portals, BPS).
 
 Their variables have no ``LIVEDATA`` level: ``ACEH_RAG_WORKBOOKS__ENABLED``,
-``ACEH_RAG_SQL__…``, ``ACEH_RAG_OPENDATA__…``, ``ACEH_RAG_BPS__…``; README
-lists every one.
+``ACEH_RAG_SQL__…``, ``ACEH_RAG_OPENDATA__…``, ``ACEH_RAG_BPS__…``;
+docs/configuration.md lists every one.
 """
 from dataclasses import dataclass, field
 from typing import Optional

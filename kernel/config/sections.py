@@ -1,7 +1,7 @@
 """The settings sections, each field's default written once.
 
 ``ACEH_RAG_<SECTION>__<FIELD>`` sets a field (``kernel.config.environment``
-reads them); README lists every variable with its default. The sections are
+reads them); docs/configuration.md lists every variable with its default. The sections are
 frozen dataclasses so tests derive variants with ``dataclasses.replace``.
 """
 from dataclasses import dataclass, field

@@ -1,7 +1,7 @@
 """Value types of the settings: how one environment string becomes a field.
 
 Each field's default is written once, on its section dataclass; the types here
-add the parsing the README documents (comma lists, lower-cased choices,
+add the parsing docs/configuration.md documents (comma lists, lower-cased choices,
 minimums) and are read by pydantic-settings (``kernel.config.environment``).
 """
 from __future__ import annotations
@@ -47,7 +47,7 @@ def _http_urls(urls: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _jwt_keys(value: Any) -> Any:
-    """Partner JWT keys from a JSON array of objects (see README).
+    """Partner JWT keys from a JSON array of objects (see docs/configuration.md).
 
     Each object has ``algorithm`` (HS256|RS256) and ``key`` (the shared secret,
     or the public key in PEM with ``\\n`` line breaks), and optionally

@@ -3,7 +3,7 @@
 ``source_out_of_scope``: the question names a regulation the chat's selection excludes (it is indexed and
 readable outside the selection; nothing it names is inside). ``source_scope_unavailable``: the selection holds
 readable documents, but reading them failed this turn. Both are 200 refusals with fixed text and no
-citations, on /query, /query/v2 and their streams (README "Refusal reasons").
+citations, on /query, /query/v2 and their streams (docs/api.md "Refusal reasons").
 """
 from __future__ import annotations
 
