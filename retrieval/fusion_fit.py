@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import os
 import json
 from dataclasses import dataclass
 from typing import Callable
@@ -127,7 +128,7 @@ def write(result: FitResult, source: str, path=RETRIEVAL_FIT_PATH) -> None:
     payload = {
         "fitted": datetime.date.today().isoformat(),
         "command": "manage.py fit_retrieval --write",
-        "source": source,
+        "source": os.path.relpath(source, settings.BASE_DIR),
         "values": result.values,
         "train (fit figure)": figures(result.train),
         "validation": figures(result.validation),
