@@ -38,6 +38,7 @@ GRID: dict[str, tuple] = {
     "document_candidate_limit": (3, 5, 10),
     "feedback_weight": (0.0, 0.5, 1.0, 2.0),
     "semantic_centering": (False, True),
+    "semantic_rewrite": (False, True),
     "semantic_candidate_limit": (30, 50, 100),
     "lexical_candidate_limit": (30, 50, 100),
     "within_document_rerank": (True, False),
@@ -70,10 +71,14 @@ class Trial:
         self._vectors = dict(zip(texts, embedder.embed_queries(texts)))
         self.count = 0
 
+    def _vector(self, text: str):
+        if text not in self._vectors:        # a glossary rewrite, embedded once
+            self._vectors[text] = get_embedder().embed_queries([text])[0]
+        return self._vectors[text]
+
     def _rank(self, query: str):
         outcome = chunk_search(query, mode="hybrid", top_k=K, principal=EVALUATOR, scope=self._scope,
-                               embed_query=lambda text: self._vectors[text] if text in self._vectors else
-                               get_embedder().embed_queries([text])[0])
+                               embed_query=self._vector)
         return [ranked_chunk(hit.chunk) for hit in outcome.hits]
 
     def scores(self, questions: list[Question], values: dict, name: str = "hybrid") -> Scores:

@@ -29,6 +29,7 @@ class RetrievalSettings:
     document_weight: float = FITTED["document_weight"]
     document_candidate_limit: AtLeast0 = FITTED["document_candidate_limit"]
     semantic_centering: bool = FITTED.get("semantic_centering", False)   # search/semantic.py
+    semantic_rewrite: bool = FITTED.get("semantic_rewrite", False)       # embed the glossary rewrite too (hybrid.py)
     feedback_weight: float = FITTED["feedback_weight"]        # Rocchio on the semantic leg (search/feedback.py)
     common_term_share: float = 0.05
     statement_timeout_ms: AtLeast1 = 5000

@@ -10,6 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+import numpy as np
 from django.conf import settings
 from django.db import connection
 
@@ -115,6 +116,17 @@ def _load_chunks(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Chunk]:
     return {chunk.id: chunk for chunk in chunks}
 
 
+def _query_vector(query: str, rewrite: Rewrite, embedder, embed_query, *, blend: bool):
+    """The question's vector; with ``blend`` the mean of it and its glossary rewrite's (the formal wording of a
+    colloquial or English question: semantic R@5 of colloquial questions 0.86 -> 1.00 on the training part)."""
+    texts = [query, rewrite.lexical] if blend else [query]
+    vectors = [embed_query(text) for text in texts] if embed_query is not None else embedder.embed_queries(texts)
+    if not blend:
+        return vectors[0]
+    mean = np.mean(np.asarray(vectors, dtype=np.float32), axis=0)
+    return (mean / (np.linalg.norm(mean) or 1.0)).tolist()
+
+
 def _hnsw_options(config, limit: int) -> dict:
     return {"hnsw.ef_search": max(config.hnsw_ef_search, limit), "hnsw.iterative_scan": "relaxed_order"}
 
@@ -159,7 +171,8 @@ def chunk_search(
     if mode in ("hybrid", "semantic"):
         started = time.perf_counter()
         embedder = get_embedder()
-        vector = embed_query(query) if embed_query is not None else embedder.embed_queries([query])[0]
+        vector = _query_vector(query, rewrite, embedder, embed_query,
+                               blend=mode == "hybrid" and config.semantic_rewrite and rewrite.lexical != query)
         timings["embed"] = (time.perf_counter() - started) * 1000
         limit = top_k if mode == "semantic" else max(config.semantic_candidate_limit, top_k)
         started = time.perf_counter()
