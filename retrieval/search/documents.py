@@ -106,11 +106,12 @@ def _append(lists: dict[uuid.UUID, list[list[uuid.UUID]]], rows) -> None:
 def document_leg(
     ranked: list[tuple[uuid.UUID, float]], rewrite: Rewrite, *, vector, model_name: str, config
 ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, uuid.UUID]]:
-    """The fused ranking with the document leg added, and the passages' owners (for later stages)."""
-    owner = owners([chunk_id for chunk_id, _ in ranked])
+    """The fused ranking with the document leg added, and the passages' owners (for later stages; None when
+    the leg is off)."""
     limit = config.document_candidate_limit
     if not ranked or config.document_weight <= 0 or limit <= 0:
-        return ranked, owner
+        return ranked, None
+    owner = owners([chunk_id for chunk_id, _ in ranked])
     documents = rank_documents(ranked, owner)[:limit]
     own = _own_rankings(documents, rewrite, vector, model_name)
     scores = dict(ranked)

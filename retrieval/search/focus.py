@@ -195,7 +195,7 @@ def _within_document(order: list[uuid.UUID], owner: dict[uuid.UUID, uuid.UUID], 
 
 def focus_ranking(
     query: str, rewrite: Rewrite, ranked: list[tuple[uuid.UUID, float]], *, vector, model_name: str,
-    principal: Principal, scope: Scope | None, condition, config,
+    principal: Principal, scope: Scope | None, condition, config, owner: dict | None = None,
 ) -> Focus:
     """The fused ranking with named units, definitions and the dominant document's order applied."""
     stages: list[str] = []
@@ -221,7 +221,8 @@ def focus_ranking(
         front = closing_chunks(documents, condition) + front
         stages.append("closing")
     order = [chunk_id for chunk_id, _ in ranked]
-    owner = _documents_of(order)
+    owner = dict(owner) if owner is not None else {}
+    owner |= _documents_of([chunk_id for chunk_id in order if chunk_id not in owner])
     # An English question's term is English; Pasal 1 defines Indonesian ones.
     term = None if rewrite.english else definition_term(query)
     if term:

@@ -157,6 +157,7 @@ def chunk_search(
     semantic: list[tuple[uuid.UUID, float]] = []
     lexical = None
     vector = None
+    owner = None             # chunk -> document, read once by the document leg and reused by the stages
     # The glossary rewrites the lexical query (both lexical and hybrid modes).
     rewrite = rewrite_query(query) if config.query_understanding and mode != "semantic" else Rewrite(query)
 
@@ -208,7 +209,7 @@ def chunk_search(
                                                 config.rrf_k)
             timings["feedback"] = (time.perf_counter() - started) * 1000
         started = time.perf_counter()
-        ranked, _ = document_leg(ranked, rewrite, vector=vector, model_name=embedder.model_name, config=config)
+        ranked, owner = document_leg(ranked, rewrite, vector=vector, model_name=embedder.model_name, config=config)
         timings["documents"] = (time.perf_counter() - started) * 1000
 
     pinned, stages = 0, ()
@@ -216,7 +217,7 @@ def chunk_search(
         started = time.perf_counter()
         focus = focus_ranking(
             query, rewrite, ranked, vector=vector, model_name=embedder.model_name,
-            principal=principal, scope=scope, condition=condition, config=config,
+            principal=principal, scope=scope, condition=condition, config=config, owner=owner,
         )
         ranked, pinned, stages = focus.ranked, min(focus.pinned, top_k), focus.stages
         timings["focus"] = (time.perf_counter() - started) * 1000
