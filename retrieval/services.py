@@ -20,7 +20,7 @@ from retrieval.ingestion import (
     source_key_for,
 )
 from retrieval.errors import IngestionQueueUnavailable
-from retrieval.ingestion_jobs import chunk_statistics_refresh, ingestion_run, upload_dir
+from retrieval.ingestion_jobs import chunk_statistics_refresh, ingestion_run, upload_dir, vector_index_rebuild_if_bulk
 from retrieval.models import Chunk, Collection, Document, Ingestion
 from retrieval.tasks import ingest_file
 
@@ -173,6 +173,7 @@ __all__ = [
     "ingestion_create",
     "IngestionQueueUnavailable",
     "ingestion_enqueue",
+    "vector_index_rebuild_if_bulk",
     "ingestion_request_reindex",
     "ingestion_request_upload",
     "ingestion_run",

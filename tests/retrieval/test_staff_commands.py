@@ -78,9 +78,11 @@ def test_ingest_prints_each_files_identity_collection_and_chunks_and_names_failu
     [failed] = lines_starting(output, "FAILED")
     assert failed.startswith(f"FAILED     {tmp_path / 'nested' / 'kosong.txt'}: ")
     assert "sections:" not in output
+    assert "vector index rebuilt after a bulk load" in output       # every chunk was new: a bulk load
 
     code, output = run("ingest", str(tmp_path), "--collection", "JDIH", "--create-collection", "-v", "2")
     assert code == 1 and file_lines(output, "unchanged") and Document.objects.count() == 1
+    assert "vector index rebuilt" not in output                     # nothing new
     assert "    3 top-level sections:" in output
     sections = {line.split(":")[0].strip(): int(line.split(":")[1].split()[0]) for line in output.splitlines()
                 if line.startswith("      ")}
@@ -188,3 +190,15 @@ def _command_env() -> dict[str, str]:
     from tests.conftest import server_env
 
     return server_env()
+
+
+def test_a_small_load_or_keep_vector_index_leaves_the_index_alone(tmp_path):
+    for number in range(1, 5):
+        (tmp_path / f"qanun-{number}.txt").write_text(QANUN.replace("NOMOR 91", f"NOMOR {number}"))
+    code, output = run("ingest", str(tmp_path), "--collection", "JDIH", "--create-collection", "--keep-vector-index")
+    assert code == 0 and "vector index rebuilt" not in output
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "qanun-9.txt").write_text(QANUN.replace("NOMOR 91", "NOMOR 9"))
+    code, output = run("ingest", str(extra), "--collection", "JDIH")
+    assert code == 0 and "vector index rebuilt" not in output       # a fifth of the chunks: not a bulk load
