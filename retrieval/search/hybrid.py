@@ -23,7 +23,7 @@ from retrieval.rerankers import get_reranker
 from retrieval.search.focus import focus_ranking
 from retrieval.search.glossary import Rewrite, rewrite_query
 from retrieval.search.lexical import LexicalResult, chunk_search_lexical
-from retrieval.search.semantic import chunk_search_semantic
+from retrieval.search.semantic import chunk_search_semantic, exact_scan_pays
 from retrieval.search.telemetry import traced_search
 from retrieval.search.timeouts import bounded_transaction
 
@@ -161,7 +161,9 @@ def chunk_search(
             config.statement_timeout_ms,
             **{"hnsw.ef_search": max(config.hnsw_ef_search, limit), "hnsw.iterative_scan": "relaxed_order"},
         ):
-            semantic = chunk_search_semantic(vector, model_name=embedder.model_name, document_condition=condition, limit=limit)
+            exact = scope is not None and scope.selected and exact_scan_pays(condition)
+            semantic = chunk_search_semantic(vector, model_name=embedder.model_name, document_condition=condition,
+                                             limit=limit, exact=exact)
         timings["semantic"] = (time.perf_counter() - started) * 1000
 
     if pending is not None:

@@ -37,10 +37,10 @@ def traced_search(search):
 
 def traced_semantic_leg(leg):
     @functools.wraps(leg)
-    def wrapper(query_vector, *, model_name: str, document_condition, limit: int):
+    def wrapper(query_vector, *, model_name: str, document_condition, limit: int, exact: bool = False):
         with span("search.semantic", **{"aceh_rag.search.leg": "semantic", "aceh_rag.search.limit": limit,
-                                        "aceh_rag.embedding.model": model_name}) as current:
-            found = leg(query_vector, model_name=model_name, document_condition=document_condition, limit=limit)
+                                        "aceh_rag.embedding.model": model_name, "aceh_rag.search.exact": exact}) as current:
+            found = leg(query_vector, model_name=model_name, document_condition=document_condition, limit=limit, exact=exact)
             set_attributes(current, **{"aceh_rag.search.results": len(found)})
             return found
     return wrapper
