@@ -50,6 +50,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=40)
     parser.add_argument("--ef", default="40,100")
     parser.add_argument("--maintenance-work-mem", default="3GB")
+    parser.add_argument("--hnsw-m", type=int, default=16, help="m of the halfvec index (give the existing index's m)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--keep", action="store_true", help="keep the halfvec index afterwards")
     parser.add_argument("--both", action="store_true", help="also time a second vector(384) build under the same conditions")
@@ -67,18 +68,18 @@ def main() -> None:
         cursor.execute(f"DROP INDEX IF EXISTS {HALFVEC_INDEX}")
         started = time.perf_counter()
         cursor.execute(f"CREATE INDEX {HALFVEC_INDEX} ON retrieval_chunk USING hnsw "
-                       "((embedding::halfvec(384)) halfvec_cosine_ops) WITH (m = 16, ef_construction = 64)")
+                       f"((embedding::halfvec(384)) halfvec_cosine_ops) WITH (m = {int(args.hnsw_m)}, ef_construction = 64)")
         build_s = time.perf_counter() - started
         if args.both:  # the same build over full-precision vectors, timed under the same conditions
             started = time.perf_counter()
             cursor.execute(f"CREATE INDEX {VECTOR_TWIN} ON retrieval_chunk USING hnsw "
-                           "(embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)")
+                           f"(embedding vector_cosine_ops) WITH (m = {int(args.hnsw_m)}, ef_construction = 64)")
             vector_build_s = time.perf_counter() - started
             cursor.execute(f"DROP INDEX {VECTOR_TWIN}")
         cursor.execute("ANALYZE retrieval_chunk")
         cursor.execute("SELECT pg_relation_size(%s), pg_relation_size(%s)", [HNSW_INDEX, HALFVEC_INDEX])
         vector_bytes, halfvec_bytes = cursor.fetchone()
-    result = {"rows": rows, "halfvec_build_s": round(build_s, 1),
+    result = {"rows": rows, "hnsw_m": args.hnsw_m, "halfvec_build_s": round(build_s, 1),
               "vector_build_s": round(vector_build_s, 1) if args.both else None, "vector_index_bytes": vector_bytes,
               "halfvec_index_bytes": halfvec_bytes, "ef": {}}
     literals = [vector_literal(v) for v in clustered_vectors(args.queries, topic_centres(np.random.default_rng(42)),
