@@ -15,64 +15,13 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
 import time
 import uuid
 
 import numpy as np
 
+from _scale_corpus import FOCUSED, bench_questions, clustered_vectors, corpus_sentences, topic_centres
 from _setup import CORPUS, django_setup, percentile, summary
-
-QUESTIONS = [
-    "transparansi anggaran pemerintah aceh", "kewenangan baitul mal mengelola zakat", "upah minimum provinsi aceh 2026",
-    "siapa yang menandatangani qanun", "jangka waktu keberatan informasi publik", "sanksi administratif pelanggaran",
-    "pengelolaan sampah rumah tangga", "pendidikan dayah di aceh", "tugas dinas syariat islam",
-    "retribusi pelayanan kesehatan", "pembentukan peraturan perundang-undangan", "keselamatan radiasi pengion",
-    "dana otonomi khusus aceh", "pemilihan gubernur aceh", "hak masyarakat memperoleh informasi",
-    "perizinan usaha pertambangan", "lembaga wali nanggroe", "pajak kendaraan bermotor", "cuti pegawai negeri", "tanggap darurat bencana",
-]
-# Questions the question-aware stages act on: named instruments and articles, definitions, colloquial, English.
-FOCUSED = [
-    "Qanun Aceh Nomor 7 Tahun 2007 pasal 3 isinya apa?", "apa yang dimaksud dengan baitul mal menurut qanun 12/2012?",
-    "qanun 40/2015 pasal 12 ngatur apa soal pajak?", "pengertian informasi publik", "kalo bikin izin usaha gimana caranya?",
-    "What is the special autonomy fund for?", "UUPA pasal 181 dana bagi hasil", "tanggap darurat bencana itu apa?",
-    "brp lama masa jabatan gubernur yg dipilih?", "How long must public information requests be answered?",
-]
-
-
-def corpus_sentences(limit: int = 200_000) -> list[str]:
-    sentences: list[str] = []
-    folder = CORPUS / "txt"
-    if folder.is_dir():
-        for path in sorted(folder.glob("*.txt")):
-            for piece in re.split(r"(?<=[.;:])\s+", path.read_text(errors="ignore")):
-                piece = " ".join(piece.split())
-                if 40 <= len(piece) <= 400:
-                    sentences.append(piece)
-            if len(sentences) >= limit:
-                break
-    if not sentences:
-        words = "anggaran pemerintah aceh qanun pasal ayat zakat baitul mal dinas gubernur informasi publik pajak".split()
-        rng = random.Random(1)
-        sentences = [" ".join(rng.choice(words) for _ in range(20)) + "." for _ in range(5000)]
-    return sentences
-
-
-TOPICS = 2000
-# Per-dimension noise around a topic centre: cosine to the centre ~0.85, as
-# passages of one regulation sit close together in e5's space.
-TOPIC_NOISE = 0.032
-
-
-def topic_centres(rng: np.random.Generator) -> np.ndarray:
-    centres = rng.standard_normal((TOPICS, 384)).astype(np.float32)
-    return centres / np.linalg.norm(centres, axis=1, keepdims=True)
-
-
-def clustered_vectors(count: int, centres: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    picks = rng.integers(0, len(centres), size=count)
-    vectors = centres[picks] + rng.standard_normal((count, 384)).astype(np.float32) * TOPIC_NOISE
-    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
 def load_chunks(count: int, start: int, sentences: list[str], model: str, rng: np.random.Generator, centres: np.ndarray) -> None:
@@ -250,7 +199,7 @@ def main() -> None:
 
     embedder = get_embedder()
     sizes = sorted(int(size) for size in args.sizes.split(","))
-    queries = [QUESTIONS[i % len(QUESTIONS)] + ("" if i < len(QUESTIONS) else f" {i}") for i in range(args.queries)]
+    queries = bench_questions(args.queries)
     rng = np.random.default_rng(42)
     centres = topic_centres(rng)
     if args.reuse and len(sizes) == 1 and Chunk.objects.filter(document__collection_id="BENCH").count() == sizes[0]:
@@ -258,7 +207,7 @@ def main() -> None:
         return
     Document.objects.filter(collection_id="BENCH").delete()
     Collection.objects.filter(id="BENCH").delete()
-    sentences = corpus_sentences()
+    sentences = corpus_sentences(CORPUS / "txt")
     loaded = 0
     for size in sizes:
         started = time.perf_counter()

@@ -5,30 +5,26 @@
 selective filter still returns ``limit`` rows when they exist; the outer
 ORDER BY restores exact order over the candidates.
 
-**Centering.** The multilingual-e5 vectors share one strong common direction
-(every passage is about 0.92 cosine from the corpus mean), so a passage that is
-merely "typical" sits close to every short or colloquial question (a hub). With
-``centered`` the index nominates ``CENTERED_POOL`` passages by plain cosine and
-they are ordered by the cosine of ``passage - mean`` with ``question - mean``:
-the shared component no longer counts. Measured with exact search on the real
-corpus, semantic R@5 0.775 -> 0.817 on the quality training part, 0.722 -> 0.778
-on the twin set, 0.727 -> 0.748 on bench/questions_real.jsonl (MRR flat).
+A scope that leaves only a small share of the passages visible is searched
+exactly instead: the graph walk that a selective filter forces is slower and
+misses neighbours (``exact_scan_pays``).
+
+With ``centered`` the scan nominates ``CENTERED_POOL`` passages by plain cosine
+and they are ordered by the cosine of centered vectors (centering.py says why).
 """
 from __future__ import annotations
 
-import threading
-import time
 import uuid
 from typing import Sequence
 
 from django.db import connection
 
 from retrieval.access import document_condition_sql
+from retrieval.models import Document
+from retrieval.search.centering import corpus_mean
 from retrieval.search.telemetry import traced_semantic_leg
 
 CENTERED_POOL = 200
-MEAN_TTL_SECONDS = 600.0
-MEAN_SAMPLE_ROWS = 20_000
 
 _SEMANTIC_SQL = """
 WITH nearest AS MATERIALIZED (
@@ -36,7 +32,7 @@ WITH nearest AS MATERIALIZED (
     FROM retrieval_chunk c
     JOIN retrieval_document ON retrieval_document.id = c.document_id
     WHERE c.embedding_model = %s AND {predicate}
-    ORDER BY c.embedding <=> %s::vector
+    ORDER BY {order}
     LIMIT %s
 )
 SELECT id, 1 - distance AS similarity FROM nearest ORDER BY distance, id
@@ -47,62 +43,67 @@ WITH nearest AS MATERIALIZED (
     FROM retrieval_chunk c
     JOIN retrieval_document ON retrieval_document.id = c.document_id
     WHERE c.embedding_model = %s AND {predicate}
-    ORDER BY c.embedding <=> %s::vector
+    ORDER BY {order}
     LIMIT %s
 ), centered AS (
     SELECT id, (embedding - %s::vector) <=> %s::vector AS distance FROM nearest
 )
 SELECT id, 1 - distance AS similarity FROM centered ORDER BY distance, id LIMIT %s
 """
-_MEAN_SQL = "SELECT avg(embedding)::text FROM retrieval_chunk {sample} WHERE embedding_model = %s"
+# "+ 0" keeps the planner from ordering through the HNSW index: the visible passages are read
+# through their documents and every distance is computed.
+_ORDER = {False: "c.embedding <=> %s::vector", True: "(c.embedding <=> %s::vector) + 0"}
 
-_lock = threading.Lock()
-_means: dict[tuple[str, str], tuple[float, list[float] | None]] = {}
+# At 1M chunks with a 1% scope (100 documents, 10k chunks), the HNSW scan with iterative scans
+# found recall@10 0.73 in p50 110 / p95 343 ms; the exact scan 1.00 in p50 27 / p95 42 ms
+# (bench/scale.py, docs/benchmarks.md). Exact reads grow with the visible passages, so it is
+# used only when few are visible, and only when they are a small share of the table (an
+# unscoped search of a small corpus keeps its index scan).
+EXACT_SCAN_MAX_CHUNKS = 20_000
+EXACT_SCAN_MAX_DOCUMENTS = 500
+EXACT_SCAN_MAX_SHARE = 0.1
 
 
 def vector_literal(vector: Sequence[float]) -> str:
     return "[" + ",".join(f"{float(x):.7g}" for x in vector) + "]"
 
 
-def corpus_mean(model_name: str) -> list[float] | None:
-    """The mean passage vector of ``model_name`` (a sample of a large table), cached for a while per process."""
-    key, now = (connection.alias, model_name), time.monotonic()
-    with _lock:
-        cached = _means.get(key)
-        if cached and now - cached[0] < MEAN_TTL_SECONDS:
-            return cached[1]
+def exact_scan_pays(document_condition) -> bool:
+    """Whether the documents ``document_condition`` admits hold few passages, and a small share of all.
+
+    Reads at most ``EXACT_SCAN_MAX_DOCUMENTS + 1`` document rows (their ``chunk_count``) and the
+    table's row estimate; a table never analysed counts as empty, so it keeps the index scan.
+    """
+    admitted = Document.objects.filter(document_condition).order_by().values("chunk_count")[: EXACT_SCAN_MAX_DOCUMENTS + 1]
+    sql, params = admitted.query.sql_with_params()
     with connection.cursor() as cursor:
-        cursor.execute("SELECT reltuples FROM pg_class WHERE relname = 'retrieval_chunk'")
-        rows = float(cursor.fetchone()[0] or 0)
-        share = 100.0 * MEAN_SAMPLE_ROWS / rows if rows > MEAN_SAMPLE_ROWS else None
-        cursor.execute(_MEAN_SQL.format(sample=f"TABLESAMPLE SYSTEM ({share:.4f})" if share else ""), [model_name])
-        text = cursor.fetchone()[0]
-    mean = [float(x) for x in text.strip("[]").split(",")] if text else None
-    with _lock:
-        _means[key] = (now, mean)
-    return mean
-
-
-def forget_corpus_mean() -> None:
-    with _lock:
-        _means.clear()
+        cursor.execute(
+            f"SELECT count(*), coalesce(sum(chunk_count), 0), "
+            f"(SELECT reltuples FROM pg_class WHERE oid = 'retrieval_chunk'::regclass) FROM ({sql}) AS admitted",
+            params,
+        )
+        documents, chunks, rows = cursor.fetchone()
+    return (documents <= EXACT_SCAN_MAX_DOCUMENTS and chunks <= EXACT_SCAN_MAX_CHUNKS
+            and chunks <= EXACT_SCAN_MAX_SHARE * max(float(rows), 0.0))
 
 
 @traced_semantic_leg
 def chunk_search_semantic(
-    query_vector: Sequence[float], *, model_name: str, document_condition, limit: int, centered: bool = False
+    query_vector: Sequence[float], *, model_name: str, document_condition, limit: int, exact: bool = False,
+    centered: bool = False,
 ) -> list[tuple[uuid.UUID, float]]:
-    """Nearest chunks by cosine similarity (of centered vectors with ``centered``); caller sets ef_search."""
+    """Nearest chunks by cosine similarity (of centered vectors with ``centered``); caller sets ef_search and
+    the iterative scan (``exact``: no index scan)."""
     predicate_sql, predicate_params = document_condition_sql(document_condition)
     literal = vector_literal(query_vector)
     mean = corpus_mean(model_name) if centered else None
     with connection.cursor() as cursor:
         if mean is None:
-            cursor.execute(_SEMANTIC_SQL.format(predicate=predicate_sql),
+            cursor.execute(_SEMANTIC_SQL.format(predicate=predicate_sql, order=_ORDER[exact]),
                            [literal, model_name, *predicate_params, literal, limit])
         else:
             moved = vector_literal([q - m for q, m in zip(query_vector, mean)])
-            cursor.execute(_CENTERED_SQL.format(predicate=predicate_sql),
+            cursor.execute(_CENTERED_SQL.format(predicate=predicate_sql, order=_ORDER[exact]),
                            [model_name, *predicate_params, literal, max(CENTERED_POOL, limit), vector_literal(mean),
                             moved, limit])
         return [(row[0], float(row[1])) for row in cursor.fetchall()]

@@ -37,11 +37,11 @@ def traced_search(search):
 
 def traced_semantic_leg(leg):
     @functools.wraps(leg)
-    def wrapper(query_vector, *, model_name: str, document_condition, limit: int, **options):
+    def wrapper(query_vector, *, model_name: str, document_condition, limit: int, exact: bool = False, **options):
         with span("search.semantic", **{"aceh_rag.search.leg": "semantic", "aceh_rag.search.limit": limit,
-                                        "aceh_rag.embedding.model": model_name}) as current:
+                                        "aceh_rag.embedding.model": model_name, "aceh_rag.search.exact": exact}) as current:
             found = leg(query_vector, model_name=model_name, document_condition=document_condition, limit=limit,
-                        **options)
+                        exact=exact, **options)
             set_attributes(current, **{"aceh_rag.search.results": len(found)})
             return found
     return wrapper

