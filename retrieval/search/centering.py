@@ -44,3 +44,13 @@ def corpus_mean(model_name: str) -> list[float] | None:
 def forget_corpus_mean() -> None:
     with _lock:
         _means.clear()
+
+
+def centered_literals(vector, model_name: str, centered: bool) -> tuple[str, str]:
+    """``(mean, vector - mean)`` as vector literals for ``(embedding - mean) <=> (vector - mean)``; the mean is
+    zero when ``centered`` is off (or nothing is indexed), which is the plain cosine."""
+    from retrieval.search.semantic import vector_literal
+
+    mean = corpus_mean(model_name) if centered else None
+    mean = mean or [0.0] * len(vector)
+    return vector_literal(mean), vector_literal([q - m for q, m in zip(vector, mean)])

@@ -23,7 +23,7 @@ from django.db import connection
 
 from retrieval.search.glossary import Rewrite
 from retrieval.search.lexical import _lexemes, _rank_sql, _tsquery, idf, lexeme_shares, query_terms
-from retrieval.search.semantic import vector_literal
+from retrieval.search.centering import centered_literals
 
 EVIDENCE_PASSAGES = 3
 OWN_PASSAGES = 10
@@ -35,7 +35,7 @@ SELECT d.id, nearest.id FROM unnest(%s::uuid[]) AS d(id)
 CROSS JOIN LATERAL (
     SELECT c.id FROM retrieval_chunk c
     WHERE c.document_id = d.id AND c.embedding_model = %s AND c.enabled
-    ORDER BY (c.embedding <=> %s::vector) + 0, c.id
+    ORDER BY ((c.embedding - %s::vector) <=> %s::vector) + 0, c.id
     LIMIT %s
 ) AS nearest
 """
@@ -71,12 +71,14 @@ def rank_documents(ranked: Sequence[tuple[uuid.UUID, float]], owner: dict[uuid.U
     return sorted(total, key=lambda document: (-total[document], first[document]))
 
 
-def _own_rankings(documents: list[uuid.UUID], rewrite: Rewrite, vector, model_name: str) -> dict[uuid.UUID, list[uuid.UUID]]:
+def _own_rankings(documents: list[uuid.UUID], rewrite: Rewrite, vector, model_name: str,
+                  centered: bool) -> dict[uuid.UUID, list[uuid.UUID]]:
     """Each document's own passages: exact vector order and full-text order, fused by RRF."""
     lists: dict[uuid.UUID, list[list[uuid.UUID]]] = {document: [] for document in documents}
     with connection.cursor() as cursor:
         if vector is not None:
-            cursor.execute(_OWN_SEMANTIC_SQL, [documents, model_name, vector_literal(vector), OWN_PASSAGES])
+            mean, moved = centered_literals(vector, model_name, centered)
+            cursor.execute(_OWN_SEMANTIC_SQL, [documents, model_name, mean, moved, OWN_PASSAGES])
             _append(lists, cursor.fetchall())
         lexemes = _lexemes(query_terms(rewrite.lexical))
         if lexemes:
@@ -113,7 +115,7 @@ def document_leg(
         return ranked, None
     owner = owners([chunk_id for chunk_id, _ in ranked])
     documents = rank_documents(ranked, owner)[:limit]
-    own = _own_rankings(documents, rewrite, vector, model_name)
+    own = _own_rankings(documents, rewrite, vector, model_name, config.semantic_centering)
     scores = dict(ranked)
     for chunk_ids in own.values():
         for place, chunk_id in enumerate(chunk_ids, start=1):

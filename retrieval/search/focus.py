@@ -26,11 +26,12 @@ from django.db import connection
 
 from kernel.principal import Principal
 from retrieval.access import Scope
+from retrieval.search.centering import centered_literals
 from retrieval.search.clauses import (
     asks_closing, asks_status, clauses_replacing_unindexed, closing_chunks, relation_clauses,
 )
 from retrieval.search.definitions import definition_term, defining_chunks
-from retrieval.search.glossary import Rewrite
+from retrieval.search.glossary import Rewrite, rewrite_query
 from retrieval.search.lexical import _lexemes, _rank_sql, _tsquery, idf, lexeme_shares, query_terms
 from retrieval.search.naming import (
     NamedRegulation,
@@ -43,7 +44,6 @@ from retrieval.search.naming import (
     regulation_copies,
     resolve_regulation,
 )
-from retrieval.search.semantic import vector_literal
 from retrieval.search.titles import titled_documents
 
 DOCUMENT_CANDIDATES = 20
@@ -56,7 +56,7 @@ RRF_K = 60
 _DOCUMENT_SEMANTIC_SQL = """
 SELECT c.id FROM retrieval_chunk c
 WHERE c.document_id = %s AND c.embedding_model = %s AND c.enabled
-ORDER BY (c.embedding <=> %s::vector) + 0, c.id
+ORDER BY ((c.embedding - %s::vector) <=> %s::vector) + 0, c.id
 LIMIT %s
 """
 # "+ 0" keeps the planner off the HNSW index: one document's chunks are few, an exact scan is cheap.
@@ -121,6 +121,21 @@ def _article_owners(query: str, documents: list[uuid.UUID], *, principal: Princi
     return pairs or [(document_id, tuple(find_articles(query))) for document_id in documents]
 
 
+def _without_names(query: str, rewrite: Rewrite) -> Rewrite:
+    """The question without the regulations it names, for ranking inside them: every passage of a named law is
+    in it, and the words of its citation ("Law 13/2003") would only favour the blocks that print it."""
+    spans = sorted((named.start, named.end) for named in find_named_regulations(query)
+                   if named.end > named.start)
+    if not spans:
+        return rewrite
+    kept, last = [], 0
+    for start, end in spans:
+        kept.append(query[last:start])
+        last = max(last, end)
+    stripped = " ".join("".join(kept + [query[last:]]).split())
+    return rewrite_query(stripped) if stripped else rewrite
+
+
 def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite) -> list[uuid.UUID]:
     """The document's chunks holding any query term: those holding every term first (the lexical
     leg's first tier), then by its IDF-weighted rank.
@@ -142,12 +157,13 @@ def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite) -> list[uuid.UUI
 
 
 def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_name: str,
-                      explanation_first: bool = False) -> list[uuid.UUID]:
+                      explanation_first: bool = False, centered: bool = False) -> list[uuid.UUID]:
     lexical = _document_lexical(document_id, rewrite)
     semantic: list[uuid.UUID] = []
     if vector is not None:
         with connection.cursor() as cursor:
-            cursor.execute(_DOCUMENT_SEMANTIC_SQL, [document_id, model_name, vector_literal(vector), DOCUMENT_CANDIDATES])
+            mean, moved = centered_literals(vector, model_name, centered)
+            cursor.execute(_DOCUMENT_SEMANTIC_SQL, [document_id, model_name, mean, moved, DOCUMENT_CANDIDATES])
             semantic = [row[0] for row in cursor.fetchall()]
     fused = _fused([semantic, lexical])
     # The body answers and its Penjelasan follows it, unless the question asks what the Penjelasan says.
@@ -232,7 +248,9 @@ def focus_ranking(
             front += defining
             stages.append("definition")
     if documents:
-        rankings = [_document_ranking(document_id, rewrite, vector, model_name, explanation) for document_id in documents]
+        inner = _without_names(query, rewrite)
+        rankings = [_document_ranking(document_id, inner, vector, model_name, explanation, config.semantic_centering)
+                    for document_id in documents]
         front += _fused(rankings)
         stages.append("named-document")
     front = list(dict.fromkeys(front))
