@@ -108,9 +108,19 @@ def log_odds(features: dict, params: RankerParams, *, lexical: bool = True) -> f
                         scales=params.scales, held=frozenset() if lexical else LEXICAL)
 
 
+_ENACTED = re.compile(r"^\s*(?:Ditetapkan|Disahkan)\s+di\b", re.I)
+_PROMULGATED = re.compile(r"^\s*Diundangkan\s+di\b", re.I)
+_PROMULGATION_ASKED = re.compile(r"\bdiundangkan|\bpromulgat", re.I)
+
+
 def fit_to_lead(question: Question, text: str, score: float) -> tuple[bool, float]:
     """A unit's claim to lead the answer among the units kept: what someone must (or may not) do ("PPID wajib …")
-    is said by a unit with that word, not beside it; then its score."""
+    is said by a unit with that word, not beside it; who signed (or when it was enacted) by the enactment line
+    ("Disahkan di … PRESIDEN …"), not the promulgation below it ("Diundangkan di … MENTERI …") unless that is
+    asked; then its score."""
+    if question.focus.kind in ("signatory", "enactment"):
+        line = _PROMULGATED if _PROMULGATION_ASKED.search(question.text) else _ENACTED
+        return bool(line.match(text)), score
     asked = {w.lower() for w in NORMATIVE.findall(question.text)}
     return bool(asked and {w.lower() for w in NORMATIVE.findall(text)} & asked), score
 

@@ -233,8 +233,9 @@ def focus_ranking(
         # the item that rewrote it.
         front = clauses + front if status else front + clauses
         stages.append("relations")
-    if documents and not locator and asks_closing(query):
-        front = closing_chunks(documents, condition) + front
+    closing = closing_chunks(documents, condition) if documents and not locator and asks_closing(query) else []
+    if closing:
+        front = closing + front
         stages.append("closing")
     order = [chunk_id for chunk_id, _ in ranked]
     owner = dict(owner) if owner is not None else {}

@@ -127,3 +127,24 @@ def test_who_signed_is_answered_without_the_distribution_list():
     draft = synthesise("Siapa yang menandatangani keputusan ini?", [block])
     assert draft.claims[0].text == "Ditetapkan di Banda Aceh pada tanggal 30 Desember 2025 oleh Gubernur Aceh Muzakir Manaf."
     assert not any("disampaikan kepada" in claim.text for claim in draft.claims)
+
+
+def _signed_and_promulgated(first: str, second: str) -> list[Passage]:
+    """A law's signature block split across two closing chunks, the promulgation's chunk ranked first."""
+    title, law = "Undang-Undang Contoh Nomor 9 Tahun 2008 tentang Contoh", uuid.uuid4()
+    return [Passage(uuid.uuid4(), law, title, None, ("Penutup",), "closing", text, 1.0, {}, origin="closing")
+            for text in (second, first)]
+
+
+SIGNED = "Disahkan di Jakarta pada tanggal 30 April 2008 PRESIDEN REPUBLIK INDONESIA, ttd. SUSILO BAMBANG YUDHOYONO"
+PROMULGATED = ("Diundangkan di Jakarta pada tanggal 30 April 2008 MENTERI HUKUM DAN HAK ASASI MANUSIA REPUBLIK "
+               "INDONESIA, ttd. ANDI MATTALATTA")
+
+
+def test_who_signed_is_read_from_the_enactment_line_not_the_promulgation():
+    draft = synthesise("Siapa yang menandatangani UU Contoh Nomor 9 Tahun 2008?", _signed_and_promulgated(SIGNED, PROMULGATED))
+    first = draft.claims[0].text
+    assert "Susilo Bambang Yudhoyono" in first and "Mattalatta" not in first
+    asked = synthesise("Kapan UU Contoh Nomor 9 Tahun 2008 diundangkan dan oleh siapa?",
+                       _signed_and_promulgated(SIGNED, PROMULGATED))
+    assert "Mattalatta" in asked.claims[0].text
