@@ -15,6 +15,7 @@ function words are removed here before the query is built.
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 import threading
@@ -64,16 +65,20 @@ def query_terms(text: str) -> list[str]:
 
 
 def _lexemes(terms: list[str]) -> list[str]:
-    if not terms:
-        return []
+    """The ``indonesian`` lexemes of ``terms``; the stemming of a term never changes, so it is remembered."""
+    return list(_stemmed(tuple(terms))) if terms else []
+
+
+@functools.lru_cache(maxsize=8192)
+def _stemmed(terms: tuple[str, ...]) -> tuple[str, ...]:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('indonesian', t))) "
             "FROM unnest(%s::text[]) AS t",
-            [terms],
+            [list(terms)],
         )
         # Sorted so the built tsquery (and so the ranking) is deterministic.
-        return sorted(row[0] for row in cursor.fetchall())
+        return tuple(sorted(row[0] for row in cursor.fetchall()))
 
 
 _stats_lock = threading.Lock()
