@@ -19,7 +19,7 @@ from answering.extractive.candidates import Candidate
 from answering.extractive.focus import DATE
 from answering.extractive.question import Question
 from answering.text import content_stems
-from retrieval.facade.language import OFFICE, PERSON
+from retrieval.facade.language import OFFICE, PERSON, asks_status
 
 MAX_OPENER_CHARS = 320
 _MARKER = re.compile(r"^\s*(?:\(\d+[a-z]?\)|[a-z]\.|\d{1,2}\.|[A-Z]{4,}(?:\s+BELAS)?\s*:|Pasal\s+\d+[A-Z]?\.?)\s*")
@@ -87,6 +87,18 @@ def _governs(question: Question, unit: str, match: re.Match) -> bool:
     return bool(content_stems(" ".join(words)) & (question.stems - MODAL_STEMS))
 
 
+_REVOKED = re.compile(r"\b(dicabut|dinyatakan\s+tidak\s+berlaku|tidak\s+berlaku\s+lagi|repealed|revoked)\b", re.I)
+
+
+def _revokes_named(question: Question, unit: str) -> bool:
+    """The unit revokes the regulation the question names: it says "dicabut" / "tidak berlaku" and cites that
+    regulation by its number and year."""
+    if not _REVOKED.search(unit):
+        return False
+    return any(re.search(rf"\bNomor\s+{re.escape(named.number)}\s+Tahun\s+{named.year}\b", unit, re.I)
+               for named in question.named if named.number and named.year)
+
+
 def _polarity(question: Question, unit: str) -> str | None:
     """"yes" or "no" when a modal of the unit governs what the question asks; None when none does."""
     for patterns, answer in (((PROHIBIT, EXEMPT), "no"), ((OBLIGE, PERMIT), "yes")):
@@ -126,6 +138,8 @@ def opening_sentence(question: Question, lead: Candidate, language: str) -> str 
     text = tidy(lead.text if not lead.items else lead.text.split(lead.items[0])[0])
     if asks in ("enactment", "signatory") and lead.kind == "closing":
         return _enactment(lead, language)
+    if asks in ("status", "yesno") and asks_status(question.text) and _revokes_named(question, text):
+        return f"{NO[language]} {_short(text)}"      # "still in force?" answered by the clause revoking it
     if asks == "yesno":
         polarity = _polarity(question, text)
         if polarity is None or quantity_differs(question, text):

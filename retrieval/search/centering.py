@@ -14,6 +14,8 @@ import time
 
 from django.db import connection
 
+from retrieval.search.vectors import vector_literal
+
 MEAN_TTL_SECONDS = 600.0
 MEAN_SAMPLE_ROWS = 20_000
 _MEAN_SQL = "SELECT avg(embedding)::text FROM retrieval_chunk {sample} WHERE embedding_model = %s"
@@ -49,8 +51,6 @@ def forget_corpus_mean() -> None:
 def centered_literals(vector, model_name: str, centered: bool) -> tuple[str, str]:
     """``(mean, vector - mean)`` as vector literals for ``(embedding - mean) <=> (vector - mean)``; the mean is
     zero when ``centered`` is off (or nothing is indexed), which is the plain cosine."""
-    from retrieval.search.semantic import vector_literal
-
     mean = corpus_mean(model_name) if centered else None
     mean = mean or [0.0] * len(vector)
     return vector_literal(mean), vector_literal([q - m for q, m in zip(vector, mean)])

@@ -22,6 +22,7 @@ from django.db import connection
 from retrieval.access import document_condition_sql
 from retrieval.models import Document
 from retrieval.search.centering import corpus_mean
+from retrieval.search.vectors import vector_literal  # noqa: F401 (re-exported: callers import it from here)
 from retrieval.search.telemetry import traced_semantic_leg
 
 CENTERED_POOL = 200
@@ -62,10 +63,6 @@ _ORDER = {False: "c.embedding <=> %s::vector", True: "(c.embedding <=> %s::vecto
 EXACT_SCAN_MAX_CHUNKS = 20_000
 EXACT_SCAN_MAX_DOCUMENTS = 500
 EXACT_SCAN_MAX_SHARE = 0.1
-
-
-def vector_literal(vector: Sequence[float]) -> str:
-    return "[" + ",".join(f"{float(x):.7g}" for x in vector) + "]"
 
 
 def exact_scan_pays(document_condition) -> bool:

@@ -148,3 +148,14 @@ def test_who_signed_is_read_from_the_enactment_line_not_the_promulgation():
     asked = synthesise("Kapan UU Contoh Nomor 9 Tahun 2008 diundangkan dan oleh siapa?",
                        _signed_and_promulgated(SIGNED, PROMULGATED))
     assert "Mattalatta" in asked.claims[0].text
+
+
+def test_still_in_force_is_answered_no_by_the_clause_revoking_the_named_regulation():
+    revoking = passage("Pada saat Peraturan Pemerintah ini mulai berlaku, Peraturan Pemerintah Nomor 58 Tahun 2005 "
+                       "tentang Pengelolaan Contoh dicabut dan dinyatakan tidak berlaku.",
+                       reference="Peraturan Pemerintah Nomor 12 Tahun 2019 Pasal 223")
+    draft = synthesise("Apakah Peraturan Pemerintah Nomor 58 Tahun 2005 masih berlaku?", [revoking])
+    assert draft.claims and draft.claims[0].text.startswith("Tidak.")
+    # The same clause does not answer for another regulation.
+    other = synthesise("Apakah Peraturan Pemerintah Nomor 7 Tahun 2010 masih berlaku?", [revoking])
+    assert not (other.claims and other.claims[0].text.startswith("Tidak."))
