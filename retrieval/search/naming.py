@@ -32,7 +32,9 @@ NAMED_REGULATION = re.compile(
     # A regent's or mayor's regulation names its place right after the type; the others after
     # "kabupaten"/"kota" (a province's own types carry it in the alias: "Qanun Aceh").
     rf"\b(?:(?P<place_type>{_PLACE_TYPE})\s+(?!nomor\b|nomer\b|no\b|nr\b)(?P<own_place>{_WORD}(?:\s+{_WORD}){{0,2}}?)"
-    rf"|(?P<type>{_TYPE})(?:\s+(?P<place>(?:kabupaten|kota)\s+{_WORD}(?:\s+{_WORD}){{0,2}}?))?)"
+    # or a short name between the type and an explicit number ("UU Pemda nomor 32 tahun 2004")
+    rf"|(?P<type>{_TYPE})(?:\s+(?P<place>(?:kabupaten|kota)\s+{_WORD}(?:\s+{_WORD}){{0,2}}?)"
+    rf"|\s+(?!nomor\b|nomer\b|no\b|nr\b|number\b|kabupaten\b|kota\b){_WORD}(?=\s+(?:nomor|nomer|no\.?|number)\s*\d))?)"
     rf"\s*(?:nomor|nomer|no\.?|nr\.?|number)?\s*(?P<number>\d+[a-z]?)(?:\s*/\s*pojk\s*\.?\s*\d+)?"
     rf"\s*(?:(?:tahun|th\.?|thn\.?|year|of|/)\s*(?P<year>(?:19|20)\d\d))(?!\d)",
     re.IGNORECASE,

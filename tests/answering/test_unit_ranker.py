@@ -85,6 +85,7 @@ def test_a_status_question_about_an_unindexed_law_is_met_by_the_clause_that_revo
     ("Aceh Governor Regulation No. 24 of 2025: who may apply?", "24", 2025, "Peraturan Gubernur Aceh"),
     ("What does Governor Instruction 9/2025 ask schools to do?", "9", 2025, "Instruksi Gubernur Aceh"),
     ("Presidential Instruction No. 1 of 2024 on what?", "1", 2024, "Instruksi Presiden"),
+    ("UU Desa nomor 6 tahun 2014 pasal 26 isinya apa?", "6", 2014, "Undang-Undang"),    # a short name before the number
 ])
 def test_an_english_question_names_an_instrument_as_an_indonesian_one_does(question, number, year, prefix):
     named = find_named_regulation(question)
