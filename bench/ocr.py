@@ -46,7 +46,7 @@ def sample(files: int, per_file: int) -> list[tuple[Path, bytes, list[int], list
     chosen = []
     for path in sorted(CORPUS.glob("*.pdf"))[:files]:
         data = path.read_bytes()
-        pages = _pdf_pages_pypdf(data)
+        pages = _pdf_pages_pypdf(data, max_pages=5_000)
         skip = set(_pages_needing_ocr(data, pages))
         # A page whose layer is itself unreadable (perpres-60-2019's appendix carries a junk OCR layer) is no
         # reference to measure against.
