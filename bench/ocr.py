@@ -11,7 +11,7 @@
    extraction with OCR and the legal-structure parser: pages read, mean confidence, chunks, Pasal
    chunks, and the first Pasal chunks with their page numbers.
 
-Run: .venv/bin/python bench/ocr.py [--files 12] [--pages 2] [--dpi 300] [--hard]
+Run: .venv/bin/python bench/ocr.py [--files 12] [--pages 2] [--dpi 300] [--languages ind+eng] [--hard]
 Targets (issue #37): median CER <= 2 %, >= 95 % of Pasal headings recovered.
 """
 from __future__ import annotations
@@ -57,7 +57,7 @@ def sample(files: int, per_file: int) -> list[tuple[Path, bytes, list[int], list
 
 
 def against_text_layer(args) -> None:
-    options = OcrOptions(dpi=args.dpi)
+    options = OcrOptions(dpi=args.dpi, languages=args.languages)
     cers, wers, headings, found, seconds, pages_read = [], [], 0, 0, 0.0, 0
     print(f"{'file':52} page   CER    WER  Pasal headings")
     for path, data, numbers, layer in sample(args.files, args.pages):
@@ -85,7 +85,7 @@ def against_text_layer(args) -> None:
 def hard(args) -> None:
     for path in sorted((CORPUS / "hard").glob("*.pdf")):
         started = time.perf_counter()
-        extracted = extract_file(path, OcrOptions(dpi=args.dpi))
+        extracted = extract_file(path, OcrOptions(dpi=args.dpi, languages=args.languages))
         elapsed = time.perf_counter() - started
         parsed = parse_document(extracted, max_chars=1500, min_chars=200, title_hint=path.stem)
         pasal = [chunk for chunk in parsed.chunks if any(part.startswith("Pasal ") for part in chunk.section_path)]
@@ -102,9 +102,10 @@ def main() -> int:
     parser.add_argument("--files", type=int, default=12)
     parser.add_argument("--pages", type=int, default=2)
     parser.add_argument("--dpi", type=int, default=300)
+    parser.add_argument("--languages", default=OcrOptions.languages, help="Tesseract models, e.g. ind+eng or eng")
     parser.add_argument("--hard", action="store_true", help="also ingest the hard PDFs through OCR and the parser")
     args = parser.parse_args()
-    if reason := ocr_unavailable():
+    if reason := ocr_unavailable(args.languages):
         print(reason)
         return 1
     against_text_layer(args)
