@@ -5,8 +5,8 @@
    and are skipped), ``--files`` files.
 2. Each page is rendered at ``--dpi`` and read by the ingestion stage's OCR (rotation, denoising,
    repair of structure headings), then compared with that page's own text layer, both with page-number
-   lines dropped and whitespace collapsed: character and word error rates (jiwer), and the share of the
-   layer's Pasal headings (``Pasal 12``, ``Pasal 12A``) the OCR text also has.
+   lines dropped, whitespace collapsed and typography folded (NFKC, straight quotes): character and word
+   error rates (jiwer), and the share of the layer's Pasal headings (``Pasal 12``, ``Pasal 12A``) the OCR text also has.
 3. ``--hard``: the PDFs of ../shared/corpus/pdf/hard/ (a scan and two broken-font regulations) through
    extraction with OCR and the legal-structure parser: pages read, mean confidence, chunks, Pasal
    chunks, and the first Pasal chunks with their page numbers.
@@ -21,6 +21,7 @@ import re
 import statistics
 import sys
 import time
+import unicodedata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,7 +39,13 @@ PAGE_NUMBER = re.compile(r"^\s*(?:[-–—]\s*)?\d{1,4}(?:\s*[-–—])?\s*$")
 PASAL = re.compile(r"(?m)^\s*Pasal\s+(\d+[A-Z]?)\s*$")
 
 
+# Differences that are typography, not reading: the same glyphs on paper, different code points in the layer
+# (an ellipsis "…" prints as "...", ligatures "ﬁ" as "fi" - NFKC; curly quotes as straight ones).
+QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
+
+
 def comparable(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).translate(QUOTES)
     return " ".join(" ".join(line for line in text.splitlines() if not PAGE_NUMBER.match(line)).split())
 
 
