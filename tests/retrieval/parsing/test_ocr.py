@@ -119,6 +119,14 @@ def test_ocr_faults_that_break_structure_are_repaired():
     assert repair_structure("Sinar-\nX dan BAB 3") == "Sinar-\nX dan BAB 3"  # capital after a hyphen: kept
 
 
+def test_a_list_item_read_with_a_comma_gets_its_semicolon_back():
+    # Debian's ind model has no ";": Tesseract reads the semicolon closing a list item as a comma
+    text = ("meliputi:\na. identitas Nasabah,\nb. lokasi usaha, dan\n(2) profil Nasabah, atau\n3. Nasabah.\n"
+            "Rp100.000.000,00 (seratus juta\nrupiah), lalu\nbiaya, jasa, dan\nharga")
+    assert repair_structure(text) == ("meliputi:\na. identitas Nasabah;\nb. lokasi usaha; dan\n(2) profil Nasabah; atau\n"
+                                      "3. Nasabah.\nRp100.000.000,00 (seratus juta\nrupiah), lalu\nbiaya, jasa, dan\nharga")
+
+
 def test_running_headers_and_page_numbers_are_dropped():
     pages = ["PRESIDEN REPUBLIK INDONESIA\nPasal 1\nisi satu\n- 2 -",
              "PRESIDEN REPUBLIK INDONESIA\nPasal 2\nisi dua\n- 3 -",
