@@ -123,6 +123,8 @@ def test_a_list_item_read_with_a_comma_gets_its_semicolon_back():
     # Debian's ind model has no ";": Tesseract reads the semicolon closing a list item as a comma
     text = ("meliputi:\na. identitas Nasabah,\nb. lokasi usaha, dan\n(2) profil Nasabah, atau\n3. Nasabah.\n"
             "Rp100.000.000,00 (seratus juta\nrupiah), lalu\nbiaya, jasa, dan\nharga")
+    listed = "a. modal;\nb. Simpanan, dan\nCc. pinjaman.\nB. Dasar\nC. Ruang Lingkup"
+    assert repair_structure(listed) == "a. modal;\nb. Simpanan; dan\nc. pinjaman.\nB. Dasar\nC. Ruang Lingkup"
     assert repair_structure(text) == ("meliputi:\na. identitas Nasabah;\nb. lokasi usaha; dan\n(2) profil Nasabah; atau\n"
                                       "3. Nasabah.\nRp100.000.000,00 (seratus juta\nrupiah), lalu\nbiaya, jasa, dan\nharga")
 
