@@ -24,7 +24,8 @@ _PASAL = re.compile(r"(?m)^(\s*Pasal\s+)([0-9lIoO|!]{1,4})([A-Z]?)\s*$")
 _BAB = re.compile(r"(?m)^(\s*BAB\s+)([IVXLl1|]{1,6})\s*$")
 _AYAT = re.compile(r"(?m)^(\s*\()([0-9lI|!]{1,3})(\))")
 _HYPHENATED = re.compile(r"(\w)-\n(?=[a-z])")
-_LIST_COMMA = re.compile(r"(?m),((?:[ \t]+(?:dan|atau|dan/atau))?[ \t]*\n)(?=[ \t]*(?:[a-z]\.|\d{1,2}\.|\(\d{1,2}\)|\([a-z]\))[ \t])")
+_LIST_COMMA = re.compile(r"(?m),((?:[ \t]+(?:dan|atau|dan/atau))?[ \t]*\n)"
+                         r"(?=[ \t]*(?:[a-z]\.|\d{1,2}\.|\(\d{1,2}\)|\([a-z]\))[ \t])")
 _LIST_LABEL = re.compile(r"^(\s*)([a-zA-Z]{1,2})\.(?=[ \t])")
 _PAGE_NUMBER = re.compile(r"^[\s\-–—~_.=]*\d{1,4}[\s\-–—~_.=]*$|^\s*(?:halaman|hal\.?|page)\s+\d+(?:\s+(?:dari|of)\s+\d+)?\s*$",
                           re.I)

@@ -125,8 +125,9 @@ def test_a_list_item_read_with_a_comma_gets_its_semicolon_back():
             "Rp100.000.000,00 (seratus juta\nrupiah), lalu\nbiaya, jasa, dan\nharga")
     listed = "a. modal;\nb. Simpanan, dan\nCc. pinjaman.\nB. Dasar\nC. Ruang Lingkup"
     assert repair_structure(listed) == "a. modal;\nb. Simpanan; dan\nc. pinjaman.\nB. Dasar\nC. Ruang Lingkup"
-    assert repair_structure(text) == ("meliputi:\na. identitas Nasabah;\nb. lokasi usaha; dan\n(2) profil Nasabah; atau\n"
-                                      "3. Nasabah.\nRp100.000.000,00 (seratus juta\nrupiah), lalu\nbiaya, jasa, dan\nharga")
+    assert repair_structure(text) == (
+        "meliputi:\na. identitas Nasabah;\nb. lokasi usaha; dan\n(2) profil Nasabah; atau\n"
+        "3. Nasabah.\nRp100.000.000,00 (seratus juta\nrupiah), lalu\nbiaya, jasa, dan\nharga")
 
 
 def test_running_headers_and_page_numbers_are_dropped():
