@@ -38,6 +38,9 @@ HEADING_TYPES: list[tuple[str, str | None]] = [
     (r"PERATURAN\s+(?:KEPALA\s+)?BADAN\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,9}?", None),
     (r"PERATURAN\s+(?:KEPALA\s+)?LEMBAGA\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,9}?", None),
     (r"PERATURAN\s+DAERAH\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,5}?", None),
+    # A circular letter names its issuer after the type ("SURAT EDARAN KEPALA BADAN PENGAWAS TENAGA NUKLIR") and
+    # often carries its year only inside the number ("NOMOR 1904/PI 05/K/IX/2019").
+    (r"SURAT\s+EDARAN(?:\s+BERSAMA)?(?:\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,9}?)?", None),
     (r"PERATURAN\s+(?:BUPATI|WALI\s?KOTA)\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,3}?", None),
     (r"KEPUTUSAN\s+(?:BUPATI|WALI\s?KOTA|KEPALA\s+[A-Z]+)\s+[A-Z][A-Z]*(?:\s+[A-Z][A-Z]*){0,5}?", None),
 ]

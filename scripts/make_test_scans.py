@@ -5,7 +5,7 @@
 Each page is typeset with fpdf2, rendered to a grey image with PDFium at 150 dpi, and saved back as
 an image-only PDF page (no text layer): ``scan.pdf`` has a straight page, a page turned 90 degrees
 and a page with speckle noise and a 1.5 degree skew; ``mixed.pdf`` has a text-layer page followed by
-a scanned one. Deterministic (seeded noise), so the committed files can be regenerated.
+a scanned one; ``columns.pdf`` is a gazette page in two columns under a heading across both. Deterministic (seeded noise), so the committed files can be regenerated.
 """
 from __future__ import annotations
 
@@ -51,6 +51,25 @@ Pasal 4
 (2) Perusahaan Air wajib menjawab pengaduan paling lambat 7 (tujuh) hari kerja.""",
 ]
 
+# A gazette page: the heading across the page, then the articles in two columns, left then right.
+COLUMNS_HEADING = """BERITA DAERAH KABUPATEN CONTOH
+BAB IV
+RETRIBUSI"""
+COLUMNS = [
+    """Pasal 5
+(1) Retribusi air bersih dipungut setiap bulan oleh Perusahaan Air.
+(2) Retribusi dibayar paling lambat tanggal 20 (dua puluh) setiap bulan.
+
+Pasal 6
+Pelanggan yang terlambat membayar dikenai denda sebesar 2 (dua) persen dari tagihan bulan berjalan.""",
+    """Pasal 7
+(1) Hasil retribusi disetor ke kas daerah paling lambat 1 (satu) hari kerja.
+(2) Bupati melaporkan hasil retribusi kepada Dewan setiap semester.
+
+Pasal 8
+Ketentuan lebih lanjut mengenai tata cara pemungutan retribusi diatur dengan Peraturan Bupati.""",
+]
+
 
 def typeset(texts: list[str]) -> bytes:
     pdf = FPDF(format="A4")
@@ -87,6 +106,20 @@ def image_pdf(images: list[Image.Image]) -> bytes:
     return out.getvalue()
 
 
+def columns_pdf() -> bytes:
+    pdf = FPDF(format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", size=12)
+    pdf.set_xy(20, 20)
+    pdf.multi_cell(170, 7, COLUMNS_HEADING, align="C")
+    pdf.set_font("Helvetica", size=11)
+    for left, text in zip((20, 112), COLUMNS):
+        pdf.set_xy(left, 50)
+        pdf.multi_cell(78, 6, text)
+    return image_pdf([rendered(bytes(pdf.output()), 0)])
+
+
 def mixed_pdf() -> bytes:
     """Page 1 with a text layer (fpdf2), page 2 a scan (an image of typeset text)."""
     scan = rendered(typeset([PAGES[2]]), 0)
@@ -111,6 +144,7 @@ def main() -> None:
     speckled = noisy(rendered(typeset_pages, 2), seed=7)
     (OUT / "scan.pdf").write_bytes(image_pdf([straight, turned, speckled]))
     (OUT / "mixed.pdf").write_bytes(mixed_pdf())
+    (OUT / "columns.pdf").write_bytes(columns_pdf())
     for path in sorted(OUT.glob("*.pdf")):
         print(f"{path.relative_to(OUT.parents[3])}: {path.stat().st_size / 1024:.0f} KB")
 

@@ -10,7 +10,8 @@ Search order for the heading (first hit wins):
   3. an UPPER-CASE heading right after "PENJELASAN ATAS" or "LAMPIRAN" anywhere
      (texts whose own heading was lost).
 OCR slips seen in the corpus are tolerated: "PERATURAN PEMEzuNTAH", "GUBENUR",
-"JENTANG", "NOMOR 03TAHUN", years written "2OL9", "UNDANG UNDANG" without hyphen.
+"JENTANG", "NOMOR 03TAHUN", "N0MOR", years written "2OL9", "UNDANG UNDANG" without hyphen.
+A circular letter ("SURAT EDARAN KEPALA ... NOMOR 1904/PI 05/K/IX/2019") takes its year from the end of its number.
 """
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ class LegalIdentity:
 
 _RI = r"(?:\s+REPUBLIK\s+INDO\s?NESIA)?"
 _NOMOR = (
-    r"\s+NOMOR\s*[:.]?\s*"
+    r"\s+N[O0]M[O0]R\s*[:.]?\s*"
     r"(?P<num>[0-9A-Za-z][0-9A-Za-z.\-/ ]{0,60}?)"
     r"\s*(?:TAHUN\s*(?P<year>[12][0-9OoIlL]{3})\b|(?=\s*\n|\s*[TJ]ENTANG\b|\s*$))"
 )

@@ -208,6 +208,27 @@ def test_ocr_slips_are_tolerated():
     assert (pp.instrument_type, pp.number, pp.year) == ("Peraturan Pemerintah", "12", 2019)
 
 
+
+def test_a_circular_letter_read_by_ocr_has_its_identity():
+    # The first page of ../shared/corpus/pdf/hard/se-bapeten-1904-2019-hasil-pindai.pdf as Tesseract reads it
+    # (the handwritten 1904 comes out 1901), then the same heading with the OCR's slips on an Aceh letter.
+    scan = ("KEPALA BADAN PENGAWAS TENAGA NUKLIR\nREPUBLIK INDONESIA\n\nYth: 1. Deputi Perizinan dan Inspeksi\n"
+            "2. Direktur Keteknikan dan Kesiapsiagaan Nuklir\n\nSURAT EDARAN KEPALA BADAN PENGAWAS TENAGA NUKLIR\n"
+            "NOMOR 1901/PI 05/K/IX/2019\nTENTANG\nPERCEPATAN PELAKSANAAN EVALUASI HASIL UJI KESESUAIAN PESAWAT\n"
+            "SINAR-X RADIOLOGI DIAGNOSTIK DAN INTERVENSIONAL\n\nA. Umum\nBahwa Peraturan Badan Pengawas Tenaga "
+            "Nuklir Nomor 2 Tahun\n2018 tentang Uji Kesesuaian Pesawat Sinar-X\n")
+    ident = parse_identity(scan)
+    assert (ident.instrument_type, ident.number, ident.year) == (
+        "Surat Edaran Kepala Badan Pengawas Tenaga Nuklir", "1901/PI 05/K/IX/2019", 2019)
+    assert ident.title() == ("Surat Edaran Kepala Badan Pengawas Tenaga Nuklir Nomor 1901/PI 05/K/IX/2019 tentang "
+                             "Percepatan Pelaksanaan Evaluasi Hasil Uji Kesesuaian Pesawat Sinar-X Radiologi "
+                             "Diagnostik dan Intervensional")
+    aceh = parse_identity("GUBERNUR ACEH\n\nSURAT EDARAN\nGUBERNUR ACEH\nN0MOR: 451/12345\nTAHUN 2O24\n\nTENTANG\n"
+                          "PELAKSANAAN IBADAH RAMADHAN\n\nDalam rangka menyambut bulan suci Ramadhan ...\n")
+    assert (aceh.instrument_type, aceh.number, aceh.year, aceh.subject) == (
+        "Surat Edaran Gubernur Aceh", "451/12345", 2024, "PELAKSANAAN IBADAH RAMADHAN")
+    assert parse_identity("Menurut Surat Edaran Gubernur Aceh Nomor 451/12345 tentang Ramadhan ...").instrument_type is None
+
 def test_heading_recovered_from_penjelasan_title():
     text = (
         "a. bahwa perkembangan pembangunan di wilayah Propinsi Daerah Istimewa Aceh semakin meningkat;\n"
