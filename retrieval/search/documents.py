@@ -29,23 +29,25 @@ EVIDENCE_PASSAGES = 3
 OWN_PASSAGES = 10
 
 _OWNERS_SQL = "SELECT id, document_id FROM retrieval_chunk WHERE id = ANY(%s)"
-# One statement for every candidate document: each one's nearest passages by exact distance.
+# One statement for every candidate document and both orders: each one's nearest passages by exact distance
+# (leg 0), and its passages holding the query's terms, all-terms first, by IDF-weighted rank (leg 1).
 _OWN_SEMANTIC_SQL = """
-SELECT d.id, nearest.id FROM unnest(%s::uuid[]) AS d(id)
+SELECT 0 AS leg, d.id AS document_id, nearest.id, nearest.place FROM unnest(%s::uuid[]) AS d(id)
 CROSS JOIN LATERAL (
-    SELECT c.id FROM retrieval_chunk c
+    SELECT c.id, row_number() OVER (ORDER BY (c.embedding - %s::vector) <=> %s::vector, c.id) AS place
+    FROM retrieval_chunk c
     WHERE c.document_id = d.id AND c.embedding_model = %s AND c.enabled
     ORDER BY ((c.embedding - %s::vector) <=> %s::vector) + 0, c.id
     LIMIT %s
 ) AS nearest
 """
 _OWN_LEXICAL_SQL = """
-SELECT document_id, id FROM (
+SELECT 1 AS leg, document_id, id, place FROM (
     SELECT document_id, id, row_number() OVER (
         PARTITION BY document_id ORDER BY search_vector @@ %s::tsquery DESC, {rank} DESC, id) AS place
     FROM retrieval_chunk
     WHERE document_id = ANY(%s) AND enabled AND search_vector @@ %s::tsquery
-) AS ranked WHERE place <= %s ORDER BY document_id, place
+) AS ranked WHERE place <= %s
 """
 
 
@@ -75,18 +77,25 @@ def _own_rankings(documents: list[uuid.UUID], rewrite: Rewrite, vector, model_na
                   centered: bool) -> dict[uuid.UUID, list[uuid.UUID]]:
     """Each document's own passages: exact vector order and full-text order, fused by RRF."""
     lists: dict[uuid.UUID, list[list[uuid.UUID]]] = {document: [] for document in documents}
-    with connection.cursor() as cursor:
-        if vector is not None:
-            mean, moved = centered_literals(vector, model_name, centered)
-            cursor.execute(_OWN_SEMANTIC_SQL, [documents, model_name, mean, moved, OWN_PASSAGES])
-            _append(lists, cursor.fetchall())
-        lexemes = _lexemes(query_terms(rewrite.lexical))
-        if lexemes:
-            shares, rows = lexeme_shares(lexemes)
-            rank_sql, rank_params = _rank_sql({lexeme: idf(shares[lexeme], rows) for lexeme in lexemes})
-            cursor.execute(_OWN_LEXICAL_SQL.format(rank=rank_sql),
-                           [_tsquery(lexemes, "&"), *rank_params, documents, _tsquery(lexemes, "|"), OWN_PASSAGES])
-            _append(lists, cursor.fetchall())
+    parts, params = [], []
+    if vector is not None:
+        mean, moved = centered_literals(vector, model_name, centered)
+        parts.append(_OWN_SEMANTIC_SQL)
+        params += [documents, mean, moved, model_name, mean, moved, OWN_PASSAGES]
+    lexemes = _lexemes(query_terms(rewrite.lexical))
+    if lexemes:
+        shares, rows = lexeme_shares(lexemes)
+        rank_sql, rank_params = _rank_sql({lexeme: idf(shares[lexeme], rows) for lexeme in lexemes})
+        parts.append(_OWN_LEXICAL_SQL.format(rank=rank_sql))
+        params += [_tsquery(lexemes, "&"), *rank_params, documents, _tsquery(lexemes, "|"), OWN_PASSAGES]
+    if parts:
+        with connection.cursor() as cursor:
+            cursor.execute(" UNION ALL ".join(f"({part})" for part in parts) + " ORDER BY 1, 2, 4", params)
+            rows_by_leg: dict[int, list] = {}
+            for leg, document, chunk_id, _ in cursor.fetchall():
+                rows_by_leg.setdefault(leg, []).append((document, chunk_id))
+        for leg_rows in rows_by_leg.values():
+            _append(lists, leg_rows)
     fused = {}
     for document, rankings in lists.items():
         scores: dict[uuid.UUID, float] = {}

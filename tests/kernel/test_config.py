@@ -4,6 +4,7 @@ import dataclasses
 import pytest
 
 from kernel.config import AppSettings, ConfigError, environment_variables, load_settings
+from kernel.config.retrieval import FITTED
 
 
 @pytest.fixture
@@ -70,4 +71,4 @@ def test_a_secret_is_never_quoted(clean_env):
 def test_sections_stay_replaceable():
     config = AppSettings()
     changed = dataclasses.replace(config, retrieval=dataclasses.replace(config.retrieval, rrf_k=3))
-    assert changed.retrieval.rrf_k == 3 and config.retrieval.rrf_k == 60
+    assert changed.retrieval.rrf_k == 3 and config.retrieval.rrf_k == FITTED["rrf_k"]
