@@ -116,6 +116,7 @@ QUESTION_TYPES: list[tuple[str, tuple[str, ...]]] = [
     (r"aceh\s+governor(?:'s)?\s+decree|governor(?:'s)?\s+decree", ("Keputusan Gubernur Aceh",)),
     (r"aceh\s+governor(?:'s)?\s+instruction|governor(?:'s)?\s+instruction", ("Instruksi Gubernur Aceh",)),
     (r"presidential\s+instruction", ("Instruksi Presiden",)),
+    (r"surat\s+edaran|circular(?:\s+letter)?", ("Surat Edaran",)),
     (r"peraturan\s+(?:kepala\s+)?badan\s+pengawas\s+tenaga\s+nuklir|peraturan\s+(?:kepala\s+)?bapeten|perba",
      ("Peraturan Badan Pengawas Tenaga Nuklir", "Peraturan Kepala Badan Pengawas Tenaga Nuklir")),
     (r"peraturan\s+otoritas\s+jasa\s+keuangan|peraturan\s+ojk|pojk", ("Peraturan Otoritas Jasa Keuangan",)),

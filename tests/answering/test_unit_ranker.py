@@ -86,6 +86,7 @@ def test_a_status_question_about_an_unindexed_law_is_met_by_the_clause_that_revo
     ("What does Governor Instruction 9/2025 ask schools to do?", "9", 2025, "Instruksi Gubernur Aceh"),
     ("Presidential Instruction No. 1 of 2024 on what?", "1", 2024, "Instruksi Presiden"),
     ("UU Desa nomor 6 tahun 2014 pasal 26 isinya apa?", "6", 2014, "Undang-Undang"),    # a short name before the number
+    ("Surat Edaran Nomor 3 Tahun 2021 berlaku untuk siapa?", "3", 2021, "Surat Edaran"),
 ])
 def test_an_english_question_names_an_instrument_as_an_indonesian_one_does(question, number, year, prefix):
     named = find_named_regulation(question)
