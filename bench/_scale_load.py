@@ -161,3 +161,14 @@ def build_indexes(*, maintenance_work_mem: str, parallel_workers: int, m: int = 
         cursor.execute("RESET maintenance_work_mem")
         cursor.execute("RESET max_parallel_maintenance_workers")
     return {name: round(value, 1) for name, value in timings.items()}
+
+
+def scan_settings(cursor, ef: int | None, *, iterative: bool = False) -> None:
+    """Inside a transaction: no statement timeout, and an exact scan (``ef`` None) or HNSW at ``ef_search``."""
+    cursor.execute("SET LOCAL statement_timeout = 0")
+    if ef is None:
+        cursor.execute("SET LOCAL enable_indexscan = off")
+        return
+    cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef)])
+    if iterative:
+        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")

@@ -34,7 +34,7 @@ import numpy as np
 
 from _scale_corpus import FOCUSED, ChunkTexts, bench_questions, clustered_vectors, corpus_texts, topic_centres
 from _pg_footprint import pg_memory_bytes, storage_bytes
-from _scale_load import COLLECTIONS, RESTRICTED_UNIT, ScaleState, build_indexes, load_to, loaded_chunks
+from _scale_load import COLLECTIONS, RESTRICTED_UNIT, ScaleState, build_indexes, load_to, loaded_chunks, scan_settings
 from _setup import CORPUS, django_setup, percentile
 
 MODES = ("hybrid", "semantic", "lexical")
@@ -73,12 +73,7 @@ def _nearest(vector, condition, model: str, ef: int | None, *, scoped: bool = Fa
     from retrieval.search.semantic import exact_scan_pays
 
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL statement_timeout = 0")
-        if ef is None:
-            cursor.execute("SET LOCAL enable_indexscan = off")
-        else:
-            cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef)])
-            cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        scan_settings(cursor, ef, iterative=True)
         exact = ef is not None and scoped and exact_scan_pays(condition)
         hits = chunk_search_semantic(vector, model_name=model, document_condition=condition, limit=10, exact=exact)
     return [chunk_id for chunk_id, _ in hits]

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from _scale_corpus import clustered_vectors, topic_centres
-from _scale_load import HNSW_INDEX
+from _scale_load import HNSW_INDEX, scan_settings
 from _setup import django_setup, percentile
 
 HALFVEC_INDEX = "chunk_embedding_halfvec_hnsw"
@@ -34,11 +34,7 @@ def nearest(kind: str, literal: str, ef: int | None) -> tuple[list, float]:
     from django.db import connection, transaction
 
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL statement_timeout = 0")
-        if ef is None:
-            cursor.execute("SET LOCAL enable_indexscan = off")
-        else:
-            cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef)])
+        scan_settings(cursor, ef)
         started = time.perf_counter()
         cursor.execute(_NEAREST[kind], [literal])
         ids = [row[0] for row in cursor.fetchall()]
