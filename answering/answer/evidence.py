@@ -135,10 +135,13 @@ class EvidenceGatherer:
         merged: list[Passage] = []
         seen: set[uuid.UUID] = set()
         restored = restored_passages(self.prepared, self.steps, followup) if followup.carry else []
+        carried_documents = set(followup_scope.document_ids) if followup_scope else set()
         for passage in [*live, *anchor, *closing, *restored, *ranked]:
             if passage.chunk_id not in seen:
                 seen.add(passage.chunk_id)
-                merged.append(passage)
+                # A carried document's passage is the conversation's evidence, whichever arm found it first.
+                carried = passage.origin == "search" and passage.document_id in carried_documents
+                merged.append(replace(passage, origin="followup") if carried else passage)
         # A legal-status question reads the revoking or amending clauses first (answering/legal_status.py).
         passages = legal_evidence(merged[:MAX_PASSAGES], question=question, principal=principal, scope=scope,
                                   surface=False).passages

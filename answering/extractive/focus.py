@@ -21,7 +21,7 @@ DEFINITION = re.compile(
 TERM_ITU_APA = re.compile(r"^(?P<term>[^?]+?)\s+itu\s+(?:apa|maksudnya\s+apa|artinya\s+apa)\b", re.I)
 # "menurut/dalam UU …" closes the term.
 TERM_END = re.compile(r"\s+(?:menurut|dalam|di\s+dalam|pada|berdasarkan|sesuai|according|in\s+the|under)\b.*$", re.I)
-WHEN = re.compile(r"\b(kapan|tanggal\s+berapa|sejak\s+kapan|sampai\s+kapan|hingga\s+kapan|when|what\s+date)\b", re.I)
+WHEN = re.compile(r"\b(kapan|(?:tanggal|tgl)\s+(?:berapa|brp)|sejak\s+kapan|sampai\s+kapan|hingga\s+kapan|when|what\s+date)\b", re.I)
 WHO = re.compile(r"\b(siapa|siapakah|who)\b", re.I)
 HOW_MUCH = re.compile(
     r"\b(berapa|brp|jumlah|besaran|besarnya|nilai|tarif|biaya|total|persen|persentase|how\s+(?:much|many)|amount|rate)\b", re.I)

@@ -12,7 +12,7 @@ import re
 from typing import Sequence
 
 from answering.extractive.candidates import Candidate
-from answering.extractive.opener import opening_sentence, range_opener
+from answering.extractive.opener import opening_sentence, polarity_opener, range_opener
 from answering.extractive.question import Question
 from answering.extractive.ranker import fit_to_lead
 from answering.types import Claim, Passage
@@ -28,6 +28,10 @@ def heading_of(passage: Passage) -> str:
     return heading if len(heading) <= MAX_HEADING_CHARS else heading[:MAX_HEADING_CHARS].rsplit(" ", 1)[0] + " …"
 
 
+def _by_fit(question: Question, chosen: Sequence[tuple[Candidate, dict]]) -> list[tuple[Candidate, dict]]:
+    return sorted(chosen, key=lambda pair: fit_to_lead(question, pair[0].text, pair[0].score), reverse=True)
+
+
 def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str) -> tuple[Claim, ...]:
     """The claims in reading order: the opener (when the question asks for one), then the quoted units."""
     # The opener comes from the unit the ranker rates best, wherever reading order puts it.
@@ -39,6 +43,12 @@ def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], langua
         lead_labels = next(labels for c, labels in chosen if c is unit)
     else:
         opener = opening_sentence(question, lead, language)
+        if opener is None and question.yes_no:
+            # The lead unit's modal governs nothing asked: the next kept unit whose modal clearly does says it.
+            said = next(((text, labels) for c, labels in _by_fit(question, chosen) if c is not lead
+                         and (text := polarity_opener(question, c, language))), None)
+            if said:
+                opener, lead_labels = said
     if opener:
         claims.append(Claim(text=opener, citation_keys=tuple(lead_labels.values())))
     headed: set = set()

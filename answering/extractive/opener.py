@@ -69,6 +69,16 @@ def _deadline(text: str) -> str | None:
     return None
 
 
+def _figure(asks: str, text: str) -> str | None:
+    """The clause stating the duration or figure asked for."""
+    if asks == "duration":
+        return _deadline(text) or _clause(text, DURATION) or _clause(text, FIGURE)
+    return _clause(text, FIGURE)
+
+
+_DIGIT = re.compile(r"\d")
+
+
 def _clause(text: str, pattern: re.Pattern) -> str | None:
     """The semicolon-separated clause of a tidied unit that carries ``pattern``."""
     for piece in re.split(r";\s+", text):
@@ -80,11 +90,14 @@ def _clause(text: str, pattern: re.Pattern) -> str | None:
 POLARITY_REACH = 15        # words after the modal that must share a word with the question
 
 
-def _governs(question: Question, unit: str, match: re.Match) -> bool:
+def _governs(question: Question, unit: str, match: re.Match, share: float = 0.0) -> bool:
     """The modal's own clause is about what the question asks ("dilarang mempekerjakan anak" for "bolehkah
-    mempekerjakan anak?"), not a requirement beside it ("harus memenuhi persyaratan")."""
+    mempekerjakan anak?"), not a requirement beside it ("harus memenuhi persyaratan"); with ``share``, it
+    carries at least that share of the question's words (and two of them)."""
     words = unit[match.end():].split()[:POLARITY_REACH]
-    return bool(content_stems(" ".join(words)) & (question.stems - MODAL_STEMS))
+    asked = question.stems - MODAL_STEMS
+    shared = content_stems(" ".join(words)) & asked
+    return bool(shared) and (not share or (len(shared) >= 2 and len(shared) >= share * len(asked)))
 
 
 _REVOKED = re.compile(r"\b(dicabut|dinyatakan\s+tidak\s+berlaku|tidak\s+berlaku\s+lagi|repealed|revoked)\b", re.I)
@@ -107,6 +120,10 @@ def _polarity(question: Question, unit: str) -> str | None:
     return None
 
 
+_JURISDICTION = re.compile(r"\s*(?:ACEH|REPUBLIK\s+INDONESIA|PROVINSI\s+[A-Z]+|KABUPATEN\s+[A-Z]+|KOTA\s+[A-Z]+)\b,?",
+                           re.I)
+
+
 def _enactment(lead: Candidate, language: str) -> str | None:
     """"Ditetapkan di <place> pada tanggal <date> oleh <office> <name>." from a signature block."""
     text = " ".join(lead.text.split())
@@ -114,6 +131,10 @@ def _enactment(lead: Candidate, language: str) -> str | None:
     # The signatory's name is the last capitalised run that is not the office above it ("GUBERNUR ACEH,").
     office = OFFICE.search(text)
     people = [m for m in PERSON.finditer(text) if not (office and m.start() < office.end())]
+    if not people and office:
+        # "GUBERNUR ACEH MUZAKIR MANAF" with no comma: the name follows the office's jurisdiction.
+        after = _JURISDICTION.match(text, office.end())
+        people = list(PERSON.finditer(text, after.end() if after else office.end()))
     person = people[-1] if people else None
     if not (date or person):
         return None
@@ -132,6 +153,25 @@ def _enactment(lead: Candidate, language: str) -> str | None:
     return tidy(head.strip(" ,") + who)
 
 
+# A unit other than the best one says "no" only when it prohibits ("dilarang", "tidak boleh") and the prohibition's
+# clause carries this share of the question's words (two at least), and only for a question in the corpus's
+# language (word overlap measures nothing across languages). Permissions and duties are too common beside the
+# point ("dapat diangkat menjadi sekretaris pengadilan agama" for "apakah pengadilan agama berwenang …"): on the
+# training part every second-unit "Ya" was beside the point; the prohibition shared three words (share 0.38).
+SECOND_UNIT_SHARE = 0.3
+
+
+def polarity_opener(question: Question, unit: Candidate, language: str) -> str | None:
+    """"Tidak. <clause>" from a unit that is not the best one: a stricter test of what its prohibition governs."""
+    if question.asks != "yesno" or question.language != "id":
+        return None
+    text = tidy(unit.text if not unit.items else unit.text.split(unit.items[0])[0])
+    prohibits = any(_governs(question, text, m, SECOND_UNIT_SHARE) for m in PROHIBIT.finditer(text))
+    if not prohibits or quantity_differs(question, text):
+        return None
+    return f"{NO[language]} {_short(text)}"
+
+
 def opening_sentence(question: Question, lead: Candidate, language: str) -> str | None:
     """The plain first sentence for what the question asks, or None when the unit itself should lead."""
     asks = question.asks
@@ -145,10 +185,10 @@ def opening_sentence(question: Question, lead: Candidate, language: str) -> str 
         if polarity is None or quantity_differs(question, text):
             return None
         return f"{(YES if polarity == 'yes' else NO)[language]} {_short(text)}"
-    if asks == "duration":
-        return _deadline(text) or _clause(text, DURATION) or _clause(text, FIGURE)
-    if asks == "figure":
-        return _clause(text, FIGURE) or _clause(text, re.compile(r"\d"))
+    if asks in ("duration", "figure"):
+        # The lead-in first, then its list items ("… dibagi sebagai berikut: a. … sebesar 10% …").
+        pieces = (text, *map(tidy, lead.items))
+        return next(filter(None, (_figure(asks, piece) for piece in pieces)), None) or _clause(text, _DIGIT)
     if asks == "date":
         return _clause(text, DATE)
     if asks == "person":

@@ -37,6 +37,12 @@ LIST = re.compile(r"\b(?:apa\s+saja|siapa\s+saja|mana\s+saja|sebutkan|what\s+are
                   re.I)
 PROCEDURE = re.compile(r"\b(?:bagaimana\s+(?:cara|prosedur|mekanisme|tata\s+cara)|gimana\s+(?:cara|caranya)|cara(?:nya)?\s+"
                        r"(?:untuk\s+)?\w+|prosedur|tata\s+cara|langkah|how\s+(?:do|can|should)\s+(?:i|we))\b", re.I)
+ENACTMENT_KINDS = ("enactment", "signatory")
+# Where a question asks a second thing ("berapa …? trs boleh …?", "berapa … dan kapan …?"): its first ask is the
+# one the answer's first sentence says.
+SECOND_ASK = re.compile(
+    r"\?\s+(?=\S)|[,;]?\s+\b(?:dan|serta|trs|terus|lalu|and)\s+(?=(?:kapan|siapa|berapa|brp|apa(?:kah)?|bagaimana|"
+    r"gimana|when|who|how|what|which|is|are|does|do|can|may|boleh|bisa)\b)", re.I)
 STATUS = re.compile(r"\b(?:masih\s+berlaku|sudah\s+dicabut|dicabut|tidak\s+berlaku|still\s+in\s+force|repealed|revoked|"
                     r"amended|diubah|status(?:nya)?\s+hukum|masih\s+dipakai)\b", re.I)
 
@@ -94,14 +100,35 @@ def _bare_question(text: str) -> bool:
     return bool(asking) and not any(WH_WORD.search(sentence) for sentence in asking)
 
 
+def first_ask(text: str) -> str:
+    """The question up to its second ask (the whole text when it asks one thing)."""
+    match = SECOND_ASK.search(text)
+    head = text[:match.start()].strip(" ,;") if match else text
+    return head + "?" if head != text and len(head.split()) >= 3 else text
+
+
+def _read_asks(text: str) -> tuple[Focus, str]:
+    """The focus and what is asked, read from the first ask when it asks something of its own."""
+    head = first_ask(text)
+    whole = question_focus(text)
+    if head != text:
+        focus = question_focus(head)
+        asks = _asks(head, focus)
+        # "tgl brp? yg teken siapa?": when and by whom, one closing block says both.
+        enactment = whole.kind in ("enactment", "signatory") and focus.kind in ("when", "who", *ENACTMENT_KINDS)
+        if asks != "general" and not enactment:
+            return focus, asks
+    return whole, _asks(text, whole)
+
+
 @functools.lru_cache(maxsize=512)
 def read_question(text: str, language: str | None = None) -> Question:
-    focus = question_focus(text)
+    focus, asks = _read_asks(text)
     named = find_named_regulations(text)
     rest = text
     for instrument in named:
         rest = rest.replace(instrument.text, " ")
     return Question(
-        text=text, language=detect_language(text, language), asks=_asks(text, focus), focus=focus, named=named,
+        text=text, language=detect_language(text, language), asks=asks, focus=focus, named=named,
         article=find_article(text), years=tuple(dict.fromkeys(YEAR.findall(rest))),
         stems=frozenset(content_stems(text)))

@@ -28,7 +28,7 @@ from answering.extractive.layout import compose
 from answering.extractive.question import Question, detect_language, read_question
 from answering.extractive.ranker import NORMATIVE, fit_to_lead
 from answering.extractive.semantic import SemanticScorer
-from answering.extractive.signals import TOOL_ORIGINS, answer_signals
+from answering.extractive.signals import CARRIED_ORIGINS, TOOL_ORIGINS, answer_signals
 from answering.types import AnswerDraft, Claim, Passage
 
 __all__ = ["NO_ANSWER", "detect_language", "no_answer_text", "synthesise"]
@@ -70,10 +70,14 @@ def _limit(question: Question) -> int:
 
 
 def _home_document(question: Question, eligible: list[Candidate]):
-    """The one document a focused answer comes from: the best unit's, but what someone must (or may not) do
-    is a regulation's to say, not a report's (a report of how fast requests were answered is not the rule)."""
+    """The one document a focused answer comes from: a follow-up's carried document when it answers near the
+    best; else the best unit's, but what someone must (or may not) do is a regulation's to say, not a report's
+    (a report of how fast requests were answered is not the rule)."""
     if not eligible:
         return None
+    carried = [c for c in eligible if c.passage.origin in CARRIED_ORIGINS]
+    if carried:
+        return carried[0].passage.document_id      # a follow-up is about the document the conversation is on
     if NORMATIVE.search(question.text):
         regulations = [c for c in eligible if c.passage.legal_reference]
         if regulations:

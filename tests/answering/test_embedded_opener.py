@@ -159,3 +159,38 @@ def test_still_in_force_is_answered_no_by_the_clause_revoking_the_named_regulati
     # The same clause does not answer for another regulation.
     other = synthesise("Apakah Peraturan Pemerintah Nomor 7 Tahun 2010 masih berlaku?", [revoking])
     assert not (other.claims and other.claims[0].text.startswith("Tidak."))
+
+
+@pytest.mark.parametrize("question,asks", [
+    ("Berapa lama cuti tahunan pegawai dan kapan cuti itu harus diajukan?", "duration"),
+    ("Sebelum anggaran disahkan, berapa batas uang persediaan dinas dan kapan peraturan ini mulai berlaku?", "figure"),
+    ("keputusan itu ditetapkan tgl brp? yg teken siapa?", "enactment"),
+])
+def test_a_question_asking_two_things_is_answered_first_for_its_first_ask(question, asks):
+    assert read_question(question).asks == asks
+
+
+def test_a_signatory_printed_after_the_office_without_a_comma_is_named():
+    block = passage("Ditetapkan di Banda Aceh pada tanggal, 3 Maret 2025 GUBERNUR ACEH AMIRUDDIN YUSUF.", kind="closing",
+                    origin="closing", reference=None)
+    draft = synthesise("Siapa yang menandatangani keputusan ini?", [block])
+    assert draft.claims[0].text == "Ditetapkan di Banda Aceh pada tanggal 3 Maret 2025 oleh Gubernur Aceh Amiruddin Yusuf."
+
+
+def test_a_figure_stated_in_a_list_item_opens_the_answer():
+    shares = passage("(1) Dana bagi hasil zakat dibagi dengan rincian sebagai berikut:\na. bagian gampong sebesar 30% "
+                     "(tiga puluh persen);\nb. bagian kecamatan sebesar 10% (sepuluh persen).")
+    draft = synthesise("Berapa persen bagian gampong dari dana bagi hasil zakat?", [shares])
+    assert draft.claims[0].text == "Bagian gampong sebesar 30%."
+
+
+def test_a_prohibition_beside_the_best_unit_answers_no_and_a_permission_beside_it_answers_nothing():
+    decree = passage("KESATU : Menetapkan Upah Minimum Provinsi (UMP) Aceh Tahun 2026 sebesar Rp3.932.552,00.\n"
+                     "KETIGA : Pengusaha dilarang membayar upah lebih rendah dari UMP Aceh Tahun 2026.",
+                     title="Keputusan Gubernur Aceh Nomor 500.15.14.1/1488/2025 tentang UMP Aceh Tahun 2026")
+    draft = synthesise("Boleh gak perusahaan di Aceh bayar upah di bawah UMP 2026 sebesar Rp3.932.552,00?", [decree])
+    assert draft.claims[0].text == "Tidak. Pengusaha dilarang membayar upah lebih rendah dari UMP Aceh Tahun 2026."
+    court = passage("Pengadilan agama memeriksa perkara perkawinan di tingkat pertama.\n"
+                    "Untuk dapat diangkat menjadi sekretaris pengadilan agama, calon harus memenuhi syarat.")
+    opened = synthesise("Apakah pengadilan agama berwenang mengadili perkara perkawinan?", [court])
+    assert not opened.claims or not opened.claims[0].text.startswith(("Ya.", "Tidak."))

@@ -105,3 +105,17 @@ def test_model_path_followup_judge_decides_and_a_slow_judge_carries_nothing(api_
         assert len(model.bodies("followup")) == 1
         if delay:
             assert elapsed < delay + 4   # the 5 s ceiling, not the judge's 6 s, bounded the wait
+
+
+def test_a_carried_followup_is_answered_from_the_conversation_s_document(api_client, documents):
+    # Another regulation states the same duty in words closer to the follow-up's; the conversation is on the tax
+    # regulation, so its clause answers.
+    make_document(title="Qanun Aceh Nomor 3 Tahun 2024 tentang Kurikulum Muatan Lokal",
+                  chunks=["Dinas Pendidikan Aceh wajib melakukan sosialisasi kurikulum muatan lokal kepada masyarakat "
+                          "dan sekolah.", "Kurikulum muatan lokal memuat sejarah dan budaya Aceh."])
+    first = start(api_client)
+    body = ask(api_client, "terus yang wajib melakukan sosialisasi siapa?", first["conversation_id"])
+    assert followup_of(body)["decision"] == "carried"
+    assert body["fallback_used"] is False
+    assert {c["document_id"] for c in body["citations"]} == {str(documents[0].id)}
+    assert "Satuan Kerja Perangkat Aceh bidang pendapatan" in body["answer"]
