@@ -29,6 +29,11 @@ SHORT_QUESTION_WORDS = 6
 MARKERS = re.compile(
     r"\b(\w+nya|itu|tersebut|tadi|ini|berikutnya|selanjutnya|sebelumnya|lanjutannya|barusan|di\s+atas|"
     r"bagaimana\s+dengan|kalau|lalu|terus|juga|it|that|this|those|next|previous|above)\b", re.I)
+POINTS_BACK = re.compile(r"^\W*(?:kalau|kalo|terus|trus|lalu|and|what\s+about|how\s+about)\b|"
+                         r"\b(?:tersebut|tadi|barusan|it|its|they|them)\b", re.I)
+# Words that only say what measure is asked ("for how many years?"): not a topic of the question's own.
+MEASURE_STEMS = frozenset(content_stems("tahun hari bulan minggu jam lama year years day days month months week "
+                                        "weeks long many much"))
 NEW_TOPIC = re.compile(r"\b(pertanyaan\s+(?:lain|baru|berbeda)|ganti\s+topik|topik\s+(?:lain|baru)|beda\s+topik|"
                        r"(?:another|new|different|unrelated)\s+(?:question|topic))\b", re.I)
 FOLLOWUP_SYSTEM = (
@@ -84,15 +89,18 @@ def followup_rule(question: str, history, *, names_instrument: bool | None = Non
         return FollowupDecision(False, "new_year")
     if any(place.lower() not in earlier.lower() for place in _places(question)):
         return FollowupDecision(False, "new_place")
-    own = distinctive_stems(YEAR.sub(" ", question))
+    own = distinctive_stems(YEAR.sub(" ", question)) - MEASURE_STEMS
     shared = own & content_stems(earlier)
     marker = bool(MARKERS.search(question))
+    pointing = bool(POINTS_BACK.search(question))
     short = len(re.findall(r"\w+", question)) <= SHORT_QUESTION_WORDS
     if NEW_TOPIC.search(question):
         return FollowupDecision(False, "new_topic")          # "Pertanyaan lain ya, …": the user says so
     # A short question pointing back ("tim seleksinya isinya siapa aja?") is about the earlier referent even
     # with words of its own; a longer one with two new words is a new topic.
-    if own and not shared and (not marker or (len(own) >= 2 and not short)):
+    # One that opens like a continuation ("kalau …", "and …") or points back by name ("… tersebut", "it") is a
+    # follow-up whatever words it brings.
+    if own and not shared and not pointing and (not marker or (len(own) >= 2 and not short)):
         return FollowupDecision(False, "new_topic")
     if not (marker or short):
         return FollowupDecision(False, "no_reference")

@@ -119,3 +119,25 @@ def test_a_carried_followup_is_answered_from_the_conversation_s_document(api_cli
     assert body["fallback_used"] is False
     assert {c["document_id"] for c in body["citations"]} == {str(documents[0].id)}
     assert "Satuan Kerja Perangkat Aceh bidang pendapatan" in body["answer"]
+
+
+def _history(question: str, answer: str):
+    from conversations.selectors import HistoryTurn, HistoryWindow
+
+    return HistoryWindow(turns=(HistoryTurn(1, question, answer, ("doc-1",)),), prior_exchanges=1)
+
+
+@pytest.mark.parametrize("question,carried", [
+    # Opens like a continuation or points back: a follow-up, whatever words of its own it brings.
+    ("kalau yang tinggal di luar panti sosial siapa yang mengurus?", True),
+    ("and what is it supposed to be spent on?", True),
+    # Asks only a measure of the referent.
+    ("for how many years?", True),
+    # Words of its own, nothing pointing back: a new question.
+    ("siapa yang mengelola wakaf produktif di gampong?", False),
+])
+def test_the_followup_rule_reads_continuations_and_measures(question, carried):
+    from answering.followup import followup_rule
+
+    history = _history("Berapa besar dana otonomi khusus Aceh?", "Dana Otonomi Khusus setara 2% plafon DAU nasional.")
+    assert followup_rule(question, history, names_instrument=False).carry is carried
