@@ -44,6 +44,25 @@ def _subject(rest: str) -> list[str]:
     return words
 
 
+def instrument_years(question: str) -> frozenset[str]:
+    """Years that date an instrument the question names by type and subject ("surat edaran BAPETEN 2019",
+    "pergub perjalanan dinas tahun 2025"): the year it was made, which its identity carries. A year after
+    the subject has ended ("pergub tentang UMP 2024") is what the instrument is about, not one of these."""
+    years = set()
+    for match in _TITLED.finditer(question):
+        subject = 0
+        for word in re.findall(r"[\w'/-]+", match.group("rest").lower()):
+            if _YEAR.fullmatch(word):
+                years.add(word)
+                break
+            if word in ("tahun", "th", "thn"):
+                continue
+            subject += 1
+            if word in _STOP or word.isdigit() or subject > MAX_WORDS:
+                break
+    return frozenset(years)
+
+
 def titled_documents(question: str, *, principal: Principal, scope: Scope | None) -> list[uuid.UUID]:
     found: list[uuid.UUID] = []
     year = _YEAR.search(question)
