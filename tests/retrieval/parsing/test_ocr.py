@@ -135,3 +135,12 @@ def test_running_headers_and_page_numbers_are_dropped():
              "PRESIDEN REPUBLIK INDONESIA\nPasal 2\nisi dua\n- 3 -",
              "PRESIDEN REPUBLIK INDONESIA\nPasal 3\nisi tiga\nHalaman 4 dari 9"]
     assert drop_running_lines(pages) == ["Pasal 1\nisi satu", "Pasal 2\nisi dua", "Pasal 3\nisi tiga"]
+
+
+def test_a_page_number_tesseract_garbled_is_dropped_from_the_page_edge():
+    # "- 2 -" read "2:2 YA", "- 3 -" read "«3" (the scanned circular's pages 2 and 3)
+    pages = ["2:2 YA\nsegera memastikan kehandalan", "«3\nBadan Pengawas Tenaga Nuklir",
+             "(4) Setiap pemohon\nmengisi formulir", "isi halaman lima\nTahun 2019 YA"]
+    assert drop_running_lines(pages, [2, 3, 4, 5]) == [
+        "segera memastikan kehandalan", "Badan Pengawas Tenaga Nuklir",
+        "(4) Setiap pemohon\nmengisi formulir", "isi halaman lima\nTahun 2019 YA"]   # an ayat and a year are kept
