@@ -6,7 +6,8 @@
   marker ``(l)`` at a line start becomes ``(1)``.
 - A word hyphenated across a line break is joined (``kewe-`` + ``nangan``).
 - The list label ``c.`` that follows ``b.`` is read ``C.`` or ``Cc.`` (the small c is as tall as a capital
-  in the fonts of the gazettes): it is put back, so the list and its semicolons hold.
+  in the fonts of the gazettes): it is put back, so the list and its semicolons hold; ``Cc.`` elsewhere is
+  the part label ``C.`` (a circular letter's bold ``C. Ruang Lingkup``).
 - A comma that closes a line before a list or ayat label (``a.``, ``2.``, ``(3)``) becomes the semicolon
   that Indonesian drafting puts there: Debian's ``ind`` model has no ``;`` and reads it as ``,``. In the
   corpus's text layers such a line ends with ``;`` 3,699 times and with ``,`` 38 times.
@@ -61,6 +62,9 @@ def _list_labels(text: str) -> str:
         if label.group(2) in ("C", "Cc") and previous == "b":
             lines[index] = f"{label.group(1)}c{line[label.end(2):]}"
             previous = "c"
+        elif label.group(2) == "Cc":      # a bold part label "C." is read doubled too
+            lines[index] = f"{label.group(1)}C{line[label.end(2):]}"
+            previous = "C"
         else:
             previous = label.group(2)
     return "\n".join(lines)

@@ -144,3 +144,13 @@ def test_a_page_number_tesseract_garbled_is_dropped_from_the_page_edge():
     assert drop_running_lines(pages, [2, 3, 4, 5]) == [
         "segera memastikan kehandalan", "Badan Pengawas Tenaga Nuklir",
         "(4) Setiap pemohon\nmengisi formulir", "isi halaman lima\nTahun 2019 YA"]   # an ayat and a year are kept
+
+
+@needs_ocr
+def test_labels_standing_in_the_margin_are_read_and_open_the_parts_they_label():
+    # Given a circular letter's page whose bold part labels and item numbers stand left of the text column,
+    # which Tesseract's one-column reading drops ("B. Dasar" came out "Dasar")
+    extracted = extract_bytes((SCANS / "circular.pdf").read_bytes(), "circular.pdf", OcrOptions())
+    lines = [line for line in extracted.text.splitlines() if line.strip()]
+    assert [line.split()[0] for line in lines] == ["B.", "1.", "C.", "Surat", "D.", "1.", "2."]
+    assert "C. Ruang Lingkup" in lines and "D. Isi Edaran" in lines
