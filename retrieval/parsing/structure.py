@@ -28,9 +28,9 @@ from __future__ import annotations
 import re
 
 from .segments import Section, finish_sections, logical_lines
-from .structure_lines import (_CLOSE_RE, _DICTUM_RE, _INSTRUCTION_RE, _LAMP_RE, _LAMP_SUB_RE, _LETTERED_RE, _PDP_RE,
-                              _PENJ_RE, _PRE_LABEL, _PRE_RE, _UMUM_RE, _BAB_RE, _is_title_like, _opens_amendment, _strip_md,
-                              count_pasal_headings, pasal_heading, structure_heading)
+from .structure_lines import (LETTERED_PART, _BAB_RE, _CLOSE_RE, _DICTUM_RE, _INSTRUCTION_RE, _LAMP_RE,
+                              _LAMP_SUB_RE, _PDP_RE, _PENJ_RE, _PRE_LABEL, _PRE_RE, _UMUM_RE, _is_title_like,
+                              _opens_amendment, _strip_md, count_pasal_headings, pasal_heading, structure_heading)
 
 __all__ = ["count_pasal_headings", "regulation_sections"]
 
@@ -272,7 +272,7 @@ class _SectionReader:
         """"A. Umum" before any preamble label opens a circular letter's body (it has no Pasal nor dictum); the
         letters after it are its parts."""
         opens = self.mode == "preamble" and self.pre_label is None or self.lettered and self.mode == "body"
-        if not (opens and inline is None and _LETTERED_RE.match(line)):
+        if not (opens and inline is None and LETTERED_PART.match(line)):
             return False
         self.mode, self.lettered = "body", True
         self.cur = self._new(s, "body", (" ".join(line.split()),), "struct", label=f"huruf {line[0]}")
