@@ -5,6 +5,9 @@
   amending regulation, is kept); ``BAB Il`` / ``BAB 1V`` become ``BAB II`` / ``BAB IV``; an ayat
   marker ``(l)`` at a line start becomes ``(1)``.
 - A word hyphenated across a line break is joined (``kewe-`` + ``nangan``).
+- A blank line Tesseract put inside a sentence (a block break: ``sebagaimana`` / blank / ``dimaksud pada``)
+  goes: after a line that ends in a word and before one that goes on in lower case (not a list label), so
+  the sentence stays one paragraph.
 - The list label ``c.`` that follows ``b.`` is read ``C.`` or ``Cc.`` (the small c is as tall as a capital
   in the fonts of the gazettes): it is put back, so the list and its semicolons hold; ``Cc.`` elsewhere is
   the part label ``C.`` (a circular letter's bold ``C. Ruang Lingkup``).
@@ -27,6 +30,7 @@ _PASAL = re.compile(r"(?m)^(\s*Pasal\s+)([0-9lIoO|!]{1,4})([A-Z]?)\s*$")
 _BAB = re.compile(r"(?m)^(\s*BAB\s+)([IVXLl1|]{1,6})\s*$")
 _AYAT = re.compile(r"(?m)^(\s*\()([0-9lI|!]{1,3})(\))")
 _HYPHENATED = re.compile(r"(\w)-\n(?=[a-z])")
+_BROKEN_SENTENCE = re.compile(r"(?<=[^\W_])[ \t]*\n[ \t]*\n(?=[ \t]*[a-z])(?![ \t]*[a-z]{1,2}[.)][ \t])")
 _LIST_COMMA = re.compile(r"(?m),((?:[ \t]+(?:dan|atau|dan/atau))?[ \t]*\n)"
                          r"(?=[ \t]*(?:[a-z]\.|\d{1,2}\.|\(\d{1,2}\)|\([a-z]\))[ \t])")
 _LIST_LABEL = re.compile(r"^(\s*)([a-zA-Z]{1,2})\.(?=[ \t])")
@@ -72,12 +76,12 @@ def _list_labels(text: str) -> str:
 
 def repair_structure(text: str) -> str:
     """Headings and ayat markers with their digits restored, list items' semicolons back, hyphenated words
-    joined."""
+    joined, sentences broken by a blank line mended."""
     text = _PASAL.sub(_pasal, text)
     text = _BAB.sub(_bab, text)
     text = _AYAT.sub(lambda m: m.group(1) + m.group(2).translate(_DIGIT_LOOKALIKES) + m.group(3), text)
     text = _LIST_COMMA.sub(r";\1", _list_labels(text))
-    return _HYPHENATED.sub(r"\1", text)
+    return _HYPHENATED.sub(r"\1", _BROKEN_SENTENCE.sub("\n", text))
 
 
 _HEADING = re.compile(r"^\s*(?:BAB|Bagian|Paragraf|Pasal)\b", re.I)

@@ -154,3 +154,10 @@ def test_labels_standing_in_the_margin_are_read_and_open_the_parts_they_label():
     lines = [line for line in extracted.text.splitlines() if line.strip()]
     assert [line.split()[0] for line in lines] == ["B.", "1.", "C.", "Surat", "D.", "1.", "2."]
     assert "C. Ruang Lingkup" in lines and "D. Isi Edaran" in lines
+
+
+def test_a_blank_line_tesseract_put_inside_a_sentence_goes():
+    # A block break inside "… sebagaimana dimaksud pada angka 1" split the sentence into two paragraphs
+    text = "Uji Kesesuaian sebagaimana\n\ndimaksud pada angka 1\n\nBahwa dengan\nmeliputi\n\na. satu\nTahun\n\n2018"
+    assert repair_structure(text) == ("Uji Kesesuaian sebagaimana\ndimaksud pada angka 1\n\nBahwa dengan\n"
+                                      "meliputi\n\na. satu\nTahun\n\n2018")     # a new sentence, a list item, a number: kept
