@@ -78,7 +78,8 @@ CITATION_TYPES = (
     r"(?:Peraturan|PERATURAN)\s+(?:Daerah|DAERAH|Bupati|BUPATI|Wali\s?[Kk]ota|WALI\s?KOTA)"
     r"(?:\s+(?!Nomor|NOMOR)" + CITATION_WORD + r"){0,4}",
     # A circular letter names its issuer ("Surat Edaran Menteri Dalam Negeri", "SE Gubernur Aceh Nomor …").
-    r"(?:Surat\s+Edaran|SURAT\s+EDARAN|\bSE\b)(?:\s+(?:Bersama|BERSAMA))?(?:\s+(?!Nomor|NOMOR)" + CITATION_WORD + r"){0,8}",
+    r"(?:Surat\s+Edaran|SURAT\s+EDARAN|\bSE\b)(?:\s+(?:Bersama|BERSAMA))?"
+    r"(?:\s+(?!Nomor|NOMOR)" + CITATION_WORD + r"){0,8}",
 )
 
 # The short form a citation may use for a family, read as the family ("SE Gubernur Aceh" is a Surat Edaran).

@@ -9,8 +9,8 @@ and it is read rotated; if still low, it is read after a 3x3 median filter (spec
 photocopy); the best reading is kept. Lines are rebuilt from Tesseract's words (block, paragraph, line),
 blocks in its reading order, with hanging ayat and list labels that it took for a column of their own
 put back on their lines, and labels it dropped from the margin left of the text column (a circular
-letter's bold "B.", a hanging "3.") read on their own and put back too. Each page reports its mean word confidence (0-100), which ingestion stores
-for review.
+letter's bold "B.", a hanging "3.") read on their own and put back too. Each page reports its mean word
+confidence (0-100), which ingestion stores for review.
 
 Measured by bench/ocr.py (22 text-layer pages against their own layer, docs/ocr.md): automatic
 segmentation on every page read the hanging "(1)"/"a." as a column (CER median 2.64 %); one column
