@@ -77,8 +77,13 @@ CITATION_TYPES = (
     r"(?:Peraturan|PERATURAN|Keputusan|KEPUTUSAN)\s+(?:Menteri|MENTERI)(?:\s+(?!Nomor|NOMOR)" + CITATION_WORD + r"){1,6}",
     r"(?:Peraturan|PERATURAN)\s+(?:Daerah|DAERAH|Bupati|BUPATI|Wali\s?[Kk]ota|WALI\s?KOTA)"
     r"(?:\s+(?!Nomor|NOMOR)" + CITATION_WORD + r"){0,4}",
+    # A circular letter names its issuer ("Surat Edaran Menteri Dalam Negeri", "SE Gubernur Aceh Nomor …").
+    r"(?:Surat\s+Edaran|SURAT\s+EDARAN|\bSE\b)(?:\s+(?:Bersama|BERSAMA))?"
+    r"(?:\s+(?!Nomor|NOMOR)" + CITATION_WORD + r"){0,8}",
 )
 
+# The short form a citation may use for a family, read as the family ("SE Gubernur Aceh" is a Surat Edaran).
+CITATION_SHORT_FORMS = {"se": "surat edaran"}
 JURISDICTION_DEFAULT = {
     "undang-undang": "undang-undang",
     "undang undang": "undang-undang",
@@ -116,7 +121,7 @@ QUESTION_TYPES: list[tuple[str, tuple[str, ...]]] = [
     (r"aceh\s+governor(?:'s)?\s+decree|governor(?:'s)?\s+decree", ("Keputusan Gubernur Aceh",)),
     (r"aceh\s+governor(?:'s)?\s+instruction|governor(?:'s)?\s+instruction", ("Instruksi Gubernur Aceh",)),
     (r"presidential\s+instruction", ("Instruksi Presiden",)),
-    (r"surat\s+edaran|circular(?:\s+letter)?", ("Surat Edaran",)),
+    (r"surat\s+edaran|se(?!-)|circular(?:\s+letter)?", ("Surat Edaran",)),   # "se-Aceh" is not one
     (r"peraturan\s+(?:kepala\s+)?badan\s+pengawas\s+tenaga\s+nuklir|peraturan\s+(?:kepala\s+)?bapeten|perba",
      ("Peraturan Badan Pengawas Tenaga Nuklir", "Peraturan Kepala Badan Pengawas Tenaga Nuklir")),
     (r"peraturan\s+otoritas\s+jasa\s+keuangan|peraturan\s+ojk|pojk", ("Peraturan Otoritas Jasa Keuangan",)),
@@ -127,7 +132,7 @@ QUESTION_TYPES: list[tuple[str, tuple[str, ...]]] = [
 SLUG_SHORT_FORMS = {"Peraturan Gubernur": "pergub", "Keputusan Gubernur": "kepgub", "Instruksi Gubernur": "ingub",
                     "Undang-Undang": "uu", "Peraturan Pemerintah": "pp", "Peraturan Presiden": "perpres",
                     "Peraturan Badan Pengawas Tenaga Nuklir": "perba", "Peraturan Otoritas Jasa Keuangan": "pojk",
-                    "Peraturan Bupati": "perbup", "Peraturan Walikota": "perwal"}
+                    "Peraturan Bupati": "perbup", "Peraturan Walikota": "perwal", "Surat Edaran": "se"}
 
 
 def number_and_year(number: str | None, year: int | None) -> str:

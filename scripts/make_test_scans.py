@@ -5,7 +5,9 @@
 Each page is typeset with fpdf2, rendered to a grey image with PDFium at 150 dpi, and saved back as
 an image-only PDF page (no text layer): ``scan.pdf`` has a straight page, a page turned 90 degrees
 and a page with speckle noise and a 1.5 degree skew; ``mixed.pdf`` has a text-layer page followed by
-a scanned one; ``columns.pdf`` is a gazette page in two columns under a heading across both. Deterministic (seeded noise), so the committed files can be regenerated.
+a scanned one; ``columns.pdf`` is a gazette page in two columns under a heading across both; ``circular.pdf`` is
+a circular letter's page whose bold part labels ("B.", "C.") and hanging item numbers stand in the margin, left
+of the text column. Deterministic (seeded noise), so the committed files can be regenerated.
 """
 from __future__ import annotations
 
@@ -70,6 +72,17 @@ Pasal 8
 Ketentuan lebih lanjut mengenai tata cara pemungutan retribusi diatur dengan Peraturan Bupati.""",
 ]
 
+# A circular letter's page: (label in the margin, bold?, text at the column).
+CIRCULAR = [
+    ("B.", True, "Dasar"),
+    ("1.", False, "Undang-Undang Nomor 2 Tahun 1981 tentang Metrologi Legal;"),
+    ("C.", True, "Ruang Lingkup"),
+    ("", False, "Surat Edaran ini berlaku bagi setiap laboratorium kalibrasi."),
+    ("D.", True, "Isi Edaran"),
+    ("1.", False, "Sertifikat kalibrasi berlaku paling lama 2 (dua) tahun;"),
+    ("2.", False, "Sertifikat yang lebih baru membatalkan sertifikat yang lama."),
+]
+
 
 def typeset(texts: list[str]) -> bytes:
     pdf = FPDF(format="A4")
@@ -120,6 +133,22 @@ def columns_pdf() -> bytes:
     return image_pdf([rendered(bytes(pdf.output()), 0)])
 
 
+def circular_pdf() -> bytes:
+    pdf = FPDF(format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    y = 30
+    for label, bold, text in CIRCULAR:
+        pdf.set_font("Helvetica", "B" if bold else "", size=12)
+        if label:
+            pdf.set_xy(25 if bold else 40, y)
+            pdf.cell(10, 7, label)
+        pdf.set_xy(50, y)
+        pdf.multi_cell(140, 7, text)
+        y = pdf.get_y() + 4
+    return image_pdf([rendered(bytes(pdf.output()), 0)])
+
+
 def mixed_pdf() -> bytes:
     """Page 1 with a text layer (fpdf2), page 2 a scan (an image of typeset text)."""
     scan = rendered(typeset([PAGES[2]]), 0)
@@ -145,6 +174,7 @@ def main() -> None:
     (OUT / "scan.pdf").write_bytes(image_pdf([straight, turned, speckled]))
     (OUT / "mixed.pdf").write_bytes(mixed_pdf())
     (OUT / "columns.pdf").write_bytes(columns_pdf())
+    (OUT / "circular.pdf").write_bytes(circular_pdf())
     for path in sorted(OUT.glob("*.pdf")):
         print(f"{path.relative_to(OUT.parents[3])}: {path.stat().st_size / 1024:.0f} KB")
 

@@ -5,7 +5,9 @@ answer. Before an answer is published, the question's constraints must be met
 by the passages the answer cites (their text and document identity):
 
 - every year it names (outside a named instrument: "UMP Aceh 2024" is not
-  answered by the 2026 decision);
+  answered by the 2026 decision); a year that dates an instrument named by
+  type and subject ("surat edaran BAPETEN 2019") is met by the cited
+  document's own citation ("Nomor 1901/PI 05/K/IX/2019");
 - every other number it names, and the article ("Pasal 26") it names;
 - the instrument it names ("Qanun 6/2014"): a cited passage belongs to it;
 - every place it names (kabupaten/kota, province, gampong);
@@ -30,7 +32,7 @@ from answering.text import content_stems, normalise
 from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
 from answering.extractive.question import STATUS
 from answering.types import Claim, Passage
-from retrieval.facade.language import covered_articles
+from retrieval.facade.language import covered_articles, instrument_years
 
 # Chosen from bench/answers_*.jsonl (eval_answers prints each question's coverage): answerable questions' cited
 # passages carry >= 0.5 of their distinctive terms (median 1.0), off-topic ones < 0.5.
@@ -147,8 +149,9 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     # A document's own number and enactment year ("Nomor 500.15.14.1/1488/2025", "Nomor 25 Tahun 2025") say
     # when it was made, not what it is about: only what its title says it is about counts.
     stated_where = normalise(claims_text + "\n" + "\n".join(_subject(p) for p in cited))
+    dated, own = instrument_years(question), " ".join(p.document_title.split(" tentang ", 1)[0] for p in cited)
     for year in dict.fromkeys(YEAR.findall(rest)):
-        if not re.search(rf"\b{year}\b", stated_where):
+        if not re.search(rf"\b{year}\b", stated_where) and not (year in dated and re.search(rf"\b{year}\b", own)):
             unmet.append(f"year {year}")
             topical.append(f"tahun {year}")
     stated = _numbers(evidence)

@@ -3,8 +3,9 @@
 A unit is a sentence, an ayat, a table row kept whole, or a lead-in that
 ends in ":" together with the list items that follow it (up to
 MAX_LIST_ITEMS / MAX_LIST_CHARS, so "… terdiri atas:" never loses its list).
-Headings, page-continuation stubs ("(2) Pembebasan .../3") and list items
-whose lead-in is not in the passage (orphans) are never units; a numbered
+Headings (a circular letter's lettered parts, "A. Umum", too), page-continuation
+stubs ("(2) Pembebasan .../3") and list items whose lead-in is not in the
+passage (orphans) are never units; a numbered
 definition ("3. PKB adalah …") stands on its own. Preamble lines
 (Menimbang / Mengingat / Memperhatikan, "bahwa …" considerations, gazette
 references) are units only when the question asks for the legal basis.
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from retrieval.facade.language import LETTERED_PART
 
 # Inside a paragraph a sentence ends at . ; or : before a capital or an item marker (inline lists split, then regroup).
 _SENTENCE_END = re.compile(r"(?<=[.;:])\s+(?=[A-Z(\"']|[a-z]\.\s|\d{1,2}\.\s)")
@@ -77,7 +80,7 @@ def _pieces(text: str) -> list[tuple[str, str]]:
         elif " | " in line:
             flush()
             pieces.append(("row", line))
-        elif _HEADING.match(line):
+        elif _HEADING.match(line) or LETTERED_PART.match(line):   # "A. Umum": a circular letter's part
             flush()
             pieces.append(("break", line))
         else:

@@ -10,6 +10,7 @@ from retrieval.errors import (
     require_query_text,
     require_question,
 )
+from retrieval.parsing.structure_lines import LETTERED_PART
 from retrieval.references import covered_articles
 from retrieval.search.glossary import glossary_expansions
 from retrieval.search.naming import (
@@ -24,11 +25,12 @@ from retrieval.search.naming import (
     type_prefixes,
 )
 from retrieval.search.clauses import asks_status
+from retrieval.search.titles import instrument_years
 from retrieval.signature import ENACTMENT, OFFICE, PERSON, SIGNATORY
 
 __all__ = [
-    "ENACTMENT", "MAX_QUESTION_CHARS", "NAMED_REGULATION", "OFFICE", "PASAL", "PERSON", "SIGNATORY", "RESOLVE_BROWSE_LIMIT", "ArticleLocator", "asks_status",
-    "NamedRegulation", "QueryTooLong", "covered_articles", "find_article", "find_named_regulation",
-    "find_named_regulations", "glossary_expansions", "require_query_length", "require_query_text", "require_question",
-    "type_prefixes",
+    "ENACTMENT", "LETTERED_PART", "MAX_QUESTION_CHARS", "NAMED_REGULATION", "OFFICE", "PASAL", "PERSON", "SIGNATORY",
+    "RESOLVE_BROWSE_LIMIT", "ArticleLocator", "asks_status", "NamedRegulation", "QueryTooLong", "covered_articles",
+    "find_article", "find_named_regulation", "find_named_regulations", "glossary_expansions", "instrument_years",
+    "require_query_length", "require_query_text", "require_question", "type_prefixes",
 ]

@@ -8,8 +8,9 @@ mean word confidence is low, Tesseract's orientation detector (``osd``) says whe
 and it is read rotated; if still low, it is read after a 3x3 median filter (speckle noise of a
 photocopy); the best reading is kept. Lines are rebuilt from Tesseract's words (block, paragraph, line),
 blocks in its reading order, with hanging ayat and list labels that it took for a column of their own
-put back on their lines. Each page reports its mean word confidence (0-100), which ingestion stores
-for review.
+put back on their lines, and labels it dropped from the margin left of the text column (a circular
+letter's bold "B.", a hanging "3.") read on their own and put back too. Each page reports its mean word
+confidence (0-100), which ingestion stores for review.
 
 Measured by bench/ocr.py (22 text-layer pages against their own layer, docs/ocr.md): automatic
 segmentation on every page read the hanging "(1)"/"a." as a column (CER median 2.64 %); one column
@@ -82,6 +83,10 @@ def engine_label(languages: str) -> str:
 # A numbering label that may stand alone in the margin: "(1)", "(12)", "a.", "12.", "(S)" (a misread 5).
 _LABEL = re.compile(r"^(?:\(?[0-9A-Za-z]{1,3}[.)]|\([0-9A-Za-z]{1,3}\)?)$")
 _LABEL_REACH = 5  # pixels a label may overlap the line it numbers
+_MARGIN_INCHES = 1.0  # how far left of the text column a margin label may stand
+_MARGIN_BANDS = 40  # more bands of ink than this in the margin are not labels
+# What a margin label reads as alone: "1." is read "1" or "1:" (the ind model), a bold "C." "Cc.".
+_MARGIN_READ = re.compile(r"^(\([0-9]{1,2}\)|[0-9]{1,2}|[A-Z][a-z]?)[.:,]?$")
 
 
 @dataclass(frozen=True)
@@ -185,7 +190,50 @@ def _read(image, options: OcrOptions) -> tuple[str, float]:
     mode = 3 if _two_columns(image) else 4
     data = pytesseract.image_to_data(image, lang=options.languages, config=f"--psm {mode}",
                                      output_type=pytesseract.Output.DICT, timeout=options.page_timeout_seconds)
+    if mode == 4:
+        _add_margin_labels(image, data, options)
     return _lines(data)
+
+
+def _add_margin_labels(image, data: dict, options: OcrOptions) -> None:
+    """Labels standing alone left of the text column ("B." before a bold "Dasar", a hanging "3."), which the
+    one-column reading drops: each band of ink rows there that no word read covers is read as one line
+    (``--psm 7``) and kept when it reads as a label, in a block of its own that ``_labelled_lines`` puts back
+    on the line at its height. A margin with more bands than ``_MARGIN_BANDS`` (a stamp, a side note) is left."""
+    import numpy
+    import pytesseract
+
+    read_words = [((text or "").strip(), (data["left"][i], data["top"][i], data["left"][i] + data["width"][i],
+                                          data["top"][i] + data["height"][i]))
+                  for i, text in enumerate(data["text"]) if (text or "").strip()]
+    boxes = [box for _, box in read_words]
+    column = min((box[0] for text, box in read_words if not _LABEL.match(text)), default=0)
+    start = max(0, column - int(options.dpi * _MARGIN_INCHES))
+    dark = numpy.asarray(image.convert("L"))[:, start:max(start, column - _LABEL_REACH)] < 128
+    rows = numpy.flatnonzero(dark.any(axis=1))
+    bands = numpy.split(rows, numpy.flatnonzero(numpy.diff(rows) > 3) + 1) if len(rows) else []
+    if len(bands) > _MARGIN_BANDS:
+        return
+    block = max(data["block_num"], default=0) + 1
+    for band in bands:
+        top, bottom = int(band[0]), int(band[-1]) + 1
+        inked = numpy.flatnonzero(dark[top:bottom].any(axis=0))
+        left, right = start + int(inked[0]), start + int(inked[-1]) + 1
+        if not options.dpi / 20 <= bottom - top <= options.dpi / 4 or any(
+                x0 < right and left < x1 and y0 < bottom and top < y1 for x0, y0, x1, y1 in boxes):
+            continue
+        pad = options.dpi // 10       # a tight crop reads "B." as nothing and "3." as "os"
+        read = pytesseract.image_to_data(image.crop((left - pad, top - pad, right + pad, bottom + pad)),
+                                         lang=options.languages, config="--psm 7",
+                                         output_type=pytesseract.Output.DICT, timeout=options.page_timeout_seconds)
+        words = [(text.strip(), conf) for text, conf in zip(read["text"], read["conf"]) if (text or "").strip()]
+        label = _MARGIN_READ.match(words[0][0]) if len(words) == 1 and float(words[0][1]) >= 0 else None
+        if label:
+            text = label.group(1) if label.group(1).startswith("(") else f"{label.group(1)}."
+            for key, value in (("text", text), ("conf", words[0][1]), ("block_num", block), ("par_num", 1),
+                               ("line_num", top), ("left", left), ("top", top), ("width", right - left),
+                               ("height", bottom - top)):
+                data[key].append(value)
 
 
 def _turned(image, options: OcrOptions) -> int:

@@ -122,7 +122,7 @@ def _with_ocr(data: bytes, pages: list[str], ocr: OcrOptions) -> tuple[list[str]
         return pages, "text", ()
     read = ocr_pdf_pages(data, needing, ocr)
     pages = list(pages)
-    repaired = drop_running_lines([page.text for page in read])
+    repaired = drop_running_lines([page.text for page in read], [page.number for page in read])
     for page, text in zip(read, repaired):
         pages[page.number - 1] = repair_structure(text)
     with_text = [number for number, text in enumerate(pages, 1) if text.strip()]

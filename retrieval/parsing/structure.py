@@ -28,9 +28,9 @@ from __future__ import annotations
 import re
 
 from .segments import Section, finish_sections, logical_lines
-from .structure_lines import (_CLOSE_RE, _DICTUM_RE, _INSTRUCTION_RE, _LAMP_RE, _LAMP_SUB_RE, _PDP_RE, _PENJ_RE,
-                              _PRE_LABEL, _PRE_RE, _UMUM_RE, _BAB_RE, _is_title_like, _opens_amendment, _strip_md,
-                              count_pasal_headings, pasal_heading, structure_heading)
+from .structure_lines import (LETTERED_PART, _BAB_RE, _CLOSE_RE, _DICTUM_RE, _INSTRUCTION_RE, _LAMP_RE,
+                              _LAMP_SUB_RE, _PDP_RE, _PENJ_RE, _PRE_LABEL, _PRE_RE, _UMUM_RE, _is_title_like,
+                              _opens_amendment, _strip_md, count_pasal_headings, pasal_heading, structure_heading)
 
 __all__ = ["count_pasal_headings", "regulation_sections"]
 
@@ -58,6 +58,7 @@ class _SectionReader:
         self.n_bab = self.n_bagian = self.n_paragraf = None    # structure nested inside a container
         self.current_pasal: tuple[str, tuple[str, ...]] | None = None  # (label, path) of the running top-level article
         self.pre_label: str | None = None
+        self.lettered = False                       # a circular letter's lettered parts are its body
         self.seen_menetapkan = False
         self.had_amendment = False
         self.lamp_label = "Lampiran"
@@ -68,7 +69,7 @@ class _SectionReader:
 
     def read(self) -> list[Section]:
         steps = (self._on_part_switch, self._on_penjelasan_heading, self._on_pasal, self._on_structure,
-                 self._on_dictum, self._on_preamble_label, self._on_lampiran_heading)
+                 self._on_dictum, self._on_preamble_label, self._on_lettered, self._on_lampiran_heading)
         for idx, (s, e, inline) in enumerate(self.lines):
             raw = self.text[s:e]
             line = _strip_md(raw) if raw[:1] in "#*_" else raw
@@ -265,6 +266,16 @@ class _SectionReader:
                 cur.path, cur.label = ("Pembukaan", label), label
             else:
                 self.cur = self._new(s, "preamble", ("Pembukaan", label), "preamble", label=label)
+        return True
+
+    def _on_lettered(self, idx, s, inline, line) -> bool:
+        """"A. Umum" before any preamble label opens a circular letter's body (it has no Pasal nor dictum); the
+        letters after it are its parts."""
+        opens = self.mode == "preamble" and self.pre_label is None or self.lettered and self.mode == "body"
+        if not (opens and inline is None and LETTERED_PART.match(line)):
+            return False
+        self.mode, self.lettered = "body", True
+        self.cur = self._new(s, "body", (" ".join(line.split()),), "struct", label=f"huruf {line[0]}")
         return True
 
     def _on_lampiran_heading(self, idx, s, inline, line) -> bool:

@@ -30,6 +30,9 @@ _CLOSE_RE = re.compile(
 )
 _UMUM_RE = re.compile(r"^(?:I\.\s*)?UMUM\b\.?")
 _PDP_RE = re.compile(r"^(?:II\.\s*)?PASAL\s+DEMI\s+PASAL\b")
+# A circular letter has no articles: its parts are lettered headings ("A. Umum", "B. Dasar", "D. Untuk melakukan
+# hal-hal sebagai berikut"), a capital, a dot and a short title that does not end a sentence.
+LETTERED_PART = re.compile(r"^[A-Z]\.\s+[A-Z][a-z][^.;:,]{0,70}$")
 _LAMP_SUB_RE = re.compile(r"^(?:[A-Z]|[IVX]{1,4})\.\s+[A-Z][A-Z0-9 ,/&()'’-]{2,80}$")
 _INSTRUCTION_RE = re.compile(r"(?i)\b(?:diubah|disisipkan|ditambahkan|ditambah|diganti|dihapus)\b.*:\s*[\"“]?\s*$")
 _CONNECTIVE_END_RE = re.compile(

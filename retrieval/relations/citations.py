@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from retrieval.instruments import CITATION_TYPES, JURISDICTION_DEFAULT
+from retrieval.instruments import CITATION_SHORT_FORMS, CITATION_TYPES, JURISDICTION_DEFAULT
 
 __all__ = ["Citation", "find_citations", "identity_key", "normalise_number", "normalise_year"]
 
@@ -55,6 +55,8 @@ def canonical_type(written: str | None) -> str | None:
     if not written:
         return None
     words = " ".join(written.lower().split())
+    head, _, tail = words.partition(" ")
+    words = " ".join(filter(None, (CITATION_SHORT_FORMS.get(head, head), tail)))
     words = re.sub(r"undang\s*-\s*undang|undang undang", "undang-undang", words)
     words = re.sub(r"\bgube?r?nur\b", "gubernur", words)
     words = re.sub(r"\bwali\s?kota\b", "walikota", words)

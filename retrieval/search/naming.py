@@ -27,14 +27,17 @@ from retrieval.instruments import PLACE_NAMED_TYPES, QUESTION_TYPES, SLUG_SHORT_
 _JURISDICTION_NAMED = re.compile(r"\baceh$", re.IGNORECASE)
 _TYPE = "|".join(f"(?:{alias})" for alias, _ in QUESTION_TYPES)
 _WORD = r"[^\W\d_]+"
+_NAME = r"(?-i:[A-Z][^\W\d_]*)"       # a capitalised word, whatever the flags
 _PLACE_TYPE = "|".join(f"(?:{alias})" for alias, _ in PLACE_NAMED_TYPES)
 NAMED_REGULATION = re.compile(
     # A regent's or mayor's regulation names its place right after the type; the others after
     # "kabupaten"/"kota" (a province's own types carry it in the alias: "Qanun Aceh").
     rf"\b(?:(?P<place_type>{_PLACE_TYPE})\s+(?!nomor\b|nomer\b|no\b|nr\b)(?P<own_place>{_WORD}(?:\s+{_WORD}){{0,2}}?)"
-    # or a short name between the type and an explicit number ("UU Pemda nomor 32 tahun 2004")
+    # or a short name or an issuer between the type and an explicit number ("UU Pemda nomor 32 tahun 2004",
+    # "SE Gubernur Aceh Nomor 5 Tahun 2020"; several words only capitalised, so "UU ini dan PP Nomor 3" is not one)
     rf"|(?P<type>{_TYPE})(?:\s+(?P<place>(?:kabupaten|kota)\s+{_WORD}(?:\s+{_WORD}){{0,2}}?)"
-    rf"|\s+(?!nomor\b|nomer\b|no\b|nr\b|number\b|kabupaten\b|kota\b){_WORD}(?=\s+(?:nomor|nomer|no\.?|number)\s*\d))?)"
+    rf"|\s+(?!nomor\b|nomer\b|no\b|nr\b|number\b|kabupaten\b|kota\b)(?:{_NAME}(?:\s+{_NAME}){{1,3}}|{_WORD})"
+    rf"(?=\s+(?:nomor|nomer|no\.?|number)\s*\d))?)"
     rf"\s*(?:nomor|nomer|no\.?|nr\.?|number)?\s*(?P<number>\d+[a-z]?)(?:\s*/\s*pojk\s*\.?\s*\d+)?"
     rf"\s*(?:(?:tahun|th\.?|thn\.?|year|of|/)\s*(?P<year>(?:19|20)\d\d))(?!\d)",
     re.IGNORECASE,

@@ -2,7 +2,9 @@
 
 After a type word with no number, the next few content words are the
 subject. The longest leading run of them whose every word exactly one
-visible indexed document of that type carries in its title (a year, when written, must
+visible indexed document of that type carries in its title (a word the glossary
+expands, "BAPETEN", is carried by the words it stands for too: "Badan Pengawas
+Tenaga Nuklir"; a year, when written, must
 be its year or appear in its title) names that document. Amendments ("Perubahan atas ...") only match
 when the question speaks of a change. Anything ambiguous names nothing.
 """
@@ -16,6 +18,7 @@ from django.db.models import Q
 from kernel.principal import Principal
 from retrieval.access import Scope, visible_documents_q
 from retrieval.models import Document
+from retrieval.search.glossary import glossary_expansions
 from retrieval.search.naming import _TYPE, RESOLVE_BROWSE_LIMIT, type_prefixes
 
 _TITLED = re.compile(rf"\b(?P<type>{_TYPE})\b(?!\s*(?:nomor|nomer|no\.?|nr\.?|number)?\s*\d)(?P<rest>[^?.,;:!]*)", re.IGNORECASE)
@@ -44,10 +47,41 @@ def _subject(rest: str) -> list[str]:
     return words
 
 
+def _title_carries(word: str, expansion: str | None) -> Q:
+    """The title has the word, or every word of what the glossary says it stands for."""
+    carries = Q(title__iregex=rf"\m{re.escape(word)}")
+    if expansion:
+        spelled = Q()
+        for part in expansion.split():
+            spelled &= Q(title__iregex=rf"\m{re.escape(part)}")
+        carries |= spelled
+    return carries
+
+
+def instrument_years(question: str) -> frozenset[str]:
+    """Years that date an instrument the question names by type and subject ("surat edaran BAPETEN 2019",
+    "pergub perjalanan dinas tahun 2025"): the year it was made, which its identity carries. A year after
+    the subject has ended ("pergub tentang UMP 2024") is what the instrument is about, not one of these."""
+    years = set()
+    for match in _TITLED.finditer(question):
+        subject = 0
+        for word in re.findall(r"[\w'/-]+", match.group("rest").lower()):
+            if _YEAR.fullmatch(word):
+                years.add(word)
+                break
+            if word in ("tahun", "th", "thn"):
+                continue
+            subject += 1
+            if word in _STOP or word.isdigit() or subject > MAX_WORDS:
+                break
+    return frozenset(years)
+
+
 def titled_documents(question: str, *, principal: Principal, scope: Scope | None) -> list[uuid.UUID]:
     found: list[uuid.UUID] = []
     year = _YEAR.search(question)
     amendment = re.search(r"\bperubahan|\bdiubah|\bamend", question, re.IGNORECASE)
+    expansions = {phrase.lower(): expansion for phrase, expansion in glossary_expansions(question).items()}
     for match in _TITLED.finditer(question):
         prefixes = type_prefixes(match.group("type"))
         words = _subject(match.group("rest"))
@@ -67,7 +101,7 @@ def titled_documents(question: str, *, principal: Principal, scope: Scope | None
                 break
             carrying = documents
             for word in words[:size]:
-                carrying = carrying.filter(title__iregex=rf"\m{re.escape(word)}")
+                carrying = carrying.filter(_title_carries(word, expansions.get(word)))
             candidates = list(carrying.values_list("id", flat=True)[:RESOLVE_BROWSE_LIMIT])
             if len(candidates) == 1:
                 if candidates[0] not in found:

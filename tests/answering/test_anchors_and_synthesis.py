@@ -55,6 +55,15 @@ def test_units_keep_table_rows_whole_and_drop_headings():
     ]
 
 
+def test_a_circular_letters_lettered_part_heading_is_not_glued_to_its_first_sentence():
+    text = ("C. Ruang Lingkup\nSurat Edaran ini berlaku bagi setiap laboratorium kalibrasi.\n"
+            "D. Isi Edaran\nSertifikat kalibrasi berlaku paling lama dua tahun sejak pengujian.")
+    assert [u.text for u in passage_units(text)] == [
+        "Surat Edaran ini berlaku bagi setiap laboratorium kalibrasi.",
+        "Sertifikat kalibrasi berlaku paling lama dua tahun sejak pengujian.",
+    ]
+
+
 def _passage(text: str, origin: str = "search") -> Passage:
     chunk_id = uuid.uuid4()
     return Passage(chunk_id, uuid.uuid4(), "Qanun Contoh", "Qanun Aceh Nomor 91 Tahun 2024 Pasal 8", ("Pasal 8",), "body",

@@ -277,3 +277,17 @@ def test_a_reranker_orders_only_what_follows_the_named_article(api_client):
     assert results[0]["citation"]["section_path"] == ["Pasal 12"]
     assert "akuntabilitas" in results[1]["text"]            # the reranker's choice comes next
     assert [r["score"] for r in results] == sorted((r["score"] for r in results), reverse=True)
+
+
+@pytest.mark.django_db
+def test_an_issuers_acronym_names_the_circular_whose_title_spells_it_out():
+    from retrieval.search.titles import titled_documents
+
+    circular = make_document(text="SURAT EDARAN KEPALA BADAN PENGAWAS TENAGA NUKLIR\nNOMOR 7/K/III/2019\nTENTANG\n"
+                                  "PERPANJANGAN IZIN\n\nA. Umum\nIzin diperpanjang.\n")
+    make_document(text="SURAT EDARAN GUBERNUR ACEH\nNOMOR 3/2019\nTENTANG\nLIBUR SEKOLAH\n\nA. Umum\nSekolah libur.\n")
+    forget_glossary()
+    # "BAPETEN" is in the shipped glossary as the Badan Pengawas Tenaga Nuklir
+    assert titled_documents("menurut surat edaran BAPETEN 2019 izin diperpanjang berapa lama?", principal=ADMIN,
+                            scope=None) == [circular.id]
+    assert titled_documents("SE Bapeten 2020 soal izin", principal=ADMIN, scope=None) == []    # another year

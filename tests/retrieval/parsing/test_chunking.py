@@ -639,3 +639,36 @@ def test_html_regulation_end_to_end():
     assert [c.section_path for c in body] == [("BAB I", "Pasal 1"), ("BAB I", "Pasal 2")]
     assert body[1].legal_reference == "Qanun Aceh Nomor 2 Tahun 2023 Pasal 2"
     assert body[1].text.endswith("Jenis | Nisab\nEmas | 85 gram")
+
+
+CIRCULAR = """SURAT EDARAN KEPALA BADAN CONTOH
+NOMOR 12/BC/VI/2021
+TENTANG
+MASA BERLAKU SERTIFIKAT KALIBRASI
+
+A. Umum
+Bahwa sertifikat kalibrasi alat ukur diperlukan agar hasil pengukuran dapat dipercaya.
+B. Dasar
+1. Undang-Undang Nomor 2 Tahun 1981 tentang Metrologi Legal;
+C. Isi Edaran
+1. Sertifikat kalibrasi berlaku sejak tanggal pengujian sampai dengan 2 (dua) tahun;
+2. Sertifikat yang lebih baru membatalkan sertifikat yang lama.
+
+Ditetapkan di Jakarta
+pada tanggal 1 Juni 2021
+KEPALA BADAN CONTOH,
+
+NAMA PEJABAT
+"""
+
+
+def test_a_circular_letters_lettered_parts_are_its_body_not_its_preamble():
+    # Given a circular letter: no Pasal, no dictum, no Menimbang; lettered parts, then a signature block
+    doc = _doc(CIRCULAR, max_chars=400, min_chars=0)
+    by_text = {c.text.split("\n")[0]: c for c in doc.chunks}
+    # Then each lettered part is body under its own heading, cited by its letter, and the closing is found
+    content = next(c for c in doc.chunks if "berlaku sejak tanggal pengujian" in c.text)
+    assert (content.kind, content.section_path) == ("body", ("C. Isi Edaran",))
+    assert content.legal_reference == "Surat Edaran Kepala Badan Contoh Nomor 12/BC/VI/2021 huruf C"
+    assert by_text["A. Umum"].kind == "body" and by_text["Ditetapkan di Jakarta"].kind == "closing"
+    assert doc.chunks[0].kind == "preamble" and "A. Umum" not in doc.chunks[0].text     # the title block stays one

@@ -135,3 +135,29 @@ def test_running_headers_and_page_numbers_are_dropped():
              "PRESIDEN REPUBLIK INDONESIA\nPasal 2\nisi dua\n- 3 -",
              "PRESIDEN REPUBLIK INDONESIA\nPasal 3\nisi tiga\nHalaman 4 dari 9"]
     assert drop_running_lines(pages) == ["Pasal 1\nisi satu", "Pasal 2\nisi dua", "Pasal 3\nisi tiga"]
+
+
+def test_a_page_number_tesseract_garbled_is_dropped_from_the_page_edge():
+    # "- 2 -" read "2:2 YA", "- 3 -" read "«3" (the scanned circular's pages 2 and 3)
+    pages = ["2:2 YA\nsegera memastikan kehandalan", "«3\nBadan Pengawas Tenaga Nuklir",
+             "(4) Setiap pemohon\nmengisi formulir", "isi halaman lima\nTahun 2019 YA"]
+    assert drop_running_lines(pages, [2, 3, 4, 5]) == [
+        "segera memastikan kehandalan", "Badan Pengawas Tenaga Nuklir",
+        "(4) Setiap pemohon\nmengisi formulir", "isi halaman lima\nTahun 2019 YA"]   # an ayat and a year are kept
+
+
+@needs_ocr
+def test_labels_standing_in_the_margin_are_read_and_open_the_parts_they_label():
+    # Given a circular letter's page whose bold part labels and item numbers stand left of the text column,
+    # which Tesseract's one-column reading drops ("B. Dasar" came out "Dasar")
+    extracted = extract_bytes((SCANS / "circular.pdf").read_bytes(), "circular.pdf", OcrOptions())
+    lines = [line for line in extracted.text.splitlines() if line.strip()]
+    assert [line.split()[0] for line in lines] == ["B.", "1.", "C.", "Surat", "D.", "1.", "2."]
+    assert "C. Ruang Lingkup" in lines and "D. Isi Edaran" in lines
+
+
+def test_a_blank_line_tesseract_put_inside_a_sentence_goes():
+    # A block break inside "… sebagaimana dimaksud pada angka 1" split the sentence into two paragraphs
+    text = "Uji Kesesuaian sebagaimana\n\ndimaksud pada angka 1\n\nBahwa dengan\nmeliputi\n\na. satu\nTahun\n\n2018"
+    assert repair_structure(text) == ("Uji Kesesuaian sebagaimana\ndimaksud pada angka 1\n\nBahwa dengan\n"
+                                      "meliputi\n\na. satu\nTahun\n\n2018")     # a new sentence, a list item, a number: kept

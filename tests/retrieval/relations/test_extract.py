@@ -132,3 +132,12 @@ def test_identity_key_equates_written_forms():
     assert identity_key("Qanun Aceh", "5", 2025) != identity_key("Peraturan Gubernur Aceh", "5", 2025)
     [citation] = find_citations("Undang-undang Nomor 7 Pnps Tahun 1963 tentang Pemogokan")
     assert (citation.number, citation.year) == ("7 Pnps", 1963)
+
+
+def test_a_circular_letter_is_cited_in_full_or_as_se():
+    text = ("Mencabut SE Gubernur Aceh Nomor 440/1234 Tahun 2020 dan Surat Edaran Gubernur Aceh Nomor 12 Tahun 2021; "
+            "BASE Nomor 5 Tahun 2020 bukan surat edaran.")
+    short, full = find_citations(text)
+    assert (short.instrument_type, short.number, short.year) == ("SE Gubernur Aceh", "440/1234", 2020)
+    assert short.key == identity_key("Surat Edaran Gubernur Aceh", "440/1234", 2020)
+    assert full.key == "surat edaran gubernur aceh|12|2021"
