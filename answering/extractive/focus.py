@@ -18,7 +18,10 @@ from retrieval.facade.language import ENACTMENT, OFFICE, PERSON
 DEFINITION = re.compile(
     r"\b(?:apa\s+(?:yang\s+)?(?:di)?maksud(?:nya)?(?:\s+dengan)?|apa\s+itu|apakah\s+itu|pengertian(?:\s+dari)?|definisi(?:\s+dari)?|"
     r"arti(?:\s+dari)?|what\s+is(?:\s+meant\s+by)?|what\s+does|define)\s+(?P<term>[^?]+)", re.I)
-TERM_ITU_APA = re.compile(r"^(?P<term>[^?]+?)\s+itu\s+(?:apa|maksudnya\s+apa|artinya\s+apa)\b", re.I)
+TERM_ITU_APA = re.compile(r"^(?P<term>[^?]+?)\s+(?:itu|tuh)\s+(?:apa(?:an)?|maksudnya\s+apa|artinya\s+apa)\b", re.I)
+# "What is the maximum deficit …", "What is Aceh's 2026 minimum wage …": an English "what is" asking for a figure.
+FIGURE_TERM = re.compile(r"\b(?:maximum|minimum|limit|cap|ceiling|percentage|share|rate|amount|total|number\s+of|"
+                         r"deficit|wage|salary|fee|fine|cost|price|budget|tax)\b", re.I)
 # "menurut/dalam UU …" closes the term.
 TERM_END = re.compile(r"\s+(?:menurut|dalam|di\s+dalam|pada|berdasarkan|sesuai|according|in\s+the|under)\b.*$", re.I)
 WHEN = re.compile(r"\b(kapan|(?:tanggal|tgl)\s+(?:berapa|brp)|sejak\s+kapan|sampai\s+kapan|hingga\s+kapan|when|what\s+date)\b", re.I)
@@ -101,6 +104,8 @@ def question_focus(question: str) -> Focus:
     if DEFINITION.search(question) or TERM_ITU_APA.search(question):
         match = DEFINITION.search(question) or TERM_ITU_APA.search(question)
         term = TERM_END.sub("", match.group("term")).strip(" ?.")
+        if match.group(0).lower().startswith("what") and FIGURE_TERM.search(term):
+            return Focus("figure", frozenset(asked_units(question)))
         stems = content_stems(re.sub(r"\b(sih|itu|ya|sebenarnya|yang)\b", " ", term, flags=re.I))
         if stems:
             return Focus("definition", frozenset(stems))

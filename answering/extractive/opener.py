@@ -112,6 +112,29 @@ def _revokes_named(question: Question, unit: str) -> bool:
                for named in question.named if named.number and named.year)
 
 
+_GAZETTE = re.compile(r"\s*\((?:Lembaran|Berita|Tambahan)[^)]*\)", re.I)
+_REVOKING_TAIL = re.compile(r"\b(dicabut(?:\s+dan\s+dinyatakan\s+tidak\s+berlaku(?:\s+lagi)?)?|"
+                            r"dinyatakan\s+tidak\s+berlaku(?:\s+lagi)?)\s*\.?\s*$", re.I)
+
+
+def _revoking_item(question: Question, passage: str) -> str | None:
+    """"Undang-Undang Nomor 32 Tahun 2004 tentang Pemerintahan Daerah dicabut dan dinyatakan tidak berlaku.": the
+    item of a revoking list that names the instrument asked about, with the list's closing predicate."""
+    flat = " ".join(passage.split())
+    tail = _REVOKING_TAIL.search(flat)
+    if not tail:
+        return None
+    for named in question.named:
+        if not (named.number and named.year):
+            continue
+        cited = re.compile(rf"\bNomor\s+{re.escape(named.number)}\s+Tahun\s+{named.year}\b", re.I)
+        for item in re.split(r"(?:^|[;:]\s+)(?:[a-z]|\d{1,2})\.\s+", flat)[1:]:
+            if cited.search(item.split(" sebagaimana ")[0]):
+                core = _GAZETTE.split(item)[0] if _GAZETTE.search(item) else item.split(" sebagaimana ")[0]
+                return tidy(f"{core.strip(' ,;')} {tail.group(1)}")
+    return None
+
+
 def _polarity(question: Question, unit: str) -> str | None:
     """"yes" or "no" when a modal of the unit governs what the question asks; None when none does."""
     for patterns, answer in (((PROHIBIT, EXEMPT), "no"), ((OBLIGE, PERMIT), "yes")):
@@ -178,8 +201,11 @@ def opening_sentence(question: Question, lead: Candidate, language: str) -> str 
     text = tidy(lead.text if not lead.items else lead.text.split(lead.items[0])[0])
     if asks in ("enactment", "signatory") and lead.kind == "closing":
         return _enactment(lead, language)
-    if asks in ("status", "yesno") and asks_status(question.text) and _revokes_named(question, text):
-        return f"{NO[language]} {_short(text)}"      # "still in force?" answered by the clause revoking it
+    if asks in ("status", "yesno") and asks_status(question.text):
+        if _revokes_named(question, text):
+            return f"{NO[language]} {_short(text)}"      # "still in force?" answered by the clause revoking it
+        if revoked := _revoking_item(question, lead.passage.text):
+            return f"{NO[language]} {revoked}"
     if asks == "yesno":
         polarity = _polarity(question, text)
         if polarity is None or quantity_differs(question, text):

@@ -29,7 +29,7 @@ YES_NO = re.compile(
     r"\b(?:atau|apa)\s+(?:tidak|nggak|gak|enggak|belum|bukan)\s*\??\s*$|\b(?:gak|nggak|ga|ngga|enggak)\s*\?\s*$|"
     r"^\s*(?:do|does|did|can|could|may|must|is|are|was|were|should|will|has|have)\s+\w+", re.I)
 # A question with no question word that ends in "?" asks yes or no ("Upahnya tetap dibayar penuh?").
-WH_WORD = re.compile(r"\b(?:apa|siapa|siapakah|berapa|brp|kapan|bagaimana|gimana|gmn|mengapa|kenapa|dimana|mana|"
+WH_WORD = re.compile(r"\b(?:apa|apaan|siapa|siapakah|berapa|brp|kapan|bagaimana|gimana|gmn|mengapa|kenapa|dimana|mana|"
                      r"manakah|what|who|whom|whose|how|when|where|which|why)\b", re.I)
 DURATION = re.compile(r"\b(?:berapa|brp)\s+(?:lama|hari|bulan|minggu|jam|tahun|thn)\b|\bhow\s+(?:long|fast|soon|many\s+days)\b|"
                       r"\b(?:batas|jangka|tenggat)\s+waktu\b|\bpaling\s+(?:lambat|lama)\b|\bdeadline\b", re.I)
@@ -41,8 +41,8 @@ ENACTMENT_KINDS = ("enactment", "signatory")
 # Where a question asks a second thing ("berapa …? trs boleh …?", "berapa … dan kapan …?"): its first ask is the
 # one the answer's first sentence says.
 SECOND_ASK = re.compile(
-    r"\?\s+(?=\S)|[,;]?\s+\b(?:dan|serta|trs|terus|lalu|and)\s+(?=(?:kapan|siapa|berapa|brp|apa(?:kah)?|bagaimana|"
-    r"gimana|when|who|how|what|which|is|are|does|do|can|may|boleh|bisa)\b)", re.I)
+    r"\?\s+(?=\S)|(?:[,;]?\s+\b(?:dan|serta|trs|terus|lalu|and)|\s*[,;&])\s+(?=(?:yg\s+|yang\s+)?(?:kapan|siapa|berapa|"
+    r"brp|apa(?:kah)?|bagaimana|gimana|when|who|how|what|which|is|are|does|do|can|may|boleh|bisa)\b)", re.I)
 STATUS = re.compile(r"\b(?:masih\s+berlaku|sudah\s+dicabut|dicabut|tidak\s+berlaku|still\s+in\s+force|repealed|revoked|"
                     r"amended|diubah|status(?:nya)?\s+hukum|masih\s+dipakai)\b", re.I)
 
@@ -101,10 +101,13 @@ def _bare_question(text: str) -> bool:
 
 
 def first_ask(text: str) -> str:
-    """The question up to its second ask (the whole text when it asks one thing)."""
-    match = SECOND_ASK.search(text)
-    head = text[:match.start()].strip(" ,;") if match else text
-    return head + "?" if head != text and len(head.split()) >= 3 else text
+    """The question up to its second ask (the whole text when it asks one thing); a clause before it that asks
+    nothing ("Sebelum anggaran disahkan, berapa …") is not an ask."""
+    for match in SECOND_ASK.finditer(text):
+        head = text[:match.start()].strip(" ,;&")
+        if len(head.split()) >= 3 and (WH_WORD.search(head) or YES_NO.search(head) or "?" in match.group(0)):
+            return head + "?"
+    return text
 
 
 def _read_asks(text: str) -> tuple[Focus, str]:

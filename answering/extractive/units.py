@@ -112,7 +112,11 @@ def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = Fals
             close()
             units.append(Unit(piece, "row", len(units)))
             continue
-        if not legal_basis and (preamble or (_LEGAL_BASIS_LINE.search(piece) and not _ACTING_CLAUSE.search(piece))):
+        # An item under an open lead-in belongs to its list ("Pada saat … berlaku: … b. Undang-Undang … (Lembaran
+        # Negara …) … dicabut"): a gazette reference there is what the clause acts on, not legal basis.
+        in_list = lead is not None and bool(_ITEM.match(piece))
+        if not legal_basis and not in_list and (
+                preamble or (_LEGAL_BASIS_LINE.search(piece) and not _ACTING_CLAUSE.search(piece))):
             close()
             continue
         if _ITEM.match(piece):

@@ -165,6 +165,9 @@ def test_still_in_force_is_answered_no_by_the_clause_revoking_the_named_regulati
     ("Berapa lama cuti tahunan pegawai dan kapan cuti itu harus diajukan?", "duration"),
     ("Sebelum anggaran disahkan, berapa batas uang persediaan dinas dan kapan peraturan ini mulai berlaku?", "figure"),
     ("keputusan itu ditetapkan tgl brp? yg teken siapa?", "enactment"),
+    ("retribusi pasar tuh apaan sih, brp persen & yg mungut siapa?", "definition"),
+    ("What is the maximum fine for late tax payment, and who collects it?", "figure"),
+    ("Menurut qanun ini, jika nilai pajak melebihi batas, kapan wajib pajak harus melapor?", "date"),
 ])
 def test_a_question_asking_two_things_is_answered_first_for_its_first_ask(question, asks):
     assert read_question(question).asks == asks
@@ -194,3 +197,16 @@ def test_a_prohibition_beside_the_best_unit_answers_no_and_a_permission_beside_i
                     "Untuk dapat diangkat menjadi sekretaris pengadilan agama, calon harus memenuhi syarat.")
     opened = synthesise("Apakah pengadilan agama berwenang mengadili perkara perkawinan?", [court])
     assert not opened.claims or not opened.claims[0].text.startswith(("Ya.", "Tidak."))
+
+
+def test_still_in_force_is_answered_no_by_the_revoking_list_item_that_names_it():
+    clause = passage("Pasal 88\nPada saat Qanun ini mulai berlaku:\na. Qanun Aceh Nomor 5 Tahun 2010 tentang Retribusi "
+                     "Pelayanan Pasar (Lembaran Aceh Tahun 2010 Nomor 5, Tambahan Lembaran Aceh Nomor 31);\nb. Qanun Aceh "
+                     "Nomor 7 Tahun 2012 tentang Pengelolaan Pasar Gampong (Lembaran Aceh Tahun 2012 Nomor 7, Tambahan "
+                     "Lembaran Aceh Nomor 44),\ndicabut dan dinyatakan tidak berlaku.", origin="legal_relation",
+                     reference="Qanun Aceh Nomor 2 Tahun 2024 Pasal 88")
+    draft = synthesise("Apakah Qanun Aceh Nomor 7 Tahun 2012 tentang Pengelolaan Pasar Gampong masih berlaku?", [clause])
+    first = "Tidak. Qanun Aceh Nomor 7 Tahun 2012 tentang Pengelolaan Pasar Gampong dicabut dan dinyatakan tidak berlaku."
+    assert not draft.no_answer and draft.claims[0].text == first
+    gate = faithfulness_gate(draft, {clause.label: clause.text}, partial_answers=False)
+    assert gate.kept[0].text == first and not gate.fallback_used
