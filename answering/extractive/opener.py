@@ -17,6 +17,7 @@ import re
 
 from answering.extractive.candidates import Candidate
 from answering.extractive.focus import DATE
+from answering.extractive.quantities import NEGATED_ASK, asked_quantities, holds, quantity_differs
 from answering.extractive.question import Question
 from answering.text import content_stems
 from retrieval.facade.language import OFFICE, PERSON, asks_status
@@ -190,7 +191,7 @@ def polarity_opener(question: Question, unit: Candidate, language: str) -> str |
         return None
     text = tidy(unit.text if not unit.items else unit.text.split(unit.items[0])[0])
     prohibits = any(_governs(question, text, m, SECOND_UNIT_SHARE) for m in PROHIBIT.finditer(text))
-    if not prohibits or quantity_differs(question, text):
+    if not prohibits or quantity_differs(question.text, text):
         return None
     return f"{NO[language]} {_short(text)}"
 
@@ -208,7 +209,7 @@ def opening_sentence(question: Question, lead: Candidate, language: str) -> str 
             return f"{NO[language]} {revoked}"
     if asks == "yesno":
         polarity = _polarity(question, text)
-        if polarity is None or quantity_differs(question, text):
+        if polarity is None or quantity_differs(question.text, text):
             return None
         return f"{(YES if polarity == 'yes' else NO)[language]} {_short(text)}"
     if asks in ("duration", "figure"):
@@ -246,57 +247,17 @@ def _short(text: str) -> str:
     return tidy(first) if len(first) <= MAX_OPENER_CHARS else tidy(first[:MAX_OPENER_CHARS].rsplit(" ", 1)[0])
 
 
-# A yes/no question that names a quantity ("umur 22 tahun", "minimal 30 persen") is answered by the range the
-# regulation states for it: inside the range is yes, outside is no ("Tidak. … berusia 7 sampai 21 tahun.").
-_MEASURE = r"(tahun|thn|persen|%|hari|bulan|minggu|jam|kali)"
-_ASKED_QUANTITY = re.compile(rf"(\d+(?:[.,]\d+)?)\s*{_MEASURE}\b", re.I)
-_RANGE = re.compile(rf"(\d+(?:[.,]\d+)?)\s*{_MEASURE}?\s*(?:sampai\s+dengan|sampai|hingga|s\.?\s?d\.?|–|-)\s*"
-                    rf"(?:(?:usia|umur|berumur|berusia)\s+)?(\d+(?:[.,]\d+)?)\s*{_MEASURE}\b", re.I)
-_AT_LEAST = re.compile(rf"\b(?:paling\s+(?:sedikit|rendah|singkat|cepat)|sekurang-kurangnya|minimal|minimum)\s+"
-                       rf"(\d+(?:[.,]\d+)?)\s*{_MEASURE}\b", re.I)
-_AT_MOST = re.compile(rf"\b(?:paling\s+(?:banyak|tinggi|lama|lambat)|selambat-lambatnya|setinggi-tingginya|maksimal|"
-                      rf"maksimum)\s+(\d+(?:[.,]\d+)?)\s*{_MEASURE}\b", re.I)
-_BELOW = re.compile(rf"\b(?:kurang\s+dari|di\s*bawah|belum\s+(?:berumur|berusia|mencapai(?:\s+usia|\s+umur)?))\s+"
-                    rf"(\d+(?:[.,]\d+)?)\s*(?:\([^)]{{1,40}}\)\s*)?{_MEASURE}\b", re.I)
-_ABOVE = re.compile(rf"\b(?:lebih\s+dari|di\s*atas|melebihi)\s+(\d+(?:[.,]\d+)?)\s*(?:\([^)]{{1,40}}\)\s*)?{_MEASURE}\b",
-                    re.I)
-_NEGATED_ASK = re.compile(r"\b(?:dilarang|tidak|tak|bukan|larangan)\b", re.I)
-
-
-def _unit_word(word: str) -> str:
-    word = word.lower()
-    return {"thn": "tahun", "%": "persen"}.get(word, word)
-
-
-def _number(text: str) -> float:
-    return float(text.replace(",", "."))
-
-
-def _inside(value: float, measure: str, text: str) -> bool | None:
-    """Whether the stated range of ``measure`` in ``text`` holds ``value`` (None: the text states none)."""
-    for match in _RANGE.finditer(text):
-        if _unit_word(match.group(4)) == measure:
-            return _number(match.group(1)) <= value <= _number(match.group(3))
-    for pattern, holds in ((_AT_LEAST, lambda bound: value >= bound), (_AT_MOST, lambda bound: value <= bound),
-                           (_BELOW, lambda bound: value < bound), (_ABOVE, lambda bound: value > bound)):
-        for match in pattern.finditer(text):
-            if _unit_word(match.group(2)) == measure:
-                return holds(_number(match.group(1)))
-    return None
-
-
 def range_opener(question: Question, units: list[Candidate], language: str) -> tuple[str, Candidate] | None:
     """"Ya./Tidak. <the clause stating the range>" when a quoted unit states the range the question's quantity
     falls in or out of (a range, at least, at most, below, above), read with the clause's modal; the unit it
     came from. None when the question names no quantity or no unit bounds it."""
-    if question.asks != "yesno" or _NEGATED_ASK.search(question.text):
+    if question.asks != "yesno" or NEGATED_ASK.search(question.text):
         return None
-    asked = [(_number(m.group(1)), _unit_word(m.group(2))) for m in _ASKED_QUANTITY.finditer(question.text)]
-    for value, measure in asked:
+    for value, measure in asked_quantities(question.text):
         for unit in units:
             text = tidy(unit.text)
             for piece in re.split(r";\s+", text):
-                inside = _inside(value, measure, piece)
+                inside = holds(value, measure, piece)
                 if inside is None:
                     continue
                 # Inside a prohibition's range is a no; outside it the clause decides nothing. Inside a
@@ -307,18 +268,3 @@ def range_opener(question: Question, units: list[Candidate], language: str) -> t
                 answer = NO if prohibits or not inside else YES
                 return f"{answer[language]} {_short(tidy(piece))}", unit
     return None
-
-
-_STATED_QUANTITY = re.compile(rf"(\d+(?:[.,]\d+)?)\s*(?:\([^)]{{1,40}}\)\s*)?{_MEASURE}\b", re.I)
-
-
-def quantity_differs(question: Question, unit: str) -> bool:
-    """The question names a quantity ("umur 5 tahun") that the unit states otherwise ("berusia 6 tahun") and no
-    range decides it: the unit's modal says nothing about the asked case, so no yes or no is given."""
-    asked = {(_number(m.group(1)), _unit_word(m.group(2))) for m in _ASKED_QUANTITY.finditer(question.text)}
-    if not asked:
-        return False
-    stated = {(_number(m.group(1)), _unit_word(m.group(2))) for m in _STATED_QUANTITY.finditer(unit)}
-    measures = {measure for _, measure in asked}
-    return any(measure in measures for _, measure in stated) and not (asked & stated)
-

@@ -210,3 +210,12 @@ def test_still_in_force_is_answered_no_by_the_revoking_list_item_that_names_it()
     assert not draft.no_answer and draft.claims[0].text == first
     gate = faithfulness_gate(draft, {clause.label: clause.text}, partial_answers=False)
     assert gate.kept[0].text == first and not gate.fallback_used
+
+
+def test_an_ordinal_outside_the_stated_order_answers_no_and_inside_it_yes():
+    leave = passage("Untuk kelahiran anak pertama sampai dengan kelahiran anak ketiga pada saat menjadi pegawai, berhak "
+                    "atas cuti bersalin.")
+    no = synthesise("Pegawai yang melahirkan anak ke-4 masih dapat cuti bersalin gak?", [leave])
+    assert no.claims[0].text.startswith("Tidak. Untuk kelahiran anak pertama sampai dengan")
+    yes = synthesise("Pegawai yang melahirkan anak kedua masih dapat cuti bersalin gak?", [leave])
+    assert yes.claims[0].text.startswith("Ya. Untuk kelahiran anak pertama sampai dengan")
