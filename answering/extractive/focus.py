@@ -149,6 +149,8 @@ def asked_units(question: str) -> tuple[str, ...]:
     word = match.group("unit").lower()
     if word == "lama":
         return DURATION_UNITS
+    if word == "rupiah":
+        return (MONEY_ASKED,)          # "berapa rupiah": "Rp4.100.000,00" as much as "… rupiah"
     return (word,) if word in UNITS else ()
 
 

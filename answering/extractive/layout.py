@@ -12,7 +12,7 @@ import re
 from typing import Sequence
 
 from answering.extractive.candidates import Candidate
-from answering.extractive.opener import opening_sentence, polarity_opener, range_opener
+from answering.extractive.opener import FIGURE_ASKS, opening_sentence, polarity_opener, range_opener, states_figure
 from answering.extractive.question import Question
 from answering.extractive.ranker import fit_to_lead
 from answering.types import Claim, Passage
@@ -43,12 +43,17 @@ def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], langua
         lead_labels = next(labels for c, labels in chosen if c is unit)
     else:
         opener = opening_sentence(question, lead, language)
+        said = None
         if opener is None and question.yes_no:
             # The lead unit's modal governs nothing asked: the next kept unit whose modal clearly does says it.
             said = next(((text, labels) for c, labels in _by_fit(question, chosen) if c is not lead
                          and (text := polarity_opener(question, c, language))), None)
-            if said:
-                opener, lead_labels = said
+        elif question.asks in FIGURE_ASKS and not (opener and states_figure(question, opener)):
+            # The lead unit states no figure of the kind asked: the next kept unit that does opens.
+            said = next(((text, labels) for c, labels in _by_fit(question, chosen) if c is not lead
+                         and (text := opening_sentence(question, c, language)) and states_figure(question, text)), None)
+        if said:
+            opener, lead_labels = said
     if opener:
         claims.append(Claim(text=opener, citation_keys=tuple(lead_labels.values())))
     headed: set = set()

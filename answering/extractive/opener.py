@@ -70,6 +70,17 @@ def _deadline(text: str) -> str | None:
     return None
 
 
+FIGURE_ASKS = ("figure", "duration")
+
+
+def states_figure(question: Question, text: str) -> bool:
+    """The sentence states a figure of the kind asked (a sum of money for "berapa upah", a duration for "berapa
+    lama")."""
+    if question.asks == "duration":
+        return bool(DURATION.search(text))
+    return question.focus.satisfied_by(text) if question.focus.kind == "figure" else bool(FIGURE.search(text))
+
+
 def _figure(asks: str, text: str) -> str | None:
     """The clause stating the duration or figure asked for."""
     if asks == "duration":

@@ -219,3 +219,19 @@ def test_an_ordinal_outside_the_stated_order_answers_no_and_inside_it_yes():
     assert no.claims[0].text.startswith("Tidak. Untuk kelahiran anak pertama sampai dengan")
     yes = synthesise("Pegawai yang melahirkan anak kedua masih dapat cuti bersalin gak?", [leave])
     assert yes.claims[0].text.startswith("Ya. Untuk kelahiran anak pertama sampai dengan")
+
+
+def test_a_figure_question_opens_with_the_kept_unit_that_states_the_figure():
+    from dataclasses import replace
+
+    from answering.extractive.candidates import candidates
+    from answering.extractive.layout import compose
+
+    council = passage("(1) DPRK mempunyai fungsi legislasi, anggaran, dan pengawasan.\n(2) Jumlah anggota DPRK paling banyak "
+                      "125% (seratus dua puluh lima persen) dari jumlah yang ditetapkan undang-undang.")
+    question = read_question("Berapa batas maksimal jumlah anggota DPRK?")
+    units = candidates(question, [council], None)
+    # The ranker prefers the unit without the figure: the next kept unit that states it opens.
+    ranked = sorted((replace(c, score=5.0 if "fungsi" in c.text else 1.0) for c in units), key=lambda c: -c.score)
+    claims = compose(question, [(c, {c.passage.document_id: c.passage.label}) for c in ranked], "id")
+    assert claims[0].text == "Jumlah anggota DPRK paling banyak 125% dari jumlah yang ditetapkan undang-undang."
