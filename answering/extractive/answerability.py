@@ -31,6 +31,10 @@ from answering.legal_status import ORIGIN as LEGAL_CLAUSE_ORIGIN
 from answering.text import content_stems, normalise
 from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
 from answering.extractive.question import STATUS
+# What answers "is it still in force?": a clause that revokes, amends or keeps an instrument in force, or its own
+# entry-into-force article.
+STATUS_STATED = re.compile(r"\b(dicabut|tidak\s+berlaku|diubah|perubahan|mulai\s+berlaku|tetap\s+berlaku|masih\s+berlaku|"
+                           r"berlaku\s+sejak|repealed|revoked|amended|in\s+force)\b", re.I)
 from answering.types import Claim, Passage
 from retrieval.facade.language import covered_articles, instrument_years
 
@@ -170,6 +174,8 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
         unmet.append("person holding the office")
     if check_focus and not focus.satisfied_by(claims_text):
         unmet.append(f"focus {focus.kind}")
+    if check_focus and status and not STATUS_STATED.search(claims_text):
+        unmet.append("focus status")      # the instrument's own articles say nothing about whether it still holds
 
     # What the user says about themselves before asking ("Saya bekerja di Bappeda. Ke mana …?") is context:
     # the terms of the asking sentence are the ones the evidence must carry.

@@ -52,7 +52,8 @@ SIGNATURE_ASKS = frozenset({"enactment", "signatory", "date", "person"})
 # Qanun 92/2023". Whether the units carry what was asked for (a definition, a date, a name) is one of the fitted
 # decision's signals (focus_met): on the training part it declined answerable questions and no unanswerable one.
 # The exception: who signed, when or what about a *named* instrument is its signature block's or its title's to say;
-# a passage without one (an amendment's text for the instrument it amends) does not answer it.
+# a passage without one (an amendment's text for the instrument it amends) does not answer it. Whether an
+# instrument still holds is said by a clause that revokes, amends or keeps it, never by its other articles.
 IDENTITY_CONSTRAINTS = frozenset({"instrument", "article"})
 SIGNATURE_FOCUS = frozenset({"signatory", "enactment", "about"})
 OPENER_ASKS = frozenset({"figure", "duration", "date", "person", "yesno", "definition", "list", "enactment", "signatory"})
@@ -151,7 +152,7 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
         publish, confidence = answerable(signals, semantic is not None, lexical=read.language != "en")
     if chosen and not publish and _read_for_it(chosen[0][0].passage, signals):
         publish = True
-    if any(_categorical(u.split(" ")[0], read) for u in checks.unmet):
+    if any(_categorical(u, read) for u in checks.unmet):
         publish = False
     if not publish:
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang, pointer=checks.pointer,
@@ -161,8 +162,9 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
 
 
 def _categorical(unmet: str, question: Question) -> bool:
-    return unmet in IDENTITY_CONSTRAINTS or (unmet == "focus" and question.focus.kind in SIGNATURE_FOCUS
-                                             and bool(question.named))
+    kind = unmet.split(" ")[0]
+    return kind in IDENTITY_CONSTRAINTS or unmet == "focus status" or (
+        kind == "focus" and question.focus.kind in SIGNATURE_FOCUS and bool(question.named))
 
 
 def _read_for_it(lead: Passage, signals: dict) -> bool:

@@ -235,3 +235,10 @@ def test_a_figure_question_opens_with_the_kept_unit_that_states_the_figure():
     ranked = sorted((replace(c, score=5.0 if "fungsi" in c.text else 1.0) for c in units), key=lambda c: -c.score)
     claims = compose(question, [(c, {c.passage.document_id: c.passage.label}) for c in ranked], "id")
     assert claims[0].text == "Jumlah anggota DPRK paling banyak 125% dari jumlah yang ditetapkan undang-undang."
+
+
+def test_still_in_force_is_never_answered_by_the_instrument_s_other_articles():
+    article = passage("Penghitungan dasar pengenaan pajak layanan informasi dilakukan terhadap jenis layanan yang "
+                      "diselenggarakan sebagaimana dimaksud dalam Pasal 4.")
+    draft = synthesise("Apakah Peraturan Contoh Nomor 7 Tahun 2024 tentang Layanan Informasi sudah dicabut?", [article])
+    assert draft.no_answer and "focus status" in draft.unmet
