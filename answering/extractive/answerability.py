@@ -155,7 +155,7 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     stated_where = normalise(claims_text + "\n" + "\n".join(_subject(p) for p in cited))
     dated, own = instrument_years(question), " ".join(p.document_title.split(" tentang ", 1)[0] for p in cited)
     for year in dict.fromkeys(YEAR.findall(rest)):
-        if not re.search(rf"\b{year}\b", stated_where) and not (year in dated and re.search(rf"\b{year}\b", own)):
+        if not re.search(rf"\b{year}\b", stated_where) and not (year in dated and _dated_by_citation(year, own)):
             unmet.append(f"year {year}")
             topical.append(f"tahun {year}")
     stated = _numbers(evidence)
@@ -201,6 +201,17 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     if unmet and topical and len(topical) == len(unmet) and coverage >= TERM_COVERAGE:
         pointer = _pointer(cited[0], topical)
     return Answerability(not unmet, tuple(unmet), round(coverage, 4), pointer, frozenset(wanted - have))
+
+
+_CIRCULAR = re.compile(r"\bsurat\s+edaran\b", re.I)
+
+
+def _dated_by_citation(year: str, citation: str) -> bool:
+    """The citation dates the instrument in that year: "Nomor 31 Tahun 2025", or a circular letter's number
+    ("Nomor 1901/PI 05/K/IX/2019", the only date it carries). A decree's registration number ("Nomor
+    500.15.14.1/1488/2025" for the 2026 wage) says when it was filed, not which year it is about."""
+    return bool(re.search(rf"\bTahun\s+{year}\b", citation, re.I)
+                or (_CIRCULAR.search(citation) and re.search(rf"/{year}\b", citation)))
 
 
 def _subject(passage: Passage) -> str:

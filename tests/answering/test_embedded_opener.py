@@ -242,3 +242,9 @@ def test_still_in_force_is_never_answered_by_the_instrument_s_other_articles():
                       "diselenggarakan sebagaimana dimaksud dalam Pasal 4.")
     draft = synthesise("Apakah Peraturan Contoh Nomor 7 Tahun 2024 tentang Layanan Informasi sudah dicabut?", [article])
     assert draft.no_answer and "focus status" in draft.unmet
+
+
+def test_a_decree_s_registration_year_never_dates_the_decree_a_question_names():
+    # "Kepgub UMP 2025": the 2026 wage decree is registered …/2025, which does not make it the 2025 decree.
+    declined = synthesise("Berapa UMP Aceh menurut Kepgub UMP 2025?", [WAGE])
+    assert declined.no_answer and "year 2025" in declined.unmet
