@@ -59,7 +59,11 @@ GENERIC = (
     "mengesahkan penandatangan pertama kali cara enak baru terbaru periode tadi berikutnya selanjutnya sebelumnya "
     "lanjutannya barusan kalau lalu terus juga atas saya aku kami kita anda bapak ibu "
     "what which who whom when where how much many does do is are the of in on for by to a an according law regulation "
-    "year date signed enacted"
+    "year date signed enacted "
+    # Chat Indonesian's function words and English modals and pronouns: they ask, point or negate, never a topic.
+    "gak nggak ngga ga enggak tak tidak trs trus lg lagi udah sudah dah yg kalo klo gw gue lu kamu tuh dgn sm sama "
+    "gitu gini emang memang kok kan pake pakai buat mau banget aj utk "
+    "can could may might must should would will shall my me i you your there under still allowed"
 )
 GENERIC_STEMS = frozenset(content_stems(GENERIC))
 SIGNING_OFFICES = frozenset(content_stems("presiden gubernur bupati walikota wali kota menteri ketua penjabat pj"))

@@ -72,3 +72,10 @@ def test_on_v2_the_pointer_stays_unverified_framing_and_the_rate_stays_null(api_
     assert response.status_code == 200 and "Dokumen yang tersedia memuat" in body["answer"]
     assert (body["claims"], body["citations"], body["grounding_rate"]) == ([], [], None)
     assert [f["text"] for f in body["framing"]] == [body["answer"]]
+
+
+def test_chat_function_words_and_english_modals_are_never_terms_the_evidence_must_carry():
+    from answering.extractive.answerability import distinctive_stems
+
+    assert distinctive_stems("trs kalo gw udah gitu gak boleh nyalon lg?") == distinctive_stems("nyalon")
+    assert distinctive_stems("Can my employer still fire me under the law?") == distinctive_stems("employer fire")
