@@ -17,6 +17,7 @@ import re
 
 from answering.extractive.candidates import Candidate
 from answering.extractive.focus import DATE
+from answering.extractive.requirements import excluding_item
 from answering.extractive.quantities import NEGATED_ASK, asked_quantities, holds, quantity_differs
 from answering.extractive.question import Question
 from answering.text import content_stems
@@ -196,10 +197,20 @@ def _enactment(lead: Candidate, language: str) -> str | None:
 SECOND_UNIT_SHARE = 0.3
 
 
+def _excluded(question: Question, unit: Candidate) -> str | None:
+    """"Tidak. <requirements>: <the item that rules out what is asked>." (requirements.py)"""
+    if not unit.items:
+        return None
+    said = excluding_item(frozenset(question.stems - MODAL_STEMS), unit.text.split(unit.items[0])[0], unit.items)
+    return f"{NO[question.language]} {_short(tidy(said))}" if said else None
+
+
 def polarity_opener(question: Question, unit: Candidate, language: str) -> str | None:
     """"Tidak. <clause>" from a unit that is not the best one: a stricter test of what its prohibition governs."""
     if question.asks != "yesno" or question.language != "id":
         return None
+    if excluded := _excluded(question, unit):
+        return excluded
     text = tidy(unit.text if not unit.items else unit.text.split(unit.items[0])[0])
     prohibits = any(_governs(question, text, m, SECOND_UNIT_SHARE) for m in PROHIBIT.finditer(text))
     if not prohibits or quantity_differs(question.text, text):
@@ -218,6 +229,8 @@ def opening_sentence(question: Question, lead: Candidate, language: str) -> str 
             return f"{NO[language]} {_short(text)}"      # "still in force?" answered by the clause revoking it
         if revoked := _revoking_item(question, lead.passage.text):
             return f"{NO[language]} {revoked}"
+    if asks == "yesno" and (excluded := _excluded(question, lead)):
+        return excluded
     if asks == "yesno":
         polarity = _polarity(question, text)
         if polarity is None or quantity_differs(question.text, text):

@@ -248,3 +248,14 @@ def test_a_decree_s_registration_year_never_dates_the_decree_a_question_names():
     # "Kepgub UMP 2025": the 2026 wage decree is registered …/2025, which does not make it the 2025 decree.
     declined = synthesise("Berapa UMP Aceh menurut Kepgub UMP 2025?", [WAGE])
     assert declined.no_answer and "year 2025" in declined.unmet
+
+
+def test_a_requirement_that_rules_out_what_is_asked_answers_no():
+    rules = passage("(1) Calon anggota Majelis Adat harus memenuhi persyaratan sebagai berikut:\na. beragama Islam;\n"
+                    "b. berusia paling rendah 30 (tiga puluh) tahun;\nc. tidak sedang menjadi pengurus partai politik "
+                    "pada saat pendaftaran; dan\nd. sehat jasmani dan rohani.")
+    draft = synthesise("Pengurus partai politik boleh gak mendaftar jadi anggota Majelis Adat?", [rules])
+    assert draft.claims[0].text == ("Tidak. Calon anggota Majelis Adat harus memenuhi persyaratan sebagai berikut: tidak "
+                                    "sedang menjadi pengurus partai politik pada saat pendaftaran.")
+    gate = faithfulness_gate(draft, {rules.label: rules.text}, partial_answers=False)
+    assert not gate.fallback_used and gate.kept[0].text == draft.claims[0].text
