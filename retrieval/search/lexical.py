@@ -28,7 +28,7 @@ from django.db import connection
 from retrieval.access import document_condition_sql
 from retrieval.search.telemetry import traced_lexical_leg
 
-# Indonesian function and question words that carry no topic.
+# Indonesian function and question words that carry no topic (chat Indonesian's and English modals too).
 STOP_WORDS = frozenset(
     """
     yang dan di ke dari untuk dengan pada atau ini itu adalah dalam oleh akan bagi sebagai
@@ -37,6 +37,9 @@ STOP_WORDS = frozenset(
     ada para se tersebut nya jika kalau maka agar supaya karena serta antara tentang hal
     saya kami kita anda kamu aku mohon tolong jelaskan sebutkan beri berikan tanya
     the a an of to in for on and or is are what which who how when where does do
+    gak nggak ngga ga enggak tak trs trus terus lg lagi udah dah yg kalo klo gw gue lu tuh dgn sm sama
+    gitu gini emang memang kok kan pake pakai buat mau banget aja aj utk nih deh lho
+    can could may might must should would will my me i you your there under still
     """.split()
 )
 TERM_PATTERN = re.compile(r"\w+", re.UNICODE)

@@ -97,3 +97,8 @@ def _texts(chunk_ids):
     # Each chunk starts with its "Pasal N" heading line; compare the body.
     by_id = {c.id: c.text.split("\n", 1)[-1] for c in Chunk.objects.filter(id__in=chunk_ids)}
     return [by_id[i] for i in chunk_ids]
+
+
+def test_query_terms_drop_chat_function_words_and_english_modals():
+    assert query_terms("udah gw ajuin trs gak ditanggepin, kalo gitu gimana?") == ["ajuin", "ditanggepin"]
+    assert query_terms("Can my employer still fire me?") == ["employer", "fire"]
