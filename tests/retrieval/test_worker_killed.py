@@ -16,11 +16,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import psycopg
 import pytest
+from django.db import connection
 from retrieval import ingestion_lease as ingestion_lease_module
 from retrieval.ingestion import IngestOptions, document_ingest_path
 from retrieval.ingestion_jobs import ingestion_orphans_reclaim, ingestion_run
-from retrieval.ingestion_lease import ingestion_lease
+from retrieval.ingestion_lease import lease_key
 from retrieval.models import Chunk, Document, Ingestion
 from retrieval.services import ingestion_create
 from tests.conftest import ROOT, server_env
@@ -138,9 +140,9 @@ def _running_ingestion(tmp_path: Path, number: int, attempts: int) -> Ingestion:
 def test_a_second_delivery_of_a_running_ingestion_leaves_it_to_its_worker(tmp_path: Path, monkeypatch):
     monkeypatch.setattr(ingestion_lease_module, "LEASE_WAIT_SECONDS", 0.2)
     ingestion = _running_ingestion(tmp_path, 1, attempts=1)
-    # Given a live worker holding the ingestion's lease
-    with ingestion_lease(ingestion.id) as held:
-        assert held
+    # Given a live worker holding the ingestion's lease (on its own connection)
+    with psycopg.connect(**connection.get_connection_params()) as worker, worker.transaction():
+        worker.execute("SELECT pg_advisory_xact_lock(%s)", [lease_key(ingestion.id)])
         # when its message is delivered again, or workers start and look for orphans
         assert ingestion_run(ingestion_id=str(ingestion.id)) == "busy"
         assert ingestion_orphans_reclaim() == []
