@@ -23,6 +23,7 @@ import argparse
 import hashlib
 import json
 import os
+import resource
 import shutil
 import socket
 import subprocess
@@ -34,6 +35,7 @@ from threading import Thread
 
 import numpy as np
 from _scale_corpus import clustered_vectors, topic_centres
+from _cpu import postgres_cpu_seconds, process_cpu_seconds
 from _setup import CORPUS, ROOT, django_setup
 
 COLLECTION = "INGEST-SCALE"
@@ -111,10 +113,23 @@ def start_workers(count: int, env: dict[str, str], log_dir: Path) -> list[subpro
 
 
 def empty_collection() -> None:
+    """Remove the previous run's documents and vacuum them away before the next run is timed.
+
+    Without the VACUUM every run inserts into an HNSW graph still holding the
+    previous runs' deleted chunks, and autovacuum cleans them up during the
+    timed window: PostgreSQL's CPU per chunk grew from 6 ms to 11 ms between the
+    first and the third run, which made the alternating 1- and 2-worker runs
+    incomparable.
+    """
+    from django.db import connection
+
     from retrieval.models import Document, Ingestion
 
     Ingestion.objects.filter(collection_id=COLLECTION).delete()
     Document.objects.filter(collection_id=COLLECTION).delete()
+    with connection.cursor() as cursor:
+        for table in ("retrieval_chunk", "retrieval_document", "retrieval_ingestion"):
+            cursor.execute(f"VACUUM (ANALYZE) {table}")
 
 
 def run_once(workers: int, files: list[Path], env: dict[str, str], log_dir: Path) -> dict:
@@ -125,6 +140,8 @@ def run_once(workers: int, files: list[Path], env: dict[str, str], log_dir: Path
     empty_collection()
     processes = start_workers(workers, env, log_dir)
     try:
+        cpu_before = [process_cpu_seconds(p.pid) for p in processes], postgres_cpu_seconds(), resource.getrusage(
+            resource.RUSAGE_SELF)
         started = time.perf_counter()
         command = subprocess.run(
             [sys.executable, "manage.py", "ingest", *map(str, files), "--collection", COLLECTION, "--create-collection",
@@ -132,6 +149,10 @@ def run_once(workers: int, files: list[Path], env: dict[str, str], log_dir: Path
             cwd=ROOT, env=env, capture_output=True, text=True,
         )
         elapsed = time.perf_counter() - started
+        worker_cpu = sum(process_cpu_seconds(p.pid) for p in processes) - sum(cpu_before[0])
+        pg_cpu = postgres_cpu_seconds() - cpu_before[1]
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        stub_cpu = own.ru_utime + own.ru_stime - cpu_before[2].ru_utime - cpu_before[2].ru_stime
     finally:
         for process in processes:
             process.terminate()
@@ -147,7 +168,12 @@ def run_once(workers: int, files: list[Path], env: dict[str, str], log_dir: Path
     seconds = (window["last"] - window["first"]).total_seconds()
     return {"workers": workers, "files": len(files), "documents": documents.count(), "chunks": chunks,
             "seconds": round(seconds, 1), "command_s": round(elapsed, 1), "chunks_per_s": round(chunks / seconds, 2),
-            "load_average_1m": os.getloadavg()[0]}
+            "load_average_1m": os.getloadavg()[0],
+            # What the chunks cost in CPU, however busy the machine was: the workers (parse, chunk, the
+            # stub's client side), PostgreSQL (inserts, the HNSW and GIN indexes) and the stub server.
+            "worker_cpu_s": round(worker_cpu, 1), "pg_cpu_s": round(pg_cpu, 1), "stub_cpu_s": round(stub_cpu, 1),
+            "cpu_ms_per_chunk": round(1000 * (worker_cpu + pg_cpu + stub_cpu) / max(chunks, 1), 2),
+            "cores_busy": round((worker_cpu + pg_cpu + stub_cpu) / seconds, 2)}
 
 
 def main() -> None:
@@ -192,7 +218,9 @@ def main() -> None:
             for count in (int(value) for value in args.workers.split(",")):
                 row = {"embedder": args.embedder, "stub_vectors": args.stub_vectors if stub else None, **run_once(count, files, env, log_dir)}
                 print(f"{count} worker(s), {args.embedder}{'/' + args.stub_vectors if stub else ''}: {row['chunks']} chunks of {row['documents']} documents in "
-                      f"{row['seconds']}s = {row['chunks_per_s']} chunks/s (load average {row['load_average_1m']:.1f})",
+                      f"{row['seconds']}s = {row['chunks_per_s']} chunks/s; CPU {row['cpu_ms_per_chunk']} ms/chunk (workers "
+                      f"{row['worker_cpu_s']}s, PostgreSQL {row['pg_cpu_s']}s, stub {row['stub_cpu_s']}s), {row['cores_busy']} cores busy "
+                      f"(load average {row['load_average_1m']:.1f})",
                       flush=True)
                 rows.append(row)
     finally:
