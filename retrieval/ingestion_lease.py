@@ -14,13 +14,16 @@ transaction-level lock also holds behind PgBouncer's transaction pooling.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import threading
 from contextlib import contextmanager
 from typing import Iterator
 
 import psycopg
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
+
+logger = logging.getLogger(__name__)
 
 # A duplicate delivery waits this long for the holder before leaving the ingestion to it: long enough
 # for PostgreSQL to notice a worker that has just died, short enough not to hold a worker slot.
@@ -34,14 +37,23 @@ def lease_key(ingestion_id) -> int:
 
 
 _lease = threading.local()
+_kept_between_tasks = False
+
+
+def lease_connections_kept() -> None:
+    """Keep each thread's lease connection from one ingestion to the next (a new one costs ~10 ms).
+
+    Celery workers call it as they start (``retrieval.tasks``); elsewhere (an ingestion run inline
+    without a broker, the tests) the connection closes after each ingestion, so nothing is left
+    open against the database.
+    """
+    global _kept_between_tasks
+    _kept_between_tasks = True
 
 
 def _lease_connection() -> psycopg.Connection:
-    """This thread's lease connection, kept between tasks (a new connection costs ~10 ms a task).
-
-    A process forked from one that holds a lease connection opens its own (a Celery
-    pool's parent never runs a task, so never holds one).
-    """
+    """This thread's lease connection. A process forked from one that holds one opens its own (a
+    Celery pool's parent never runs a task, so never holds one)."""
     lease = getattr(_lease, "connection", None)
     if lease is None or lease.closed or lease.broken or _lease.pid != os.getpid():
         lease = psycopg.connect(**connection.get_connection_params())
@@ -56,17 +68,28 @@ def ingestion_lease(ingestion_id, *, wait_seconds: float | None = None) -> Itera
     Not re-entrant: a thread holding one lease must not take it again.
     """
     wait_seconds = LEASE_WAIT_SECONDS if wait_seconds is None else wait_seconds
-    lease = _lease_connection()
     try:
-        lease.execute("SELECT set_config('lock_timeout', %s, true)", [f"{int(wait_seconds * 1000)}ms"])
+        lease = _lease_connection()
+        lease.execute("SELECT set_config('lock_timeout', %s, true)", [f"{max(1, int(wait_seconds * 1000))}ms"])
         lease.execute("SELECT pg_advisory_xact_lock(%s)", [lease_key(ingestion_id)])
         held = True
     except psycopg.errors.LockNotAvailable:
         held = False
+    except psycopg.OperationalError as exc:
+        stale = getattr(_lease, "connection", None)
+        if stale is not None:
+            stale.close()  # the next ingestion connects afresh
+        # Django's own error, which the ingestion task retries like any other database outage.
+        raise OperationalError(f"ingestion lease: {exc}") from exc
     try:
         yield held
     finally:
-        lease.rollback()  # ends the transaction, and the lock with it
+        try:
+            lease.rollback()  # ends the transaction, and the lock with it
+        except psycopg.OperationalError:
+            logger.warning("ingestion %s: the lease connection was lost", ingestion_id)  # the lock went with it
+        if not _kept_between_tasks:
+            lease.close()
 
 
 def ingestion_lease_free(ingestion_id) -> bool:

@@ -4,11 +4,12 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
-from celery.signals import worker_ready
+from celery.signals import worker_init, worker_ready
 from django.db import OperationalError
 
 from retrieval.embedders import EmbeddingError
 from retrieval.ingestion_jobs import ingestion_orphans_reclaim, ingestion_run
+from retrieval.ingestion_lease import lease_connections_kept
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +41,12 @@ def ingestions_reclaim() -> int:
     for ingestion_id in reclaimed:
         ingest_file.delay(ingestion_id)
     return len(reclaimed)
+
+
+@worker_init.connect
+def keep_lease_connections(sender, **kwargs) -> None:
+    """A worker runs one ingestion after another: its lease connection stays open between them."""
+    lease_connections_kept()
 
 
 @worker_ready.connect

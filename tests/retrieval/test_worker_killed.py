@@ -18,8 +18,9 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 from retrieval import ingestion_lease as ingestion_lease_module
+from retrieval import tasks as retrieval_tasks
 from retrieval.ingestion import IngestOptions, document_ingest_path
 from retrieval.ingestion_jobs import ingestion_orphans_reclaim, ingestion_run
 from retrieval.ingestion_lease import lease_key
@@ -165,3 +166,22 @@ def test_orphans_are_requeued_and_a_file_that_keeps_killing_workers_fails(tmp_pa
     assert ingestion_run(ingestion_id=str(orphan.id)) == "ingested"
     orphan.refresh_from_db()
     assert (orphan.status, orphan.attempts) == ("succeeded", 2)
+
+
+def test_a_database_outage_at_the_lease_is_retried_not_lost(tmp_path: Path, monkeypatch):
+    path = tmp_path / "qanun-01.txt"
+    path.write_text(_regulation(1))
+    ingestion = ingestion_create(source_name=path.name, source_key=f"LEASE/{path.name}", stored_path=path,
+                                 options=IngestOptions.build(collection_id="LEASE"))
+    # Given a database the lease cannot reach (a fresh connection to a server socket that is not there)
+    params = {**connection.get_connection_params(), "host": str(tmp_path), "connect_timeout": 2}
+    monkeypatch.setattr(ingestion_lease_module, "_lease", threading.local())
+    monkeypatch.setattr(ingestion_lease_module.connection, "get_connection_params", lambda: params)
+    # when the task runs, it fails with the error the task retries on
+    with pytest.raises(OperationalError):
+        ingestion_run(ingestion_id=str(ingestion.id))
+    monkeypatch.undo()
+    # then the ingestion is still queued for that retry, not claimed or lost
+    ingestion.refresh_from_db()
+    assert (ingestion.status, ingestion.attempts) == ("queued", 0)
+    assert retrieval_tasks.ingest_file.autoretry_for[0] is OperationalError
