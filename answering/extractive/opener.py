@@ -121,8 +121,13 @@ def _revokes_named(question: Question, unit: str) -> bool:
     regulation by its number and year."""
     if not _REVOKED.search(unit):
         return False
-    return any(re.search(rf"\bNomor\s+{re.escape(named.number)}\s+Tahun\s+{named.year}\b", unit, re.I)
-               for named in question.named if named.number and named.year)
+    return any(citation.search(unit) for citation in _citations(question))
+
+
+def _citations(question: Question) -> list[re.Pattern]:
+    """"Nomor <number> Tahun <year>" of each instrument the question names by number and year."""
+    return [re.compile(rf"\bNomor\s+{re.escape(named.number)}\s+Tahun\s+{named.year}\b", re.I)
+            for named in question.named if named.number and named.year]
 
 
 _GAZETTE = re.compile(r"\s*\((?:Lembaran|Berita|Tambahan)[^)]*\)", re.I)
@@ -137,10 +142,7 @@ def _revoking_item(question: Question, passage: str) -> str | None:
     tail = _REVOKING_TAIL.search(flat)
     if not tail:
         return None
-    for named in question.named:
-        if not (named.number and named.year):
-            continue
-        cited = re.compile(rf"\bNomor\s+{re.escape(named.number)}\s+Tahun\s+{named.year}\b", re.I)
+    for cited in _citations(question):
         for item in re.split(r"(?:^|[;:]\s+)(?:[a-z]|\d{1,2})\.\s+", flat)[1:]:
             if cited.search(item.split(" sebagaimana ")[0]):
                 core = _GAZETTE.split(item)[0] if _GAZETTE.search(item) else item.split(" sebagaimana ")[0]
@@ -201,8 +203,12 @@ def _excluded(question: Question, unit: Candidate) -> str | None:
     """"Tidak. <requirements>: <the item that rules out what is asked>." (requirements.py)"""
     if not unit.items:
         return None
-    said = excluding_item(frozenset(question.stems - MODAL_STEMS), unit.text.split(unit.items[0])[0], unit.items)
-    return f"{NO[question.language]} {_short(tidy(said))}" if said else None
+    lead_in = unit.text.split(unit.items[0])[0]
+    item = excluding_item(frozenset(question.stems - MODAL_STEMS), lead_in, unit.items)
+    if item is None:
+        return None
+    said = f"{lead_in.strip().rstrip(' :.')}: {_ITEM_END.sub('', _MARKER.sub('', ' '.join(item.split()), count=1))}"
+    return f"{NO[question.language]} {_short(tidy(said))}"
 
 
 def polarity_opener(question: Question, unit: Candidate, language: str) -> str | None:

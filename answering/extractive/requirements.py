@@ -17,8 +17,8 @@ _LEAST_SHARED = 2
 
 
 def excluding_item(asked: frozenset[str], lead_in: str, items: tuple[str, ...]) -> str | None:
-    """"<lead-in>: <item>" for the negated requirement that carries two of the question's words (``asked``: its
-    content stems, modal words left out); None when the unit states no such requirement."""
+    """The negated requirement that carries two of the question's words (``asked``: its content stems, modal
+    words left out); None when the unit states no such requirement."""
     if not REQUIREMENT_LEAD.search(lead_in):
         return None
     for item in items:
@@ -27,7 +27,5 @@ def excluding_item(asked: frozenset[str], lead_in: str, items: tuple[str, ...]) 
             continue
         words = item[negation.end():].split()[:_REACH]
         if len(content_stems(" ".join(words)) & asked) >= _LEAST_SHARED:
-            body = re.sub(r"^\W*(?:[a-z]|\d{1,2})[.)]\s*", "", " ".join(item.split()))
-            body = re.sub(r"[;,.]?\s*(?:dan|atau|dan/atau)?\s*[;,.]?$", "", body)
-            return f"{lead_in.rstrip(' :.')}: {body}"
+            return item
     return None

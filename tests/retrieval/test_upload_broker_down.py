@@ -1,43 +1,23 @@
 """POST /documents with the Redis broker gone: 503, and the upload is not kept half-stored."""
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
 import time
 
 import httpx
 import pytest
 
 from tests.conftest import TEST_API_KEY
+from tests.retrieval.celery_processes import redis_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_a_failing_broker_refuses_the_upload_cleanly(live_server_factory, settings, django_db_blocker):
     from retrieval.models import Ingestion
     from retrieval.services import upload_dir
 
-    binary = shutil.which("redis-server")
-    assert binary, "redis-server is required (apt-get install redis-server)"
-    port = _free_port()
-    redis = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        server = live_server_factory(CELERY_BROKER_URL=f"redis://127.0.0.1:{port}/0")
+    with redis_server() as broker:
+        server = live_server_factory(CELERY_BROKER_URL=broker)
 
         def upload(name: str) -> httpx.Response:
             files = {"file": (name, b"Pasal 1\nRetribusi pasar dipungut setiap hari.\n", "text/plain")}
@@ -48,9 +28,6 @@ def test_a_failing_broker_refuses_the_upload_cleanly(live_server_factory, settin
         accepted = upload("queued.txt")
         assert accepted.status_code == 202 and accepted.json()["status"] == "queued"
         before = set(upload_dir().iterdir()) if upload_dir().exists() else set()
-    finally:
-        redis.terminate()
-        redis.wait(10)
 
     # When the broker is gone, the upload is refused with a JSON 503 ...
     started = time.monotonic()
