@@ -5,7 +5,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
-PYTEST_ARGS ?=
+# Every core runs tests (pytest-xdist), one file per worker at a time, each worker on its own
+# embedded PostgreSQL (tests/settings.py); at most 4 workers. PYTEST_ARGS= runs them in one process.
+PYTEST_ARGS ?= --numprocesses=auto --maxprocesses=4 --dist=loadfile
 
 .PHONY: run test setup browser-deps ocr-deps worker bench fuzz clean-data docker-config lock audit context-check
 

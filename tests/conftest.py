@@ -1,11 +1,13 @@
 """Shared fixtures: API clients, and real servers (uvicorn, as `serve`) on loopback."""
 from __future__ import annotations
 
+import fcntl
 import os
 import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -96,10 +98,24 @@ def server_env(overrides: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+@contextmanager
+def static_files_lock():
+    """``staticfiles/`` is one directory for the checkout: xdist workers collect into it one at a time."""
+    path = ROOT / "var" / "staticfiles.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def collect_static(env: dict[str, str]) -> None:
     """What `serve` and the image build do: the hashed, compressed files whitenoise serves."""
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
-                   cwd=ROOT, env=env, check=True, timeout=300)
+    with static_files_lock():
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+                       cwd=ROOT, env=env, check=True, timeout=300)
 
 
 @pytest.fixture(scope="session")

@@ -3,14 +3,18 @@
 The environment is set before ``acehrag.settings`` reads it, so tests run on
 their own embedded PostgreSQL data directory (``var/test``, or
 ``ACEH_RAG_TEST_DATA_DIR`` so two test runs on one machine never share a test
-database) with the deterministic hashing embedder and a known API key.
+database) with the deterministic hashing embedder and a known API key. Under
+pytest-xdist each worker has its own data directory (``…-gw0``, ``…-gw1``): its
+own PostgreSQL server, uploads and workbook files, so workers never meet.
 """
 import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+_DATA_DIR = os.environ.get("ACEH_RAG_TEST_DATA_DIR") or str(ROOT / "var" / "test")
 TEST_ENV = {
-    "ACEH_RAG_DATA_DIR": os.environ.get("ACEH_RAG_TEST_DATA_DIR") or str(ROOT / "var" / "test"),
+    "ACEH_RAG_DATA_DIR": f"{_DATA_DIR}-{_WORKER}" if _WORKER else _DATA_DIR,
     "ACEH_RAG_EMBEDDING__BACKEND": "hashing",
     "ACEH_RAG_API__KEYS": "test-env-key",
     # Tests build tiny documents whose articles must stay separate chunks.
