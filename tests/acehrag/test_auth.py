@@ -26,14 +26,15 @@ INVALID_KEY_BODY = {"detail": "Invalid or missing API key", "code": "invalid_api
 
 
 def api_routes() -> list[tuple[str, str]]:
-    """Every (method, path) of the API, path parameters filled with a UUID."""
+    """Every (method, path) of the API, path parameters filled with a UUID that names nothing (the same one in
+    every pytest-xdist worker: parameter ids must match across workers)."""
     schema = api.get_openapi_schema()
     routes = []
     for path, operations in schema["paths"].items():
         concrete = path
         while "{" in concrete:
             start, end = concrete.index("{"), concrete.index("}")
-            concrete = concrete[:start] + str(uuid.uuid4()) + concrete[end + 1 :]
+            concrete = concrete[:start] + str(uuid.uuid5(uuid.NAMESPACE_URL, f"{path}#{start}")) + concrete[end + 1 :]
         for method, operation in operations.items():
             if operation.get("security"):  # the public chat, health and widget routes need no key
                 routes.append((method.upper(), concrete))

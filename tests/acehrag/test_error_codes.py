@@ -65,8 +65,13 @@ def assert_public_error(response, where: str) -> str:
     return body["code"]
 
 
+def _absent(name: str) -> str:
+    """A UUID that names nothing, the same in every pytest-xdist worker (parameter ids must match across them)."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"absent-{name}"))
+
+
 def _filled(path: str) -> str:
-    return re.sub(r"\{(\w+)\}", lambda m: "1" if m.group(1) == "memory_id" else str(uuid.uuid4()), path)
+    return re.sub(r"\{(\w+)\}", lambda m: "1" if m.group(1) == "memory_id" else _absent(f"{path}-{m.group(1)}"), path)
 
 
 @pytest.mark.django_db
@@ -109,13 +114,13 @@ def test_every_api_route_answers_its_errors_through_the_table(api_client):
     ("post", "/query", {"query": "x" * 8001}, {}, "query_too_long"),
     ("post", "/query", {"query": "Apa itu zakat?"}, {}, "no_content"),
     ("post", "/query/stream", {"query": "Apa itu zakat?"}, {}, "no_content"),
-    ("post", "/query", {"query": "Lanjutkan.", "conversation_id": str(uuid.uuid4())}, {}, "conversation_not_found"),
+    ("post", "/query", {"query": "Lanjutkan.", "conversation_id": _absent("conversation")}, {}, "conversation_not_found"),
     ("post", "/query/v2", {"query": "x" * 8001}, {}, "query_too_long"),
     ("get", "/workspaces", None, {}, "subject_required"),
-    ("get", f"/workspaces/{uuid.uuid4()}", None, {"HTTP_X_USER_SUBJECT": "ana"}, "workspace_not_found"),
+    ("get", f"/workspaces/{_absent('workspace')}", None, {"HTTP_X_USER_SUBJECT": "ana"}, "workspace_not_found"),
     ("delete", "/memories/7", None, {}, "memory_not_found"),
-    ("get", f"/documents/{uuid.uuid4()}", None, {}, "document_not_found"),
-    ("get", f"/ingestions/{uuid.uuid4()}", None, {}, "ingestion_not_found"),
+    ("get", f"/documents/{_absent('document')}", None, {}, "document_not_found"),
+    ("get", f"/ingestions/{_absent('ingestion')}", None, {}, "ingestion_not_found"),
     ("post", "/playground", {"query": "Apa itu zakat?"}, {"HTTP_X_USER_SUBJECT": "ana"}, "admin_required"),
     ("get", "/no/such/route", None, {}, "not_found"),
 ])
