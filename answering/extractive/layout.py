@@ -12,7 +12,8 @@ import re
 from typing import Sequence
 
 from answering.extractive.candidates import Candidate
-from answering.extractive.opener import FIGURE_ASKS, opening_sentence, polarity_opener, range_opener, states_figure
+from answering.extractive.opener import FIGURE_ASKS, opening_sentence, states_figure
+from answering.extractive.yesno import polarity_opener, range_opener
 from answering.extractive.question import Question
 from answering.extractive.ranker import fit_to_lead
 from answering.types import Claim, Passage

@@ -11,17 +11,19 @@ import re
 _MEASURE = r"(tahun|thn|persen|%|hari|bulan|minggu|jam|kali|urutan)"
 _NUMBER = r"(\d+(?:[.,]\d+)?)"
 _ASKED_QUANTITY = re.compile(rf"{_NUMBER}\s*{_MEASURE}\b", re.I)
+# A statute spells each number out after the digits: "13 (tiga belas) tahun".
+_SPELLED = r"(?:\([^)]{1,40}\)\s*)?"
 # "13 tahun sampai dengan 15 tahun", "anak pertama sampai dengan kelahiran anak ketiga" (a few words between).
-_RANGE = re.compile(rf"{_NUMBER}\s*{_MEASURE}?\s*(?:sampai\s+dengan|sampai|hingga|s\.?\s?d\.?|–|-)\s*"
-                    rf"(?:(?:usia|umur|berumur|berusia|kelahiran|anak|yang)\s+){{0,3}}{_NUMBER}\s*{_MEASURE}\b", re.I)
+_RANGE = re.compile(rf"{_NUMBER}\s*{_SPELLED}{_MEASURE}?\s*(?:sampai\s+dengan|sampai|hingga|s\.?\s?d\.?|–|-)\s*"
+                    rf"(?:(?:usia|umur|berumur|berusia|kelahiran|anak|yang)\s+){{0,3}}{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
 _AT_LEAST = re.compile(rf"\b(?:paling\s+(?:sedikit|rendah|singkat|cepat)|sekurang-kurangnya|minimal|minimum)\s+"
-                       rf"{_NUMBER}\s*{_MEASURE}\b", re.I)
+                       rf"{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
 _AT_MOST = re.compile(rf"\b(?:paling\s+(?:banyak|tinggi|lama|lambat)|selambat-lambatnya|setinggi-tingginya|maksimal|"
-                      rf"maksimum)\s+{_NUMBER}\s*{_MEASURE}\b", re.I)
+                      rf"maksimum)\s+{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
 _BELOW = re.compile(rf"\b(?:kurang\s+dari|di\s*bawah|belum\s+(?:berumur|berusia|mencapai(?:\s+usia|\s+umur)?))\s+"
-                    rf"{_NUMBER}\s*(?:\([^)]{{1,40}}\)\s*)?{_MEASURE}\b", re.I)
-_ABOVE = re.compile(rf"\b(?:lebih\s+dari|di\s*atas|melebihi)\s+{_NUMBER}\s*(?:\([^)]{{1,40}}\)\s*)?{_MEASURE}\b", re.I)
-_STATED_QUANTITY = re.compile(rf"{_NUMBER}\s*(?:\([^)]{{1,40}}\)\s*)?{_MEASURE}\b", re.I)
+                    rf"{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
+_ABOVE = re.compile(rf"\b(?:lebih\s+dari|di\s*atas|melebihi)\s+{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
+_STATED_QUANTITY = re.compile(rf"{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
 NEGATED_ASK = re.compile(r"\b(?:dilarang|tidak|tak|bukan|larangan)\b", re.I)
 _ORDINAL_WORDS = {"pertama": 1, "kesatu": 1, "kedua": 2, "ketiga": 3, "keempat": 4, "kelima": 5, "keenam": 6,
                   "ketujuh": 7, "kedelapan": 8, "kesembilan": 9, "kesepuluh": 10}

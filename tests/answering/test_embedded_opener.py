@@ -193,9 +193,10 @@ def test_a_prohibition_beside_the_best_unit_answers_no_and_a_permission_beside_i
                      title="Keputusan Gubernur Aceh Nomor 500.15.14.1/1488/2025 tentang UMP Aceh Tahun 2026")
     draft = synthesise("Boleh gak perusahaan di Aceh bayar upah di bawah UMP 2026 sebesar Rp3.932.552,00?", [decree])
     assert draft.claims[0].text == "Tidak. Pengusaha dilarang membayar upah lebih rendah dari UMP Aceh Tahun 2026."
-    court = passage("Pengadilan agama memeriksa perkara perkawinan di tingkat pertama.\n"
+    # (The best unit covers marriages between Muslims, not the mixed marriage asked about: it says no yes either.)
+    court = passage("Pengadilan agama memeriksa perkara perkawinan antara orang-orang yang beragama Islam.\n"
                     "Untuk dapat diangkat menjadi sekretaris pengadilan agama, calon harus memenuhi syarat.")
-    opened = synthesise("Apakah pengadilan agama berwenang mengadili perkara perkawinan?", [court])
+    opened = synthesise("Apakah pengadilan agama berwenang mengadili perkara perkawinan campuran beda agama?", [court])
     assert not opened.claims or not opened.claims[0].text.startswith(("Ya.", "Tidak."))
 
 

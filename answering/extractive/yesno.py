@@ -1,0 +1,139 @@
+"""Yes or no: the polarity a unit states about what the question asks, said first.
+
+The best unit's modal ("dilarang", "wajib", "dapat") when its clause is about the question's words; a
+requirement list one of whose items rules the asked case out (``requirements``); the range a stated quantity
+falls in or out of (``quantities``); and, from a unit other than the best, only a prohibition that clearly
+governs the question. Each sentence is the passage's words with "Ya."/"Tidak." in front.
+"""
+from __future__ import annotations
+
+import re
+
+from answering.extractive.answerability import GENERIC_STEMS
+from answering.extractive.candidates import Candidate
+from answering.extractive.phrasing import (EXEMPT, GRANTED_EXCEPTION, ITEM_END, MARKER, MODAL_STEMS, NO, OBLIGE, PERMIT,
+                                           PROHIBIT, YES, short, tidy)
+from answering.extractive.quantities import NEGATED_ASK, asked_quantities, holds, quantity_differs
+from answering.extractive.question import Question
+from answering.extractive.requirements import excluding_item
+from answering.text import content_stems
+
+POLARITY_REACH = 15        # words after the modal that must share a word with the question
+
+
+def _governs(question: Question, unit: str, match: re.Match, share: float = 0.0) -> bool:
+    """The modal's own clause is about what the question asks ("dilarang mempekerjakan anak" for "bolehkah
+    mempekerjakan anak?"), not a requirement beside it ("harus memenuhi persyaratan"); with ``share``, it
+    carries at least that share of the question's words (and two of them)."""
+    words = unit[match.end():].split()[:POLARITY_REACH]
+    asked = question.stems - MODAL_STEMS
+    shared = content_stems(" ".join(words)) & asked
+    return bool(shared) and (not share or (len(shared) >= 2 and len(shared) >= share * len(asked)))
+
+
+def polarity(question: Question, unit: str) -> str | None:
+    """"yes" or "no" when a modal of the unit governs what the question asks; None when none does."""
+    for patterns, answer in (((PROHIBIT, EXEMPT), "no"), ((OBLIGE, PERMIT), "yes")):
+        if any(_governs(question, unit, m) for pattern in patterns for m in pattern.finditer(unit)):
+            return answer
+    return None
+
+
+# A unit other than the best one says "no" only when it prohibits ("dilarang", "tidak boleh") and the prohibition's
+# clause carries this share of the question's words (two at least), and only for a question in the corpus's
+# language (word overlap measures nothing across languages). Permissions and duties are too common beside the
+# point ("dapat diangkat menjadi sekretaris pengadilan agama" for "apakah pengadilan agama berwenang …"): on the
+# training part every second-unit "Ya" was beside the point; the prohibition shared three words (share 0.38).
+SECOND_UNIT_SHARE = 0.3
+
+
+def excluded(question: Question, unit: Candidate) -> str | None:
+    """"Tidak. <requirements>: <the item that rules out what is asked>." (requirements.py)"""
+    if not unit.items:
+        return None
+    lead_in = unit.text.split(unit.items[0])[0]
+    item = excluding_item(frozenset(question.stems - MODAL_STEMS), lead_in, unit.items)
+    if item is None:
+        return None
+    said = f"{lead_in.strip().rstrip(' :.')}: {ITEM_END.sub('', MARKER.sub('', ' '.join(item.split()), count=1))}"
+    return f"{NO[question.language]} {short(tidy(said))}"
+
+
+# A statement answers yes without a modal when one of its clauses says, unnegated, most of what is asked ("Zakat
+# yang dibayarkan … kepada BAZNAS … dikurangkan dari penghasilan kena pajak" for "zakat lewat BAZNAS bisa
+# ngurangin penghasilan kena pajak?"): this share of the question's content words, and three at least. A list
+# answers yes when its lead-in and one of its items together carry that share and the item brings a word the
+# lead-in lacks ("berwenang … di bidang: … i. ekonomi syariah"). Word overlap measures nothing across
+# languages, so both are for questions in the corpus's language. Chosen on the training part: every yes/no
+# question whose lead unit shared this much was answered yes by its gold.
+AFFIRM_SHARE = 0.6
+AFFIRM_LEAST = 3
+_NEGATION = re.compile(r"\b(?:tidak|tak|bukan|belum|dilarang|kecuali|dikecualikan|not|no|never)\b", re.I)
+
+
+def _asked(question: Question) -> frozenset[str]:
+    return frozenset(question.stems - MODAL_STEMS - GENERIC_STEMS)
+
+
+def _carries_most(asked: frozenset[str], text: str) -> bool:
+    shared = content_stems(text) & asked
+    return len(shared) >= AFFIRM_LEAST and len(shared) >= AFFIRM_SHARE * len(asked)
+
+
+def affirmed(question: Question, unit: Candidate) -> str | None:
+    """"Ya. <the clause that states what is asked>" from a statement, or from a list's lead-in and its item."""
+    if question.language != "id" or NEGATED_ASK.search(question.text):
+        return None
+    asked = _asked(question)
+    if unit.items:
+        lead_in = unit.text.split(unit.items[0])[0]
+        if _NEGATION.search(lead_in):
+            return None
+        for item in unit.items:
+            brings = (content_stems(item) & asked) - content_stems(lead_in)
+            if brings and not _NEGATION.search(item) and _carries_most(asked, f"{lead_in} {item}"):
+                said = f"{lead_in.strip().rstrip(' :.')}: {ITEM_END.sub('', MARKER.sub('', ' '.join(item.split()), count=1))}"
+                return f"{YES[question.language]} {short(tidy(said))}"
+        return None
+    for piece in re.split(r"(?<=[.;])\s+(?=[A-Z(])", tidy(unit.text)):
+        if not _NEGATION.search(piece) and _carries_most(asked, piece) and not quantity_differs(question.text, piece):
+            return f"{YES[question.language]} {short(tidy(piece))}"
+    return None
+
+
+def polarity_opener(question: Question, unit: Candidate, language: str) -> str | None:
+    """"Tidak. <clause>" from a unit that is not the best one: a stricter test of what its prohibition governs."""
+    if question.asks != "yesno" or question.language != "id":
+        return None
+    if said := excluded(question, unit):
+        return said
+    if unit.items and (said := affirmed(question, unit)):
+        return said
+    text = tidy(unit.text if not unit.items else unit.text.split(unit.items[0])[0])
+    prohibits = any(_governs(question, text, m, SECOND_UNIT_SHARE) for m in PROHIBIT.finditer(text))
+    if not prohibits or quantity_differs(question.text, text):
+        return None
+    return f"{NO[language]} {short(text)}"
+
+
+def range_opener(question: Question, units: list[Candidate], language: str) -> tuple[str, Candidate] | None:
+    """"Ya./Tidak. <the clause stating the range>" when a quoted unit states the range the question's quantity
+    falls in or out of (a range, at least, at most, below, above), read with the clause's modal; the unit it
+    came from. None when the question names no quantity or no unit bounds it."""
+    if question.asks != "yesno" or NEGATED_ASK.search(question.text):
+        return None
+    for value, measure in asked_quantities(question.text):
+        for unit in units:
+            text = tidy(unit.text)
+            for piece in re.split(r";\s+", text):
+                inside = holds(value, measure, piece)
+                if inside is None:
+                    continue
+                # Inside a prohibition's range is a no; outside it the clause decides nothing. Inside a
+                # permission's or a requirement's range is a yes, outside it a no.
+                prohibits = bool(PROHIBIT.search(piece) or EXEMPT.search(GRANTED_EXCEPTION.sub("", piece)))
+                if prohibits and not inside:
+                    continue
+                answer = NO if prohibits or not inside else YES
+                return f"{answer[language]} {short(tidy(piece))}", unit
+    return None

@@ -1,0 +1,40 @@
+"""Yes/no openers a statute's own wording decides: spelled-out ranges, a rule waived for a range, a statement
+without a modal, and a list whose item is what is asked (answering/extractive/yesno.py)."""
+from __future__ import annotations
+
+from answering.extractive.synthesis import synthesise
+from tests.answering.test_embedded_opener import passage
+
+APPRENTICE = passage("(1) Ketentuan sebagaimana dimaksud dalam Pasal 20 dapat dikecualikan bagi peserta yang berumur "
+                     "antara 16 (enam belas) tahun sampai dengan 18 (delapan belas) tahun untuk mengikuti magang "
+                     "sepanjang tidak mengganggu waktu sekolah.")
+LEVY = passage("Retribusi yang dibayarkan oleh pemilik kapal kepada UPTD pelabuhan dikurangkan dari tagihan sewa "
+               "dermaga tahun berikutnya.")
+COURT = passage("Mahkamah Syar'iyah bertugas dan berwenang memeriksa, memutus, dan menyelesaikan perkara di bidang:\n"
+                "a. ahwal al-syakhsiyah;\nb. muamalah; dan\nc. jinayah.")
+
+
+def test_a_range_spelled_out_in_words_decides_the_asked_quantity():
+    # "16 (enam belas) tahun sampai dengan 18 (delapan belas) tahun": the spelled-out words sit inside the range.
+    outside = synthesise("Bolehkah peserta umur 15 tahun ikut magang?", [APPRENTICE])
+    assert outside.claims[0].text.startswith("Tidak. Ketentuan sebagaimana dimaksud dalam Pasal 20 dapat dikecualikan")
+    inside = synthesise("Bolehkah peserta umur 17 tahun ikut magang?", [APPRENTICE])
+    assert inside.claims[0].text.startswith("Ya. Ketentuan sebagaimana dimaksud dalam Pasal 20 dapat dikecualikan")
+
+
+def test_a_statement_that_says_what_is_asked_answers_yes():
+    draft = synthesise("Retribusi yang dibayar pemilik kapal bisa dikurangkan dari tagihan sewa dermaga?", [LEVY])
+    assert draft.claims[0].text == ("Ya. Retribusi yang dibayarkan oleh pemilik kapal kepada UPTD pelabuhan "
+                                    "dikurangkan dari tagihan sewa dermaga tahun berikutnya.")
+
+
+def test_a_statement_about_something_else_answers_nothing():
+    # Two of the question's words are not most of them: the statement is quoted, no "Ya" is put before it.
+    draft = synthesise("Apakah pemilik kapal bisa minta keringanan pajak kendaraan?", [LEVY])
+    assert not draft.claims or not draft.claims[0].text.startswith(("Ya.", "Tidak."))
+
+
+def test_a_list_whose_item_is_what_is_asked_answers_yes_with_that_item():
+    draft = synthesise("Apakah Mahkamah Syar'iyah berwenang memutus perkara jinayah?", [COURT])
+    assert draft.claims[0].text == ("Ya. Mahkamah Syar'iyah bertugas dan berwenang memeriksa, memutus, dan "
+                                    "menyelesaikan perkara di bidang: jinayah.")
