@@ -176,6 +176,31 @@ def no_server_errors(request, caplog):
 
 
 @pytest.fixture(autouse=True)
+def shipped_glossary(request):
+    """The glossary rows the migrations ship, as every migrated database has them. A transactional test's flush
+    empties every table; run alone its file never meets that, but a pytest-xdist worker may run another file's
+    transactional test first, so a test with database access gets the shipped rows back when they are gone."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None:
+        yield
+        return
+    request.getfixturevalue("transactional_db" if marker.kwargs.get("transaction") else "db")
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from retrieval.models import GlossaryEntry
+
+    if not GlossaryEntry.objects.exists():
+        for migration in ("0006_glossary_defaults", "0014_glossary_issuer_acronyms"):
+            import_module(f"retrieval.migrations.{migration}").load(apps, None)
+        from retrieval.search.glossary import forget_glossary
+
+        forget_glossary()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def fresh_lexeme_statistics():
     """Lexeme shares are cached per process for a minute; each test has its own corpus."""
     from retrieval.search.lexical import forget_lexeme_statistics

@@ -34,6 +34,21 @@ _CTRL_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\u200b-\u200d\u2060\ufeff
 _HSPACE_RE = re.compile("[\t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 _TRAILING_WS_RE = re.compile(r"[ ]+$", re.MULTILINE)
 _MANY_BLANKS_RE = re.compile(r"\n{3,}")
+# A date whose digits a scan or a broken font turned into look-alike letters ("L7 Oktober 2O22", "12 Maret 2OL9",
+# "17 Agustus l94S"): day and year are put back, one character for one, so offsets hold. A day or year with no
+# digit at all ("bulan Juni 2005") is a word and is left alone.
+_MONTHS = "Januari|Februari|Maret|April|Mei|Juni|Juli|Agustus|September|Oktober|November|Desember"
+_LOOKALIKE_DATE_RE = re.compile(rf"\b([0-9lILO|]{{1,2}}\s+)?((?:{_MONTHS})\s+)([12lI][0-9OolILS]{{3}})\b")
+_DIGIT_LOOKALIKES = str.maketrans({"l": "1", "I": "1", "L": "1", "|": "1", "O": "0", "o": "0", "S": "5"})
+
+
+def _date_digits(match: re.Match) -> str:
+    day, year = match.group(1) or "", match.group(3)
+    if sum(ch.isdigit() for ch in year) < 2:
+        return match.group(0)
+    if re.search(r"\d", day):
+        day = day.translate(_DIGIT_LOOKALIKES)
+    return day + match.group(2) + year.translate(_DIGIT_LOOKALIKES)
 
 
 def normalise_text(text: str) -> str:
@@ -45,6 +60,7 @@ def normalise_text(text: str) -> str:
     text = _HSPACE_RE.sub(" ", text)
     text = _TRAILING_WS_RE.sub("", text)
     text = _MANY_BLANKS_RE.sub("\n\n", text)
+    text = _LOOKALIKE_DATE_RE.sub(_date_digits, text)
     return text.strip("\n")
 
 

@@ -49,6 +49,16 @@ def test_text_is_normalised():
     assert "\u0301" not in extracted.text  # NFC composed
 
 
+def test_a_date_read_with_look_alike_letters_gets_its_digits_back():
+    # What broken fonts and scans leave in gazette text layers: the day and year of a date, one character each.
+    raw = ("Disahkan di Jakarta pada tanggal L7 Oktober 2O22.\nDiundangkan pada tanggal 3 Maret 2Ol9 dan "
+           "berlaku sejak 17 Agustus l94S; dibahas bulan Juni 2OI9. Mei Ikan Juli 20l.")
+    text = extract_bytes(raw.encode("utf-8"), "uu.txt").text
+    assert text == ("Disahkan di Jakarta pada tanggal 17 Oktober 2022.\nDiundangkan pada tanggal 3 Maret 2019 dan "
+                    "berlaku sejak 17 Agustus 1945; dibahas bulan Juni 2019. Mei Ikan Juli 20l.")
+    assert len(text) == len(raw)     # one character for one: chunk offsets into the text hold
+
+
 def test_markdown_is_text_and_kept_as_written():
     md = "# Judul\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
     extracted = extract_bytes(md.encode(), "catatan.md")
