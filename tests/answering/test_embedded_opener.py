@@ -173,6 +173,12 @@ def test_a_question_asking_two_things_is_answered_first_for_its_first_ask(questi
     assert read_question(question).asks == asks
 
 
+def test_a_second_ask_whose_question_word_closes_it_is_not_the_focus():
+    # "… & dinasnya wajib mutusin kapan?": the first ask is how long, so the focus is a duration, not a date.
+    question = read_question("izin reklame gw ditolak, masa banding nya brp lama & dinasnya wajib mutusin kapan?")
+    assert (question.asks, question.focus.kind) == ("duration", "figure")
+
+
 def test_a_signatory_printed_after_the_office_without_a_comma_is_named():
     block = passage("Ditetapkan di Banda Aceh pada tanggal, 3 Maret 2025 GUBERNUR ACEH AMIRUDDIN YUSUF.", kind="closing",
                     origin="closing", reference=None)
