@@ -27,7 +27,8 @@ from retrieval.versions import content_hash, document_version_reuse, document_ve
 from retrieval.relations.services import relations_record
 from retrieval.search.semantic import vector_literal
 from kernel.isolation import ParseBoundExceeded
-from retrieval.parsing import ExtractedText, ExtractionError, ParsedDocument, extract_bytes_bounded, parse_document
+from retrieval.parsing import (ExtractedText, ExtractionError, ParsedDocument, extract_bytes_bounded, parse_document,
+                               restore_digits)
 
 logger = logging.getLogger(__name__)
 
@@ -202,10 +203,12 @@ def document_reindex(*, document: Document, embedder: Embedder | None = None) ->
     """Re-chunk and re-embed a stored document in place (same id, new chunks).
 
     Used after a chunker change or an embedding-model change; the stored
-    text and page offsets are the source, so no original file is needed.
+    text and page offsets are the source, so no original file is needed. Repairs
+    that keep the text's length (dates' digits) apply to text stored before them.
     """
     started = time.monotonic()
-    extracted = ExtractedText(text=document.text, page_starts=tuple(document.page_starts) or (0,),
+    text = restore_digits(document.text)
+    extracted = ExtractedText(text=text, page_starts=tuple(document.page_starts) or (0,),
                               format=document.source_format or "text")
 
     def outcome(status: str, **values) -> IngestOutcome:
@@ -224,7 +227,7 @@ def document_reindex(*, document: Document, embedder: Embedder | None = None) ->
             return outcome("failed", reason="document was deleted")
         locked.chunks.all().delete()
         _insert_chunks(locked.id, locked.title, parsed, vectors, embedder.model_name)
-        Document.objects.filter(pk=locked.pk).update(**_parsed_fields(parsed), updated_at=timezone.now())
+        Document.objects.filter(pk=locked.pk).update(**_parsed_fields(parsed), text=text, updated_at=timezone.now())
     return outcome("replaced", chunk_count=len(parsed.chunks))
 
 

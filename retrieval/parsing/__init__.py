@@ -19,6 +19,7 @@ from .extract import (
     sniff_format,
 )
 from .identity import LegalIdentity, parse_identity
+from .text import restore_digits
 
 __all__ = [
     "SUPPORTED_EXTENSIONS",
@@ -28,6 +29,7 @@ __all__ = [
     "LegalIdentity",
     "ParsedDocument",
     "extract_bytes",
+    "restore_digits",
     "extract_bytes_bounded",
     "extract_file",
     "parse_document",

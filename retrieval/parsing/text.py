@@ -60,8 +60,14 @@ def normalise_text(text: str) -> str:
     text = _HSPACE_RE.sub(" ", text)
     text = _TRAILING_WS_RE.sub("", text)
     text = _MANY_BLANKS_RE.sub("\n\n", text)
-    text = _LOOKALIKE_DATE_RE.sub(_date_digits, text)
+    text = restore_digits(text)
     return text.strip("\n")
+
+
+def restore_digits(text: str) -> str:
+    """Dates' digits back from look-alike letters; the same length, so stored offsets and page starts hold (a
+    reindex applies it to text stored before this repair existed)."""
+    return _LOOKALIKE_DATE_RE.sub(_date_digits, text)
 
 
 _INNER_SPACES_RE = re.compile(r"(?<=\S) {2,}")

@@ -114,6 +114,20 @@ def test_progress_is_a_bar_on_a_terminal():
     assert "ingested   a.txt" in terminal.getvalue() and out.getvalue() == ""
 
 
+def test_reindex_gives_a_stored_text_its_date_digits_back(tmp_path):
+    # Text stored before the extraction repaired dates ("L7 Oktober 2O22"): a reindex repairs it in place.
+    (tmp_path / "qanun.txt").write_text(QANUN)
+    run("ingest", str(tmp_path), "--collection", "JDIH", "--create-collection")
+    document = Document.objects.get()
+    garbled = document.text.rstrip() + "\n\nDisahkan di Banda Aceh pada tanggal L7 Oktober 2O22"
+    Document.objects.filter(pk=document.pk).update(text=garbled)
+    code, output = run("documents", "reindex", str(document.id))
+    assert code == 0
+    repaired = Document.objects.get().text
+    assert repaired.endswith("pada tanggal 17 Oktober 2022") and len(repaired) == len(garbled)
+    assert any("17 Oktober 2022" in chunk.text for chunk in Chunk.objects.filter(document=document))
+
+
 def test_documents_list_show_reindex_delete(tmp_path):
     (tmp_path / "qanun.txt").write_text(QANUN)
     run("ingest", str(tmp_path), "--collection", "JDIH", "--create-collection")
