@@ -28,7 +28,7 @@ from pathlib import Path
 
 from answering.extractive.decision import linear_score
 from answering.extractive.focus import focus_bonus
-from answering.extractive.question import Question
+from answering.extractive.question import Question, first_ask
 from answering.types import Passage
 
 PARAMS_PATH = Path(__file__).with_name("unit_ranker.json")
@@ -121,6 +121,7 @@ def fit_to_lead(question: Question, text: str, score: float) -> tuple[bool, floa
     if question.focus.kind in ("signatory", "enactment"):
         line = _PROMULGATED if _PROMULGATION_ASKED.search(question.text) else _ENACTED
         return bool(line.match(text)), score
-    asked = {w.lower() for w in NORMATIVE.findall(question.text)}
+    # The first ask's duty word, not a second ask's ("brp lama … & pejabatnya wajib jawab kapan?").
+    asked = {w.lower() for w in NORMATIVE.findall(first_ask(question.text))}
     return bool(asked and {w.lower() for w in NORMATIVE.findall(text)} & asked), score
 

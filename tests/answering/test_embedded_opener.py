@@ -173,6 +173,15 @@ def test_a_question_asking_two_things_is_answered_first_for_its_first_ask(questi
     assert read_question(question).asks == asks
 
 
+def test_a_second_ask_s_duty_word_does_not_pick_the_unit_that_answers_the_first():
+    appeal = passage("(1) Keberatan atas penolakan izin reklame diajukan paling lama 14 (empat belas) hari kerja sejak "
+                     "penolakan diterima.\n(2) Kepala dinas wajib memutus keberatan paling lama 10 (sepuluh) hari kerja "
+                     "sejak keberatan diterima.")
+    draft = synthesise("izin reklame gw ditolak, ngajuin keberatan paling lama brp hari & dinasnya wajib mutusin kapan?",
+                       [appeal])
+    assert draft.claims[0].text.startswith("Paling lama 14 hari kerja")
+
+
 def test_a_second_ask_whose_question_word_closes_it_is_not_the_focus():
     # "… & dinasnya wajib mutusin kapan?": the first ask is how long, so the focus is a duration, not a date.
     question = read_question("izin reklame gw ditolak, masa banding nya brp lama & dinasnya wajib mutusin kapan?")
