@@ -21,6 +21,8 @@ from tests.conftest import ROOT, TEST_API_KEY, LiveServer, server_env
 from tests.http_fakes import FakeModelServer
 from tests.sse_client import stream
 
+pytestmark = pytest.mark.slow
+
 UNAVAILABLE = {"detail": "Service temporarily unavailable", "code": "service_unavailable"}
 HEADERS = {"X-API-Key": TEST_API_KEY, "X-User-Subject": "outage-user"}
 ANY_ID = str(uuid.uuid4())

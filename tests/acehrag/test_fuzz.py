@@ -6,7 +6,11 @@ import subprocess
 import sys
 
 import httpx
+import pytest
+
 from tests.conftest import ROOT, TEST_API_KEY
+
+pytestmark = pytest.mark.slow
 
 def test_a_bounded_schemathesis_run_finds_no_server_error(live_server_factory, transactional_db):
     live_server = live_server_factory()

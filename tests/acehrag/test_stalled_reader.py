@@ -21,7 +21,7 @@ import pytest
 from tests.conftest import TEST_API_KEY
 from tests.factories import make_document
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 SEND_TIMEOUT = 2
 QUESTION = "Berapa lama masa berlaku izin usaha tambak udang vaname?"
 RULE = "Izin usaha tambak udang vaname berlaku selama lima tahun dan dapat diperpanjang."

@@ -8,6 +8,8 @@ from django.core.management.base import CommandError
 
 from tests.factories import make_document
 
+pytestmark = pytest.mark.slow
+
 
 def _write(tmp_path, rows):
     path = tmp_path / "q.jsonl"

@@ -30,7 +30,7 @@ from tests.conftest import ROOT, server_env
 from tests.http_fakes import FakeModelServer
 from tests.retrieval.celery_processes import redis_server, worker_start, worker_stop
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 FILES = 12
 HELD = 6            # the file whose embedding request is held when the worker is killed

@@ -4,10 +4,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from retrieval.parsing import ExtractedText, parse_document
+
+pytestmark = pytest.mark.slow
 
 _WORDS = [
     "pemerintah", "Aceh", "gubernur", "qanun", "sebagaimana", "dimaksud", "dalam", "Pasal", "8", "ayat",
