@@ -124,7 +124,9 @@ def fuzz(url: str, args: argparse.Namespace) -> int:
             "--seed", str(args.seed),
             "--exclude-path", "/playground",
             "--request-timeout", "60",
-            "--workers", "2",
+            # One worker: with two threads Hypothesis's lambda descriptions call ast.parse concurrently, which
+            # CPython 3.11 can fail with "SystemError: AST constructor recursion depth mismatch" (cpython gh-106905).
+            "--workers", "1",
             "--no-color",
         ]
         if args.max_time:
