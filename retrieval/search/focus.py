@@ -14,7 +14,9 @@
    distinctive terms and figures they hold (``within_document_rerank``).
 
 Every read keeps the caller's access predicate and scope; a name that does not
-resolve changes nothing.
+resolve changes nothing. What the question names is read by ``focus_anchors``
+(no fused ranking needed, so hybrid search reads it while its lexical leg
+runs); ``focus_ranking`` applies it to the fused ranking.
 """
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from retrieval.search.definitions import definition_term, defining_chunks
 from retrieval.search.glossary import Rewrite, rewrite_query
 from retrieval.search.lexical import _lexemes, _rank_sql, _tsquery, idf, lexeme_shares, query_terms
 from retrieval.search.naming import (
+    ArticleLocator,
     NamedRegulation,
     article_chunks,
     asks_explanation,
@@ -78,6 +81,16 @@ _OVERLAP_SQL = (
 class Focus:
     ranked: list[tuple[uuid.UUID, float]]
     pinned: int = 0                  # leading entries a reranker must not move
+    stages: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Anchors:
+    """What the question itself names, read before the fused ranking exists (``focus_anchors``)."""
+    documents: tuple[uuid.UUID, ...] = ()      # the regulations it names
+    locator: ArticleLocator | None = None
+    front: tuple[uuid.UUID, ...] = ()          # named units, their relations' clauses, signature blocks
+    named: tuple[uuid.UUID, ...] = ()          # the named regulations' own passages, fused
     stages: tuple[str, ...] = ()
 
 
@@ -209,11 +222,12 @@ def _within_document(order: list[uuid.UUID], owner: dict[uuid.UUID, uuid.UUID], 
     return result
 
 
-def focus_ranking(
-    query: str, rewrite: Rewrite, ranked: list[tuple[uuid.UUID, float]], *, vector, model_name: str,
-    principal: Principal, scope: Scope | None, condition, config, owner: dict | None = None,
-) -> Focus:
-    """The fused ranking with named units, definitions and the dominant document's order applied."""
+def focus_anchors(
+    query: str, rewrite: Rewrite, *, vector, model_name: str, principal: Principal, scope: Scope | None,
+    condition, config,
+) -> Anchors:
+    """The passages the question's own names put first; none of it depends on the legs, so hybrid search reads it
+    while its lexical leg runs."""
     stages: list[str] = []
     front: list[uuid.UUID] = []
     documents, unresolved = _named(query, rewrite, principal=principal, scope=scope)
@@ -237,6 +251,22 @@ def focus_ranking(
     if closing:
         front = closing + front
         stages.append("closing")
+    named: list[uuid.UUID] = []
+    if documents:
+        inner = _without_names(query, rewrite)
+        named = _fused([_document_ranking(document_id, inner, vector, model_name, explanation, config.semantic_centering)
+                        for document_id in documents])
+    return Anchors(tuple(documents), locator, tuple(front), tuple(named), tuple(stages))
+
+
+def focus_ranking(
+    query: str, rewrite: Rewrite, ranked: list[tuple[uuid.UUID, float]], anchors: Anchors, *, condition, config,
+    owner: dict | None = None,
+) -> Focus:
+    """The fused ranking with named units, definitions and the dominant document's order applied."""
+    stages = list(anchors.stages)
+    front = list(anchors.front)
+    documents, locator = list(anchors.documents), anchors.locator
     order = [chunk_id for chunk_id, _ in ranked]
     owner = dict(owner) if owner is not None else {}
     owner |= _documents_of([chunk_id for chunk_id in order if chunk_id not in owner])
@@ -249,10 +279,7 @@ def focus_ranking(
             front += defining
             stages.append("definition")
     if documents:
-        inner = _without_names(query, rewrite)
-        rankings = [_document_ranking(document_id, inner, vector, model_name, explanation, config.semantic_centering)
-                    for document_id in documents]
-        front += _fused(rankings)
+        front += anchors.named
         stages.append("named-document")
     front = list(dict.fromkeys(front))
     pinned_ids = set(front)

@@ -23,7 +23,7 @@ from retrieval.models import Chunk
 from retrieval.rerankers import get_reranker
 from retrieval.search.documents import document_leg
 from retrieval.search.feedback import feedback_vector
-from retrieval.search.focus import focus_ranking
+from retrieval.search.focus import focus_anchors, focus_ranking
 from retrieval.search.glossary import Rewrite, rewrite_query
 from retrieval.search.lexical import LexicalResult, chunk_search_lexical
 from retrieval.search.semantic import chunk_search_semantic, exact_scan_pays
@@ -183,6 +183,14 @@ def chunk_search(
                                              limit=limit, exact=exact, centered=config.semantic_centering)
         timings["semantic"] = (time.perf_counter() - started) * 1000
 
+    anchors = None
+    if mode == "hybrid" and config.query_understanding:
+        # What the question names needs neither leg: it is read while the lexical leg runs.
+        started = time.perf_counter()
+        anchors = focus_anchors(query, rewrite, vector=vector, model_name=embedder.model_name, principal=principal,
+                                scope=scope, condition=condition, config=config)
+        timings["anchors"] = (time.perf_counter() - started) * 1000
+
     if pending is not None:
         # Wait without holding a connection: the worker needs one from the same bounded pool.
         release_connection()
@@ -214,12 +222,9 @@ def chunk_search(
         timings["documents"] = (time.perf_counter() - started) * 1000
 
     pinned, stages = 0, ()
-    if mode == "hybrid" and config.query_understanding:
+    if anchors is not None:
         started = time.perf_counter()
-        focus = focus_ranking(
-            query, rewrite, ranked, vector=vector, model_name=embedder.model_name,
-            principal=principal, scope=scope, condition=condition, config=config, owner=owner,
-        )
+        focus = focus_ranking(query, rewrite, ranked, anchors, condition=condition, config=config, owner=owner)
         ranked, pinned, stages = focus.ranked, min(focus.pinned, top_k), focus.stages
         timings["focus"] = (time.perf_counter() - started) * 1000
 
