@@ -15,8 +15,9 @@
 
 Every read keeps the caller's access predicate and scope; a name that does not
 resolve changes nothing. What the question names is read by ``focus_anchors``
-(no fused ranking needed, so hybrid search reads it while its lexical leg
-runs); ``focus_ranking`` applies it to the fused ranking.
+(it needs neither the query vector nor the legs, so hybrid search reads it on
+a worker while the query is embedded); ``focus_ranking`` applies it to the
+fused ranking.
 """
 from __future__ import annotations
 
@@ -89,8 +90,8 @@ class Anchors:
     """What the question itself names, read before the fused ranking exists (``focus_anchors``)."""
     documents: tuple[uuid.UUID, ...] = ()      # the regulations it names
     locator: ArticleLocator | None = None
+    explanation: bool = False                   # it asks what the Penjelasan says
     front: tuple[uuid.UUID, ...] = ()          # named units, their relations' clauses, signature blocks
-    named: tuple[uuid.UUID, ...] = ()          # the named regulations' own passages, fused
     stages: tuple[str, ...] = ()
 
 
@@ -222,12 +223,9 @@ def _within_document(order: list[uuid.UUID], owner: dict[uuid.UUID, uuid.UUID], 
     return result
 
 
-def focus_anchors(
-    query: str, rewrite: Rewrite, *, vector, model_name: str, principal: Principal, scope: Scope | None,
-    condition, config,
-) -> Anchors:
-    """The passages the question's own names put first; none of it depends on the legs, so hybrid search reads it
-    while its lexical leg runs."""
+def focus_anchors(query: str, rewrite: Rewrite, *, principal: Principal, scope: Scope | None, condition) -> Anchors:
+    """The passages the question's own names put first; it needs neither the query vector nor the legs, so hybrid
+    search reads it on a worker while the query is embedded and the legs run."""
     stages: list[str] = []
     front: list[uuid.UUID] = []
     documents, unresolved = _named(query, rewrite, principal=principal, scope=scope)
@@ -251,17 +249,12 @@ def focus_anchors(
     if closing:
         front = closing + front
         stages.append("closing")
-    named: list[uuid.UUID] = []
-    if documents:
-        inner = _without_names(query, rewrite)
-        named = _fused([_document_ranking(document_id, inner, vector, model_name, explanation, config.semantic_centering)
-                        for document_id in documents])
-    return Anchors(tuple(documents), locator, tuple(front), tuple(named), tuple(stages))
+    return Anchors(tuple(documents), locator, explanation, tuple(front), tuple(stages))
 
 
 def focus_ranking(
-    query: str, rewrite: Rewrite, ranked: list[tuple[uuid.UUID, float]], anchors: Anchors, *, condition, config,
-    owner: dict | None = None,
+    query: str, rewrite: Rewrite, ranked: list[tuple[uuid.UUID, float]], anchors: Anchors, *, vector,
+    model_name: str, condition, config, owner: dict | None = None,
 ) -> Focus:
     """The fused ranking with named units, definitions and the dominant document's order applied."""
     stages = list(anchors.stages)
@@ -279,7 +272,10 @@ def focus_ranking(
             front += defining
             stages.append("definition")
     if documents:
-        front += anchors.named
+        inner = _without_names(query, rewrite)
+        rankings = [_document_ranking(document_id, inner, vector, model_name, anchors.explanation,
+                                      config.semantic_centering) for document_id in documents]
+        front += _fused(rankings)
         stages.append("named-document")
     front = list(dict.fromkeys(front))
     pinned_ids = set(front)
