@@ -10,10 +10,11 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 
 
-def django_setup(data_dir: str = "var/bench", **env: str) -> None:
-    """Point the project at its own embedded database (unless DATABASE_URL is set) and migrate."""
-    sys.path.insert(0, str(ROOT))
-    os.environ.setdefault("ACEH_RAG_DATA_DIR", str(ROOT / data_dir))
+def django_setup(data_dir: str = "var/bench", *, root: Path = ROOT, **env: str) -> None:
+    """Point the project (this checkout's code, or ``root``'s) at its own embedded database (unless DATABASE_URL
+    is set) and migrate."""
+    sys.path.insert(0, str(root))
+    os.environ.setdefault("ACEH_RAG_DATA_DIR", str(root / data_dir))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "acehrag.settings")
     os.environ.setdefault("ACEH_RAG_LOG_LEVEL", "WARNING")
     for name, value in env.items():

@@ -30,14 +30,17 @@ OWN_PASSAGES = 10
 
 _OWNERS_SQL = "SELECT id, document_id FROM retrieval_chunk WHERE id = ANY(%s)"
 # One statement for every candidate document and both orders: each one's nearest passages by exact distance
-# (leg 0), and its passages holding the query's terms, all-terms first, by IDF-weighted rank (leg 1).
+# (leg 0; each distance computed once, for the window and the limit alike), and its passages holding the
+# query's terms, all-terms first, by IDF-weighted rank (leg 1).
 _OWN_SEMANTIC_SQL = """
 SELECT 0 AS leg, d.id AS document_id, nearest.id, nearest.place FROM unnest(%s::uuid[]) AS d(id)
 CROSS JOIN LATERAL (
-    SELECT c.id, row_number() OVER (ORDER BY (c.embedding - %s::vector) <=> %s::vector, c.id) AS place
-    FROM retrieval_chunk c
-    WHERE c.document_id = d.id AND c.embedding_model = %s AND c.enabled
-    ORDER BY ((c.embedding - %s::vector) <=> %s::vector) + 0, c.id
+    SELECT id, row_number() OVER (ORDER BY distance, id) AS place FROM (
+        SELECT c.id, (c.embedding - %s::vector) <=> %s::vector AS distance
+        FROM retrieval_chunk c
+        WHERE c.document_id = d.id AND c.embedding_model = %s AND c.enabled
+    ) AS scored
+    ORDER BY distance, id
     LIMIT %s
 ) AS nearest
 """
@@ -81,7 +84,7 @@ def _own_rankings(documents: list[uuid.UUID], rewrite: Rewrite, vector, model_na
     if vector is not None:
         mean, moved = centered_literals(vector, model_name, centered)
         parts.append(_OWN_SEMANTIC_SQL)
-        params += [documents, mean, moved, model_name, mean, moved, OWN_PASSAGES]
+        params += [documents, mean, moved, model_name, OWN_PASSAGES]
     lexemes = _lexemes(query_terms(rewrite.lexical))
     if lexemes:
         shares, rows = lexeme_shares(lexemes)

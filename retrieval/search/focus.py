@@ -14,7 +14,10 @@
    distinctive terms and figures they hold (``within_document_rerank``).
 
 Every read keeps the caller's access predicate and scope; a name that does not
-resolve changes nothing.
+resolve changes nothing. What the question names is read by ``focus_anchors``
+(it needs neither the query vector nor the legs, so hybrid search reads it on
+a worker while the query is embedded); ``focus_ranking`` applies it to the
+fused ranking.
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ from retrieval.search.definitions import definition_term, defining_chunks
 from retrieval.search.glossary import Rewrite, rewrite_query
 from retrieval.search.lexical import _lexemes, _rank_sql, _tsquery, idf, lexeme_shares, query_terms
 from retrieval.search.naming import (
+    ArticleLocator,
     NamedRegulation,
     article_chunks,
     asks_explanation,
@@ -53,20 +57,25 @@ CONCENTRATION_SHARE = 3
 RERANK_WINDOW = 10
 RRF_K = 60
 
+# A named document's own rankings, both in one statement: each row is (order, chunk, whether it is Penjelasan,
+# place). Nearest passages by exact distance (one document's chunks are few, an exact scan is cheap) ...
 _DOCUMENT_SEMANTIC_SQL = """
-SELECT c.id FROM retrieval_chunk c
-WHERE c.document_id = %s AND c.embedding_model = %s AND c.enabled
-ORDER BY ((c.embedding - %s::vector) <=> %s::vector) + 0, c.id
+SELECT 0, id, kind = 'penjelasan', row_number() OVER (ORDER BY distance, id) FROM (
+    SELECT c.id, c.kind, (c.embedding - %s::vector) <=> %s::vector AS distance FROM retrieval_chunk c
+    WHERE c.document_id = %s AND c.embedding_model = %s AND c.enabled
+) AS scored
+ORDER BY distance, id
 LIMIT %s
 """
-# "+ 0" keeps the planner off the HNSW index: one document's chunks are few, an exact scan is cheap.
+# ... and the passages holding any query term, those holding every term first, then by IDF-weighted rank.
 _DOCUMENT_LEXICAL_SQL = """
-SELECT id, {rank} AS rank, search_vector @@ %s::tsquery AS every_term FROM retrieval_chunk
-WHERE document_id = %s AND enabled AND search_vector @@ %s::tsquery
+SELECT 1, id, kind = 'penjelasan', row_number() OVER (ORDER BY every_term DESC, rank DESC, id) FROM (
+    SELECT id, kind, {rank} AS rank, search_vector @@ %s::tsquery AS every_term FROM retrieval_chunk
+    WHERE document_id = %s AND enabled AND search_vector @@ %s::tsquery
+) AS ranked
 ORDER BY every_term DESC, rank DESC, id
 LIMIT %s
 """
-_EXPLANATIONS_SQL = "SELECT id FROM retrieval_chunk WHERE id = ANY(%s) AND kind = 'penjelasan'"
 _DOCUMENT_OF_SQL = "SELECT id, document_id FROM retrieval_chunk WHERE id = ANY(%s)"
 _OVERLAP_SQL = (
     "SELECT id, ARRAY(SELECT unnest(tsvector_to_array(search_vector)) INTERSECT SELECT unnest(%s::text[])) "
@@ -78,6 +87,16 @@ _OVERLAP_SQL = (
 class Focus:
     ranked: list[tuple[uuid.UUID, float]]
     pinned: int = 0                  # leading entries a reranker must not move
+    stages: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Anchors:
+    """What the question itself names, read before the fused ranking exists (``focus_anchors``)."""
+    documents: tuple[uuid.UUID, ...] = ()      # the regulations it names
+    locator: ArticleLocator | None = None
+    explanation: bool = False                   # it asks what the Penjelasan says
+    front: tuple[uuid.UUID, ...] = ()          # named units, their relations' clauses, signature blocks
     stages: tuple[str, ...] = ()
 
 
@@ -136,40 +155,42 @@ def _without_names(query: str, rewrite: Rewrite) -> Rewrite:
     return rewrite_query(stripped) if stripped else rewrite
 
 
-def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite) -> list[uuid.UUID]:
-    """The document's chunks holding any query term: those holding every term first (the lexical
-    leg's first tier), then by its IDF-weighted rank.
+def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite) -> tuple[str, list] | None:
+    """The statement ranking the document's chunks that hold any query term: those holding every term first
+    (the lexical leg's first tier), then by its IDF-weighted rank; None without a usable term.
 
     One document's chunks are few: ranking them through the document index is
     cheaper than the corpus-wide tiers, whose common-term matches span everything.
     """
     lexemes = _lexemes(query_terms(rewrite.lexical))
     if not lexemes:
-        return []
+        return None
     shares, rows = lexeme_shares(lexemes)
     rank_sql, rank_params = _rank_sql({lexeme: idf(shares[lexeme], rows) for lexeme in lexemes})
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _DOCUMENT_LEXICAL_SQL.format(rank=rank_sql),
-            [*rank_params, _tsquery(lexemes, "&"), document_id, _tsquery(lexemes, "|"), DOCUMENT_CANDIDATES],
-        )
-        return [row[0] for row in cursor.fetchall()]
+    return (_DOCUMENT_LEXICAL_SQL.format(rank=rank_sql),
+            [*rank_params, _tsquery(lexemes, "&"), document_id, _tsquery(lexemes, "|"), DOCUMENT_CANDIDATES])
 
 
 def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_name: str,
                       explanation_first: bool = False, centered: bool = False) -> list[uuid.UUID]:
-    lexical = _document_lexical(document_id, rewrite)
-    semantic: list[uuid.UUID] = []
+    parts: list[tuple[str, list]] = []
     if vector is not None:
+        mean, moved = centered_literals(vector, model_name, centered)
+        parts.append((_DOCUMENT_SEMANTIC_SQL, [mean, moved, document_id, model_name, DOCUMENT_CANDIDATES]))
+    lexical = _document_lexical(document_id, rewrite)
+    parts += [lexical] if lexical else []
+    orders: dict[int, list[uuid.UUID]] = {0: [], 1: []}
+    explanations: set[uuid.UUID] = set()
+    if parts:
         with connection.cursor() as cursor:
-            mean, moved = centered_literals(vector, model_name, centered)
-            cursor.execute(_DOCUMENT_SEMANTIC_SQL, [document_id, model_name, mean, moved, DOCUMENT_CANDIDATES])
-            semantic = [row[0] for row in cursor.fetchall()]
-    fused = _fused([semantic, lexical])
+            cursor.execute(" UNION ALL ".join(f"({sql})" for sql, _ in parts) + " ORDER BY 1, 4",
+                           [param for _, params in parts for param in params])
+            for order, chunk_id, explaining, _ in cursor.fetchall():
+                orders[order].append(chunk_id)
+                if explaining:
+                    explanations.add(chunk_id)
+    fused = _fused([orders[0], orders[1]])
     # The body answers and its Penjelasan follows it, unless the question asks what the Penjelasan says.
-    with connection.cursor() as cursor:
-        cursor.execute(_EXPLANATIONS_SQL, [fused])
-        explanations = {row[0] for row in cursor.fetchall()}
     body = [c for c in fused if c not in explanations]
     explaining = [c for c in fused if c in explanations]
     return explaining + body if explanation_first else body + explaining
@@ -209,11 +230,9 @@ def _within_document(order: list[uuid.UUID], owner: dict[uuid.UUID, uuid.UUID], 
     return result
 
 
-def focus_ranking(
-    query: str, rewrite: Rewrite, ranked: list[tuple[uuid.UUID, float]], *, vector, model_name: str,
-    principal: Principal, scope: Scope | None, condition, config, owner: dict | None = None,
-) -> Focus:
-    """The fused ranking with named units, definitions and the dominant document's order applied."""
+def focus_anchors(query: str, rewrite: Rewrite, *, principal: Principal, scope: Scope | None, condition) -> Anchors:
+    """The passages the question's own names put first; it needs neither the query vector nor the legs, so hybrid
+    search reads it on a worker while the query is embedded and the legs run."""
     stages: list[str] = []
     front: list[uuid.UUID] = []
     documents, unresolved = _named(query, rewrite, principal=principal, scope=scope)
@@ -237,6 +256,17 @@ def focus_ranking(
     if closing:
         front = closing + front
         stages.append("closing")
+    return Anchors(tuple(documents), locator, explanation, tuple(front), tuple(stages))
+
+
+def focus_ranking(
+    query: str, rewrite: Rewrite, ranked: list[tuple[uuid.UUID, float]], anchors: Anchors, *, vector,
+    model_name: str, condition, config, owner: dict | None = None,
+) -> Focus:
+    """The fused ranking with named units, definitions and the dominant document's order applied."""
+    stages = list(anchors.stages)
+    front = list(anchors.front)
+    documents, locator = list(anchors.documents), anchors.locator
     order = [chunk_id for chunk_id, _ in ranked]
     owner = dict(owner) if owner is not None else {}
     owner |= _documents_of([chunk_id for chunk_id in order if chunk_id not in owner])
@@ -250,8 +280,8 @@ def focus_ranking(
             stages.append("definition")
     if documents:
         inner = _without_names(query, rewrite)
-        rankings = [_document_ranking(document_id, inner, vector, model_name, explanation, config.semantic_centering)
-                    for document_id in documents]
+        rankings = [_document_ranking(document_id, inner, vector, model_name, anchors.explanation,
+                                      config.semantic_centering) for document_id in documents]
         front += _fused(rankings)
         stages.append("named-document")
     front = list(dict.fromkeys(front))

@@ -23,7 +23,7 @@ from retrieval.models import Chunk
 from retrieval.rerankers import get_reranker
 from retrieval.search.documents import document_leg
 from retrieval.search.feedback import feedback_vector
-from retrieval.search.focus import focus_ranking
+from retrieval.search.focus import Anchors, focus_anchors, focus_ranking
 from retrieval.search.glossary import Rewrite, rewrite_query
 from retrieval.search.lexical import LexicalResult, chunk_search_lexical
 from retrieval.search.semantic import chunk_search_semantic, exact_scan_pays
@@ -34,8 +34,9 @@ MODES = ("hybrid", "semantic", "lexical")
 
 # Hybrid search runs its lexical leg on a worker, on the worker's own
 # connection, while the calling thread embeds the query and runs the semantic
-# leg: the legs' latencies overlap instead of adding up. A few workers so that
-# concurrent requests do not queue behind one another's lexical leg.
+# leg: the legs' latencies overlap instead of adding up. What the question
+# names (focus.py's anchors) is read on another worker the same way. A few
+# workers so that concurrent requests do not queue behind one another's legs.
 LEXICAL_WORKERS = 4
 _workers: ThreadPoolExecutor | None = None
 _workers_pid = 0
@@ -98,10 +99,16 @@ def _lexical_leg(query: str, condition, limit: int, config) -> tuple[LexicalResu
     return result, (time.perf_counter() - started) * 1000
 
 
-def _lexical_leg_on_worker(*args) -> tuple[LexicalResult, float]:
-    # At most LEXICAL_WORKERS pooled connections serve the legs; each goes back to the pool after its leg.
+def _anchors(query: str, rewrite: Rewrite, principal: Principal, scope: Scope | None, condition) -> tuple[Anchors, float]:
+    started = time.perf_counter()
+    anchors = focus_anchors(query, rewrite, principal=principal, scope=scope, condition=condition)
+    return anchors, (time.perf_counter() - started) * 1000
+
+
+def _on_worker(work, *args):
+    # At most LEXICAL_WORKERS pooled connections serve the workers; each goes back to the pool after its task.
     try:
-        return _lexical_leg(*args)
+        return work(*args)
     finally:
         connection.close()
 
@@ -163,11 +170,17 @@ def chunk_search(
 
     lexical_limit = top_k if mode == "lexical" else max(config.lexical_candidate_limit, top_k)
     pending: Future | None = None
+    anchoring: Future | None = None
     lexical_leg = mode == "lexical" or (mode == "hybrid" and keyword_leg)
-    if mode == "hybrid" and lexical_leg and _can_overlap_legs():
-        # The worker runs in a copy of this context, so its span joins the search's trace.
-        pending = _lexical_workers().submit(contextvars.copy_context().run, _lexical_leg_on_worker,
-                                            rewrite.lexical, condition, lexical_limit, config)
+    understanding = mode == "hybrid" and config.query_understanding
+    if mode == "hybrid" and _can_overlap_legs():
+        # A worker runs in a copy of this context, so its span joins the search's trace.
+        if lexical_leg:
+            pending = _lexical_workers().submit(contextvars.copy_context().run, _on_worker, _lexical_leg,
+                                                rewrite.lexical, condition, lexical_limit, config)
+        if understanding:
+            anchoring = _lexical_workers().submit(contextvars.copy_context().run, _on_worker, _anchors,
+                                                  query, rewrite, principal, scope, condition)
 
     if mode in ("hybrid", "semantic"):
         started = time.perf_counter()
@@ -183,12 +196,18 @@ def chunk_search(
                                              limit=limit, exact=exact, centered=config.semantic_centering)
         timings["semantic"] = (time.perf_counter() - started) * 1000
 
-    if pending is not None:
-        # Wait without holding a connection: the worker needs one from the same bounded pool.
+    if pending is not None or anchoring is not None:
+        # Wait without holding a connection: the workers need one from the same bounded pool.
         release_connection()
+    if pending is not None:
         lexical, timings["lexical"] = pending.result()
     elif lexical_leg:
         lexical, timings["lexical"] = _lexical_leg(rewrite.lexical, condition, lexical_limit, config)
+    anchors = None
+    if anchoring is not None:
+        anchors, timings["anchors"] = anchoring.result()
+    elif understanding:
+        anchors, timings["anchors"] = _anchors(query, rewrite, principal, scope, condition)
 
     if mode == "semantic":
         ranked = semantic
@@ -214,12 +233,10 @@ def chunk_search(
         timings["documents"] = (time.perf_counter() - started) * 1000
 
     pinned, stages = 0, ()
-    if mode == "hybrid" and config.query_understanding:
+    if anchors is not None:
         started = time.perf_counter()
-        focus = focus_ranking(
-            query, rewrite, ranked, vector=vector, model_name=embedder.model_name,
-            principal=principal, scope=scope, condition=condition, config=config, owner=owner,
-        )
+        focus = focus_ranking(query, rewrite, ranked, anchors, vector=vector, model_name=embedder.model_name,
+                              condition=condition, config=config, owner=owner)
         ranked, pinned, stages = focus.ranked, min(focus.pinned, top_k), focus.stages
         timings["focus"] = (time.perf_counter() - started) * 1000
 

@@ -55,11 +55,11 @@ def bounded_transaction(timeout_ms: int, **local_settings: object):
     """A transaction whose statements are bounded; extra ``SET LOCAL`` values apply too."""
     try:
         with transaction.atomic():
+            values = {"statement_timeout": f"{statement_bound_ms(timeout_ms)}ms", **local_settings}
             with connection.cursor() as cursor:
-                cursor.execute("SELECT set_config('statement_timeout', %s, true)",
-                               [f"{statement_bound_ms(timeout_ms)}ms"])
-                for name, value in local_settings.items():
-                    cursor.execute("SELECT set_config(%s, %s, true)", [name, str(value)])
+                # One round trip for every setting.
+                cursor.execute("SELECT " + ", ".join(["set_config(%s, %s, true)"] * len(values)),
+                               [part for name, value in values.items() for part in (name, str(value))])
             if _deadline.get() is None:
                 yield
             else:

@@ -63,3 +63,50 @@ def test_outside_a_transaction_the_lexical_leg_runs_on_a_worker_with_the_same_re
     assert lexical_threads[1] == threading.current_thread().name
     assert [hit.chunk.id for hit in overlapped.hits] == [hit.chunk.id for hit in sequential.hits]
     assert overlapped.lexical_tier == sequential.lexical_tier == "PARTIAL 1"
+
+
+PEMDA = """UNDANG-UNDANG REPUBLIK INDONESIA
+NOMOR 23 TAHUN 2014
+TENTANG
+PEMERINTAHAN DAERAH
+
+Pasal 11
+Urusan pemerintahan konkuren terdiri atas urusan pemerintahan wajib dan urusan pemerintahan pilihan.
+
+Pasal 12
+Urusan pemerintahan wajib yang berkaitan dengan pelayanan dasar meliputi pendidikan dan kesehatan.
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_what_the_question_names_is_read_on_a_worker_with_the_same_result(monkeypatch):
+    # Given a named regulation, a denser neighbour, and a private one-thread worker pool.
+    pemda = make_document(text=PEMDA)
+    make_document(title="Pedoman Pelayanan", chunks=["Ketentuan umum."] * 3 + [
+        "Urusan pemerintahan wajib pelayanan dasar dan urusan pemerintahan wajib non pelayanan dasar."])
+    workers = ThreadPoolExecutor(max_workers=1)
+    monkeypatch.setattr(hybrid, "_lexical_workers", lambda: workers)
+    anchor_threads = []
+    real_anchors = hybrid.focus_anchors
+
+    def spy(*args, **kwargs):
+        anchor_threads.append(threading.current_thread().name)
+        return real_anchors(*args, **kwargs)
+
+    monkeypatch.setattr(hybrid, "focus_anchors", spy)
+    query = "Pasal 12 UU 23/2014 urusan pemerintahan wajib pelayanan dasar apa?"
+    try:
+        # When hybrid search runs outside a transaction, then inside one.
+        overlapped = chunk_search(query, mode="hybrid", top_k=3, principal=ADMIN)
+        with transaction.atomic():
+            sequential = chunk_search(query, mode="hybrid", top_k=3, principal=ADMIN)
+    finally:
+        workers.submit(connections.close_all).result()
+        workers.shutdown()
+
+    # Then only the first read the question's names on the worker, and both put the named article first.
+    assert anchor_threads[0] != threading.current_thread().name
+    assert anchor_threads[1] == threading.current_thread().name
+    assert overlapped.hits[0].chunk.document_id == pemda.id and "Pasal 12" in overlapped.hits[0].chunk.section_path
+    assert [hit.chunk.id for hit in overlapped.hits] == [hit.chunk.id for hit in sequential.hits]
+    assert overlapped.stages == sequential.stages and "named-article" in overlapped.stages
