@@ -47,6 +47,12 @@ def polarity(question: Question, unit: str) -> str | None:
 SECOND_UNIT_SHARE = 0.3
 
 
+def _lead_in_with(lead_in: str, item: str) -> str:
+    """"<lead-in>: <the item>" as one sentence (the item's marker and its trailing "; dan" dropped)."""
+    said = f"{lead_in.strip().rstrip(' :.')}: {ITEM_END.sub('', MARKER.sub('', ' '.join(item.split()), count=1))}"
+    return short(tidy(said))
+
+
 def excluded(question: Question, unit: Candidate) -> str | None:
     """"Tidak. <requirements>: <the item that rules out what is asked>." (requirements.py)"""
     if not unit.items:
@@ -55,8 +61,7 @@ def excluded(question: Question, unit: Candidate) -> str | None:
     item = excluding_item(frozenset(question.stems - MODAL_STEMS), lead_in, unit.items)
     if item is None:
         return None
-    said = f"{lead_in.strip().rstrip(' :.')}: {ITEM_END.sub('', MARKER.sub('', ' '.join(item.split()), count=1))}"
-    return f"{NO[question.language]} {short(tidy(said))}"
+    return f"{NO[question.language]} {_lead_in_with(lead_in, item)}"
 
 
 # A statement answers yes without a modal when one of its clauses says, unnegated, most of what is asked ("Zakat
@@ -92,8 +97,7 @@ def affirmed(question: Question, unit: Candidate) -> str | None:
         for item in unit.items:
             brings = (content_stems(item) & asked) - content_stems(lead_in)
             if brings and not _NEGATION.search(item) and _carries_most(asked, f"{lead_in} {item}"):
-                said = f"{lead_in.strip().rstrip(' :.')}: {ITEM_END.sub('', MARKER.sub('', ' '.join(item.split()), count=1))}"
-                return f"{YES[question.language]} {short(tidy(said))}"
+                return f"{YES[question.language]} {_lead_in_with(lead_in, item)}"
         return None
     for piece in re.split(r"(?<=[.;])\s+(?=[A-Z(])", tidy(unit.text)):
         if not _NEGATION.search(piece) and _carries_most(asked, piece) and not quantity_differs(question.text, piece):
