@@ -21,18 +21,6 @@ TEST_API_KEY = "test-env-key"
 CORPUS_DIR = ROOT.parent / "shared" / "corpus"
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist, files with a slow test first (a stable sort: each file keeps its own order), so the
-    longest files start early instead of ending the run alone. A worker runs each file whole (``--dist
-    loadfile``), so pytest-django's grouping by database use matters only within a file; run in one process,
-    the order is pytest-django's."""
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        return
-    slow = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow)
-
-
 @pytest.fixture
 def api_client(client):
     """Django test client that sends the test API key on every request."""
