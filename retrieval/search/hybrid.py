@@ -170,7 +170,6 @@ def chunk_search(
 
     lexical_limit = top_k if mode == "lexical" else max(config.lexical_candidate_limit, top_k)
     pending: Future | None = None
-    anchoring: Future | None = None
     lexical_leg = mode == "lexical" or (mode == "hybrid" and keyword_leg)
     understanding = mode == "hybrid" and config.query_understanding
     if mode == "hybrid" and _can_overlap_legs():
@@ -178,9 +177,8 @@ def chunk_search(
         if lexical_leg:
             pending = _lexical_workers().submit(contextvars.copy_context().run, _on_worker, _lexical_leg,
                                                 rewrite.lexical, condition, lexical_limit, config)
-        if understanding:
-            anchoring = _lexical_workers().submit(contextvars.copy_context().run, _on_worker, _anchors,
-                                                  query, rewrite, principal, scope, condition)
+        # What the question names is read on this thread, after the legs: read on a worker beside them, the
+        # full suite met intermittent wrong answers behind real servers (session 11), not yet explained.
 
     if mode in ("hybrid", "semantic"):
         started = time.perf_counter()
@@ -196,17 +194,14 @@ def chunk_search(
                                              limit=limit, exact=exact, centered=config.semantic_centering)
         timings["semantic"] = (time.perf_counter() - started) * 1000
 
-    if pending is not None or anchoring is not None:
-        # Wait without holding a connection: the workers need one from the same bounded pool.
-        release_connection()
     if pending is not None:
+        # Wait without holding a connection: the worker needs one from the same bounded pool.
+        release_connection()
         lexical, timings["lexical"] = pending.result()
     elif lexical_leg:
         lexical, timings["lexical"] = _lexical_leg(rewrite.lexical, condition, lexical_limit, config)
     anchors = None
-    if anchoring is not None:
-        anchors, timings["anchors"] = anchoring.result()
-    elif understanding:
+    if understanding:
         anchors, timings["anchors"] = _anchors(query, rewrite, principal, scope, condition)
 
     if mode == "semantic":
