@@ -121,7 +121,9 @@ def make_run_setup(sample_corpus, django_db_blocker, tmp_path):
         PartnerJwtKey.objects.filter(name="development").delete()
 
 
-@pytest.mark.django_db
+# Transactional: the bootstrap subprocess commits the development key rows, and the fixture's cleanup must
+# commit too (inside a test transaction it was rolled back, leaving an active partner-JWT key to later files).
+@pytest.mark.django_db(transaction=True)
 def test_every_quick_start_block_runs_against_a_real_server_with_the_shown_status(
         live_server_factory, make_run_setup, tmp_path):
     server = live_server_factory(**make_run_setup)

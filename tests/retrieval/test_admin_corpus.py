@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from retrieval.models import Chunk
+from tests.conftest import purge_committed_corpus
 from tests.factories import make_document
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +20,7 @@ def long_law(django_db_setup, django_db_blocker):
         document = make_document(title="Undang-Undang Uji Panjang",
                                  chunks=[f"Ketentuan nomor {i} mengatur urusan pemerintahan daerah bagian {i}." for i in range(CHUNKS)])
         yield document
-        document.delete()
+        purge_committed_corpus()     # the document and the collection it was filed in
 
 
 def test_a_thousand_chunk_document_keeps_every_admin_page_bounded(admin_client, long_law, django_assert_max_num_queries):
