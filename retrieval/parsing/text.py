@@ -1,13 +1,16 @@
 """What every extractor returns, and the one normalisation they share (see ``extract``).
 
 Below the extractors (``pdf``, ``markup``) and the dispatcher (``extract``), so
-none of them imports another's module back.
+none of them imports another's module back (``hyphens`` is below it).
 """
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
+
+from .hyphens import join_split_words, vocabulary
 
 
 @dataclass(frozen=True)
@@ -51,8 +54,9 @@ def _date_digits(match: re.Match) -> str:
     return day + match.group(2) + year.translate(_DIGIT_LOOKALIKES)
 
 
-def normalise_text(text: str) -> str:
-    """Apply the module-wide normalisation to one unpaged text (or one page)."""
+def normalise_text(text: str, words: Counter | None = None) -> str:
+    """Apply the module-wide normalisation to one unpaged text (or one page); ``words``: the whole document's
+    ``hyphens.vocabulary`` when the text is one of its pages (the text's own otherwise)."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = text.replace("\x0c", "\n").replace("\x0b", "\n").replace("\u2028", "\n").replace("\u2029", "\n")
     text = unicodedata.normalize("NFC", text)
@@ -61,6 +65,7 @@ def normalise_text(text: str) -> str:
     text = _TRAILING_WS_RE.sub("", text)
     text = _MANY_BLANKS_RE.sub("\n\n", text)
     text = restore_digits(text)
+    text = join_split_words(text, words if words is not None else vocabulary([text]))
     return text.strip("\n")
 
 
@@ -79,8 +84,9 @@ def _join_pages(pages: list[str], collapse_spaces: bool = False) -> tuple[str, t
     parts: list[str] = []
     starts: list[int] = []
     pos = 0
+    words = vocabulary(pages)
     for page in pages:
-        page = normalise_text(page)
+        page = normalise_text(page, words)
         if collapse_spaces:  # PDF layout padding: "Pada   saat   Peraturan" -> "Pada saat Peraturan"
             page = _LEADING_SPACES_RE.sub("", _INNER_SPACES_RE.sub(" ", page))
         page = page.strip()

@@ -59,6 +59,26 @@ def test_a_date_read_with_look_alike_letters_gets_its_digits_back():
     assert len(text) == len(raw)     # one character for one: chunk offsets into the text hold
 
 
+def test_a_word_a_line_break_split_is_whole_again_and_indonesian_hyphens_stay():
+    raw = ("Sebagai-\nmana dimaksud sebagaimana pada ayat (1) sebagaimana diatur; Penyelenggara-an "
+           "penyelenggaraan dan penyelenggaraan; mela-lui melalui.\n"
+           "Peraturan perundang-\nundangan, undang-undang, sebesar-besarnya, tukar-menukar, terus-menerus, "
+           "antar-Daerah antardaerah antardaerah.")
+    text = extract_bytes(raw.encode("utf-8"), "qanun.txt").text
+    assert text == ("Sebagaimana dimaksud sebagaimana pada ayat (1) sebagaimana diatur; Penyelenggaraan "
+                    # written whole once only: the document does not show "melalui" is one word
+                    "penyelenggaraan dan penyelenggaraan; mela-lui melalui.\n"
+                    "Peraturan perundang-\nundangan, undang-undang, sebesar-besarnya, tukar-menukar, terus-menerus, "
+                    "antar-Daerah antardaerah antardaerah.")
+
+
+def test_the_pages_of_a_pdf_share_one_vocabulary_for_split_words():
+    # The split is on page 1, the whole word only on page 2.
+    pages = [f"{PASAL_TEXT}\nKetentuan sebagai-mana dimaksud.", f"{PASAL_TEXT}\nsebagaimana dan sebagaimana"]
+    extracted = extract_bytes(_pdf(pages), "pergub.pdf")
+    assert "Ketentuan sebagaimana dimaksud." in extracted.text
+
+
 def test_markdown_is_text_and_kept_as_written():
     md = "# Judul\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
     extracted = extract_bytes(md.encode(), "catatan.md")
