@@ -93,6 +93,10 @@ def server_env(overrides: dict[str, str] | None = None) -> dict[str, str]:
         ACEH_RAG_API__KEYS=TEST_API_KEY,
         ACEH_RAG_LOG_LEVEL="WARNING",
         ACEH_RAG_INGESTION__CHUNK_MIN_CHARS="0",
+        # One server serves every file of a worker, each with its own committed corpus: what it read about the
+        # corpus (the mean passage vector, the term shares) must be the corpus of the request, not an earlier file's.
+        ACEH_RAG_RETRIEVAL__LEXEME_STATISTICS_TTL_SECONDS="0",
+        ACEH_RAG_RETRIEVAL__MEAN_VECTOR_TTL_SECONDS="0",
     )
     env.update(overrides or {})
     return env
@@ -202,10 +206,12 @@ def shipped_glossary(request):
 
 @pytest.fixture(autouse=True)
 def fresh_lexeme_statistics():
-    """Lexeme shares are cached per process for a minute; each test has its own corpus."""
+    """Lexeme shares and the mean passage vector are cached per process; each test has its own corpus."""
+    from retrieval.search.centering import forget_corpus_mean
     from retrieval.search.lexical import forget_lexeme_statistics
 
     forget_lexeme_statistics()
+    forget_corpus_mean()
     yield
 
 

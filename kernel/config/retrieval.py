@@ -34,6 +34,11 @@ class RetrievalSettings:
     common_term_share: float = 0.05
     statement_timeout_ms: AtLeast1 = 5000
     hnsw_ef_search: AtLeast1 = 200      # recall@10 0.92 at 100, 0.99 at 200 on the real corpus (ef_construction 200)
+    # How long one process trusts what it read about the whole corpus before reading it again: the full-text term
+    # shares (search/lexical.py) and the mean passage vector (search/centering.py). Another process's ingestion
+    # or purge is seen after at most this long.
+    lexeme_statistics_ttl_seconds: AtLeast0 = 60
+    mean_vector_ttl_seconds: AtLeast0 = 600
     rerank_base_url: Optional[str] = None
     rerank_model: Optional[str] = None
     rerank_candidate_limit: AtLeast1 = 20

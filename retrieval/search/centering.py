@@ -12,11 +12,11 @@ from __future__ import annotations
 import threading
 import time
 
+from django.conf import settings
 from django.db import connection
 
 from retrieval.search.vectors import vector_literal
 
-MEAN_TTL_SECONDS = 600.0
 MEAN_SAMPLE_ROWS = 20_000
 _MEAN_SQL = "SELECT avg(embedding)::text FROM retrieval_chunk {sample} WHERE embedding_model = %s"
 
@@ -25,11 +25,12 @@ _means: dict[tuple[str, str], tuple[float, list[float] | None]] = {}
 
 
 def corpus_mean(model_name: str) -> list[float] | None:
-    """The mean passage vector of ``model_name`` (a sample of a large table), cached for a while per process."""
+    """The mean passage vector of ``model_name`` (a sample of a large table), cached per process for
+    ``mean_vector_ttl_seconds``."""
     key, now = (connection.alias, model_name), time.monotonic()
     with _lock:
         cached = _means.get(key)
-        if cached and now - cached[0] < MEAN_TTL_SECONDS:
+        if cached and now - cached[0] < settings.ACEH_RAG.retrieval.mean_vector_ttl_seconds:
             return cached[1]
     with connection.cursor() as cursor:
         cursor.execute("SELECT reltuples FROM pg_class WHERE relname = 'retrieval_chunk'")

@@ -23,6 +23,7 @@ import time
 import uuid
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import connection
 
 from retrieval.access import document_condition_sql
@@ -47,7 +48,6 @@ TERM_PATTERN = re.compile(r"\w+", re.UNICODE)
 # With rarest-first nomination, 500 ranks the same top 10 as 1,000 did on the
 # real-corpus questions (300 already loses some) at about half the cost.
 RANK_BOUND = 500
-STATS_TTL_SECONDS = 60.0
 MAX_QUERY_TERMS = 32
 
 
@@ -89,6 +89,10 @@ _stats_cache: dict[str, tuple[float, dict[str, float], float]] = {}
 _share_cache: dict[tuple[str, str], tuple[float, float]] = {}
 
 
+def _ttl() -> float:
+    return settings.ACEH_RAG.retrieval.lexeme_statistics_ttl_seconds
+
+
 def _common_lexemes() -> tuple[dict[str, float], float]:
     """Frequent lexemes with their share of passages (``pg_stats``), and the row count.
 
@@ -100,7 +104,7 @@ def _common_lexemes() -> tuple[dict[str, float], float]:
     now = time.monotonic()
     with _stats_lock:
         cached = _stats_cache.get(alias)
-        if cached and now - cached[0] < STATS_TTL_SECONDS:
+        if cached and now - cached[0] < _ttl():
             return cached[1], cached[2]
     with connection.cursor() as cursor:
         cursor.execute(
@@ -141,7 +145,7 @@ def lexeme_shares(lexemes: list[str]) -> tuple[dict[str, float], float]:
             continue
         key = (connection.alias, lexeme)
         cached = _share_cache.get(key)
-        if cached and now - cached[0] < STATS_TTL_SECONDS:
+        if cached and now - cached[0] < _ttl():
             shares[lexeme] = cached[1]
             continue
         with connection.cursor() as cursor:
