@@ -150,7 +150,8 @@ def test_a_hybrid_search_without_its_keyword_leg_reports_no_tier(corpus):
 def test_a_follow_up_restores_the_earlier_cited_passages_and_reads_its_one_document(server, corpus):
     headers = {"X-User-Subject": f"follow-{uuid.uuid4().hex[:6]}"}
     first = post(server, "/query", headers, query=QUESTION, include_provenance=True).json()
-    assert [c["document_id"] for c in first["citations"]] == [corpus["zakat"]], (first["answer"], first["tool_call_audit"])
+    assert [c["document_id"] for c in first["citations"]] == [corpus["zakat"]], (
+        f"{first['answer']}\n{json.dumps(first['tool_call_audit'], ensure_ascii=False)}")   # a string: shown whole
     stored = stored_assistant(server, first, headers)["metadata"]["synthesis"]["source_passages"]
     assert [(p["document_id"], p["chunk_id"]) for p in stored] == [(corpus["zakat"], first["citations"][0]["chunk_id"])]
     assert isinstance(stored[0]["visible_chars"], int) and stored[0]["visible_chars"] > 0
