@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
+from answering.colloquial import formal_forms
 from answering.extractive.anchors import find_article, find_named_regulation
 from answering.legal_status import ORIGIN as LEGAL_CLAUSE_ORIGIN
 from answering.text import content_stems, normalise
@@ -194,6 +195,11 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
         # A nickname, abbreviation or colloquial form is met by the words it stands for ("DBH": Dana Bagi Hasil).
         if distinctive_stems(expansion) <= have:
             have |= content_stems(phrase)
+    for word in re.findall(r"[^\W\d_]+", asked):
+        # A colloquial verb is met by the law's form of it ("nanggepin": menanggapi) in the cited text.
+        if (own := content_stems(word) & (wanted - have)) and any(
+                content_stems(form) & have for form in formal_forms(word)):
+            have |= own
     coverage = len(wanted & have) / len(wanted) if wanted else 1.0
     if coverage < TERM_COVERAGE:
         unmet.append("terms " + " ".join(sorted(wanted - have)))

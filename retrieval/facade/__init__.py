@@ -10,7 +10,7 @@ import threading
 import uuid
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Sequence
+from typing import Callable, Sequence
 
 from django.contrib.postgres.search import SearchQuery
 
@@ -230,12 +230,20 @@ def chunk_count_with_all_terms_visible(*, principal: Principal, scope: Scope, do
     return _document_chunks(principal, scope, document_id).filter(search_vector=terms).count()
 
 
-def words_absent_from_visible(words: list[str], *, principal: Principal, scope: Scope) -> list[str]:
-    """The words no passage the caller may read contains (indonesian stemming; one indexed EXISTS each)."""
+def words_absent_from_visible(words: list[str], *, principal: Principal, scope: Scope,
+                              forms: Callable[[str], Sequence[str]] | None = None) -> list[str]:
+    """The words no passage the caller may read contains (indonesian stemming; one indexed EXISTS each); with
+    ``forms``, a word is present when it or any of its forms is (one EXISTS over their disjunction)."""
     visible = Document.objects.filter(visible_documents_q(principal, scope))
+
+    def query(word: str) -> SearchQuery:
+        terms = SearchQuery(word, config="indonesian", search_type="plain")
+        for form in (forms(word) if forms else ()):
+            terms |= SearchQuery(form, config="indonesian", search_type="plain")
+        return terms
+
     return [word for word in words
-            if not Chunk.objects.filter(document__in=visible,
-                                        search_vector=SearchQuery(word, config="indonesian", search_type="plain")).exists()]
+            if not Chunk.objects.filter(document__in=visible, search_vector=query(word)).exists()]
 
 
 def clause_chunk_visible(*, principal: Principal, document_id: uuid.UUID, char_start: int) -> ChunkHit | None:

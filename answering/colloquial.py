@@ -1,0 +1,54 @@
+"""Colloquial Indonesian verbs read as the law's words: "nanggepin" is *menanggapi*, "mutusin" *memutuskan*.
+
+Everyday Indonesian (the Jakarta register most citizens write in) builds verbs with a bare nasal prefix and the
+suffix *-in* where the law writes *meN-…-i/-kan*, and opens a closed final syllable's vowel to *e*
+("dapet", "tanggep"). The glossary lists fixed colloquial words ("yg", "brp", "gimana"); this reads the
+productive ones by morphology, so a verb no list holds still meets the passage that uses its formal form.
+``formal_forms`` gives the candidate formal words of one word (none for a word that shows no colloquial form);
+each candidate is a guess that only counts where the corpus or the cited passage actually has it.
+"""
+from __future__ import annotations
+
+import re
+
+MAX_FORMS = 24
+_VOWEL = "aeiou"
+_OPENED = re.compile(r"^(?P<head>.*[^aeiou]?)e(?P<coda>[^aeiou]{1,2})$")
+
+
+def _bare(word: str) -> list[str]:
+    """The word without its colloquial suffix, and with a closed final syllable's e read back as a."""
+    bases = [word]
+    if word.endswith("in") and len(word) > 5 and word[-3] not in _VOWEL + "y":
+        bases.append(word[:-2])                            # mutusin -> mutus
+    for base in list(bases):
+        if (opened := _OPENED.match(base)) and len(base) > 3:
+            bases.append(f"{opened['head']}a{opened['coda']}")   # nanggep -> nanggap, dapet -> dapat
+    return bases
+
+
+def _roots(base: str) -> list[str]:
+    """The formal prefixed verb and the root a bare nasal prefix (or nge-) stands for (ng-adu: mengadu, adu,
+    kadu)."""
+    if base.startswith("nge") and len(base) > 5 and base[3] not in _VOWEL:
+        return ["me" + base[3:], base[3:]]                    # nge-bayar: membayar, bayar
+    if base.startswith("ng") and len(base) > 4 and base[2] in _VOWEL:
+        return ["me" + base, base[2:], "k" + base[2:]]
+    if base.startswith("ny") and len(base) > 4 and base[2] in _VOWEL:
+        return ["me" + base, "s" + base[2:], "c" + base[2:]]
+    if base[:1] in "mn" and len(base) > 4 and base[1] in _VOWEL and not base.startswith(("me", "ne")):
+        return ["me" + base, ("p" if base[0] == "m" else "t") + base[1:]]
+    return []
+
+
+def formal_forms(word: str) -> tuple[str, ...]:
+    """Candidate formal words for a colloquial ``word`` (lower-cased), most likely first; () when it shows no
+    colloquial form (no -in suffix, no bare nasal prefix, no opened vowel)."""
+    word = word.lower()
+    forms: list[str] = []
+    for base in reversed(_bare(word)):          # the most read-back base first
+        roots = _roots(base)
+        stems = roots + ([base] if base != word else [])
+        if base != word or roots:
+            forms += stems + [s + suffix for s in stems for suffix in ("i", "kan")]
+    return tuple(dict.fromkeys(f for f in forms if f != word))[:MAX_FORMS]

@@ -1,0 +1,59 @@
+"""Colloquial verbs ("nanggepin", "mutusin", "ngadu") meet the law's forms of them (menanggapi, memutuskan,
+pengaduan): in the answer check's term coverage and in the corpus-vocabulary check behind the off-topic signal."""
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from answering.colloquial import formal_forms
+from answering.extractive.answerability import assess
+from answering.text import content_stems
+from answering.types import Claim, Passage
+from kernel.principal import Principal
+from retrieval import facade
+from retrieval.facade import Scope
+from tests.factories import make_document
+
+RULE = ("Penyelenggara wajib menanggapi pengaduan secara tertulis paling lambat 14 hari sejak pengaduan diterima dan "
+        "memutuskan hasil pemeriksaan paling lambat 60 hari.")
+
+
+@pytest.mark.parametrize(("colloquial", "formal"), [
+    ("nanggepin", "menanggapi"), ("mutusin", "memutuskan"), ("ngadu", "pengaduan"), ("nyalon", "mencalonkan"),
+    ("dapet", "dapat"), ("bayarin", "dibayarkan"), ("ditetapin", "ditetapkan"), ("nulis", "menuliskan"),
+    ("ngebayar", "membayar"),
+])
+def test_a_colloquial_verb_has_a_form_stemmed_like_the_laws_word(colloquial, formal):
+    assert content_stems(formal) <= {stem for form in formal_forms(colloquial) for stem in content_stems(form)}
+    assert not content_stems(formal) & content_stems(colloquial)      # the stemmer alone does not see it
+
+
+@pytest.mark.parametrize("word", ["kantor", "pajak", "pelayanan", "pemerintah", "kasih", "kerja", "aduannya"])
+def test_a_word_that_shows_no_colloquial_form_gets_none(word):
+    assert formal_forms(word) == ()
+
+
+def passage(text: str) -> Passage:
+    return Passage(chunk_id=uuid.uuid4(), document_id=uuid.uuid4(), document_title="Undang-Undang Nomor 25 Tahun 2009",
+                   legal_reference="Undang-Undang Nomor 25 Tahun 2009 Pasal 50", section_path=("Pasal 50",),
+                   kind="body", text=text, score=1.0, citation={})
+
+
+def test_the_answer_check_meets_colloquial_verbs_through_the_laws_forms():
+    law = passage(RULE)
+    claims = (Claim(RULE, (law.label,)),)
+    verdict = assess("brp lama penyelenggara wajib nanggepin & mutusin pengaduan?", claims, [law])
+    assert not any(u.startswith("terms") for u in verdict.unmet)
+    assert verdict.coverage == 1.0
+    # A word the law does not say is still missing: the forms are not a wildcard.
+    off = assess("brp lama penyelenggara wajib ngebales & nraktir pengaduan?", claims, [law])
+    assert off.coverage < 1.0
+
+
+@pytest.mark.django_db
+def test_a_colloquial_word_is_not_absent_from_a_corpus_that_uses_its_formal_form():
+    make_document(text=f"Pasal 50\n{RULE}", title="Undang-Undang Nomor 25 Tahun 2009 tentang Pelayanan Publik")
+    anyone, words = Principal(), ["nanggepin", "mutusin", "bitcoin"]
+    assert facade.words_absent_from_visible(words, principal=anyone, scope=Scope()) == words
+    assert facade.words_absent_from_visible(words, principal=anyone, scope=Scope(), forms=formal_forms) == ["bitcoin"]
