@@ -15,7 +15,6 @@ from itertools import zip_longest
 
 from answering.extractive.anchors import ArticleLocator, asks_for_signatory, find_article
 from answering.answer.arms import ArmStore
-from answering.colloquial import formal_forms
 from answering.answer.contracts import MAX_PASSAGES, SEARCH_TOP_K, Prepared
 from answering.answer.named import NamedDocuments, referent_documents, resolve_named
 from answering.answer.restore import restored_passages
@@ -33,6 +32,7 @@ from retrieval import facade
 from retrieval.facade import Scope
 from retrieval.facade import ChunkSearchResult, QueryVectors, SearchMode
 from retrieval.facade.documents import document_facts
+from retrieval.facade.language import formal_forms
 from workspaces.facade import asks_for_inventory
 
 
@@ -281,6 +281,6 @@ class EvidenceGatherer:
         return SemanticScorer(self.question_vector)
 
     def absent_words(self, words: list[str]) -> list[str]:
-        # A colloquial verb ("nanggepin") is present when the law's form of it is (answering/colloquial.py).
+        # A colloquial verb ("nanggepin") is present when the law's form of it is (retrieval/search/colloquial.py).
         return self.steps.step("corpus_terms", lambda: facade.words_absent_from_visible(
             words, principal=self.request.principal, scope=self.request.scope, forms=formal_forms))

@@ -26,7 +26,6 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from answering.colloquial import formal_forms
 from answering.extractive.anchors import find_article, find_named_regulation
 from answering.legal_status import ORIGIN as LEGAL_CLAUSE_ORIGIN
 from answering.text import content_stems, normalise
@@ -37,7 +36,7 @@ from answering.extractive.question import STATUS
 STATUS_STATED = re.compile(r"\b(dicabut|tidak\s+berlaku|diubah|perubahan|mulai\s+berlaku|tetap\s+berlaku|masih\s+berlaku|"
                            r"berlaku\s+sejak|repealed|revoked|amended|in\s+force)\b", re.I)
 from answering.types import Claim, Passage
-from retrieval.facade.language import covered_articles, instrument_years
+from retrieval.facade.language import covered_articles, formal_forms, instrument_years
 
 # Chosen from bench/answers_*.jsonl (eval_answers prints each question's coverage): answerable questions' cited
 # passages carry >= 0.5 of their distinctive terms (median 1.0), off-topic ones < 0.5.

@@ -25,6 +25,7 @@ from retrieval.search.naming import (
     type_prefixes,
 )
 from retrieval.search.clauses import asks_status
+from retrieval.search.colloquial import formal_forms
 from retrieval.search.titles import instrument_years
 from retrieval.signature import ENACTMENT, OFFICE, PERSON, SIGNATORY
 

@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db import connection
 
 from retrieval.access import document_condition_sql
+from retrieval.search.colloquial import forget_present_words, formal_terms
 from retrieval.search.telemetry import traced_lexical_leg
 
 # Indonesian function and question words that carry no topic (chat Indonesian's and English modals too).
@@ -68,8 +69,9 @@ def query_terms(text: str) -> list[str]:
 
 
 def _lexemes(terms: list[str]) -> list[str]:
-    """The ``indonesian`` lexemes of ``terms``; the stemming of a term never changes, so it is remembered."""
-    return list(_stemmed(tuple(terms))) if terms else []
+    """The ``indonesian`` lexemes of ``terms`` (a colloquial word the corpus never uses read as its formal form:
+    colloquial.py); the stemming of a term never changes, so it is remembered."""
+    return list(_stemmed(tuple(formal_terms(terms)))) if terms else []
 
 
 @functools.lru_cache(maxsize=8192)
@@ -157,6 +159,7 @@ def lexeme_shares(lexemes: list[str]) -> tuple[dict[str, float], float]:
 
 
 def forget_lexeme_statistics() -> None:
+    forget_present_words()
     with _stats_lock:
         _stats_cache.clear()
         _share_cache.clear()

@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from answering.colloquial import formal_forms
+from retrieval.facade.language import formal_forms
 from answering.extractive.answerability import assess
 from answering.text import content_stems
 from answering.types import Claim, Passage
@@ -57,3 +57,19 @@ def test_a_colloquial_word_is_not_absent_from_a_corpus_that_uses_its_formal_form
     anyone, words = Principal(), ["nanggepin", "mutusin", "bitcoin"]
     assert facade.words_absent_from_visible(words, principal=anyone, scope=Scope()) == words
     assert facade.words_absent_from_visible(words, principal=anyone, scope=Scope(), forms=formal_forms) == ["bitcoin"]
+
+
+@pytest.mark.django_db
+def test_the_lexical_leg_searches_the_formal_form_of_a_colloquial_word_the_corpus_never_uses():
+    from retrieval.search.colloquial import formal_terms
+    from retrieval.search.lexical import chunk_search_lexical
+    from retrieval.facade import visible_documents_q
+
+    law = make_document(text=f"Pasal 50\n{RULE}", title="Undang-Undang Nomor 25 Tahun 2009 tentang Pelayanan Publik")
+    make_document(text="Pasal 3\nPenyelenggara menyediakan kantor pelayanan.", title="Qanun Aceh Nomor 1 Tahun 2020")
+    # "ngadu" and "mutusin" are never used; "kantor" is, and a word with no colloquial form stays as it is.
+    assert formal_terms(["ngadu", "kantor", "mutusin", "bitcoin"]) == ["mengadu", "kantor", "memutus", "bitcoin"]
+    everyone = visible_documents_q(Principal(subject="admin", role="admin", verified=True))
+    found = chunk_search_lexical("penyelenggara mutusin", document_condition=everyone, limit=5)
+    assert found.tier.startswith(("all-words", "PARTIAL"))          # every term matched: the formal form searched
+    assert law.chunks.filter(id=found.chunk_ids[0]).exists()

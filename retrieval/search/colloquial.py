@@ -5,11 +5,18 @@ suffix *-in* where the law writes *meN-…-i/-kan*, and opens a closed final syl
 ("dapet", "tanggep"). The glossary lists fixed colloquial words ("yg", "brp", "gimana"); this reads the
 productive ones by morphology, so a verb no list holds still meets the passage that uses its formal form.
 ``formal_forms`` gives the candidate formal words of one word (none for a word that shows no colloquial form);
-each candidate is a guess that only counts where the corpus or the cited passage actually has it.
+each candidate is a guess that only counts where the corpus or the cited passage actually has it:
+``formal_terms`` puts, in the lexical leg's query, the first form the corpus uses in place of a colloquial word
+it never uses.
 """
 from __future__ import annotations
 
 import re
+import threading
+import time
+
+from django.conf import settings
+from django.db import connection
 
 MAX_FORMS = 24
 _VOWEL = "aeiou"
@@ -52,3 +59,43 @@ def formal_forms(word: str) -> tuple[str, ...]:
         if base != word or roots:
             forms += stems + [s + suffix for s in stems for suffix in ("i", "kan")]
     return tuple(dict.fromkeys(f for f in forms if f != word))[:MAX_FORMS]
+
+
+_PRESENT_SQL = ("SELECT w FROM unnest(%s::text[]) AS w WHERE EXISTS "
+                "(SELECT 1 FROM retrieval_chunk WHERE search_vector @@ plainto_tsquery('indonesian', w))")
+_lock = threading.Lock()
+_present_cache: dict[tuple[str, str], tuple[float, bool]] = {}
+
+
+def _present(words: list[str]) -> set[str]:
+    """The words some passage contains (``indonesian`` stemming; one round trip, remembered briefly)."""
+    now, alias = time.monotonic(), connection.alias
+    ttl = settings.ACEH_RAG.retrieval.lexeme_statistics_ttl_seconds
+    with _lock:
+        known = {w: hit[1] for w in words if (hit := _present_cache.get((alias, w))) and now - hit[0] < ttl}
+    asked = [w for w in dict.fromkeys(words) if w not in known]
+    if asked:
+        with connection.cursor() as cursor:
+            cursor.execute(_PRESENT_SQL, [asked])
+            found = {row[0] for row in cursor.fetchall()}
+        with _lock:
+            for word in asked:
+                _present_cache[(alias, word)] = (now, word in found)
+                known[word] = word in found
+    return {w for w in words if known.get(w)}
+
+
+def forget_present_words() -> None:
+    with _lock:
+        _present_cache.clear()
+
+
+def formal_terms(terms: list[str]) -> list[str]:
+    """The lexical leg's terms with each colloquial word the corpus never uses replaced by the first of its formal
+    forms the corpus does use ("nanggepin" -> "menanggap"); every other term as it was."""
+    forms = {term: formal_forms(term) for term in terms}
+    if not any(forms.values()):
+        return terms
+    present = _present([*terms, *(f for fs in forms.values() for f in fs)])
+    return [term if term in present or not forms[term] else next((f for f in forms[term] if f in present), term)
+            for term in terms]
