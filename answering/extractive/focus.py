@@ -135,6 +135,7 @@ MONEY = re.compile(r"Rp\.?\s?\d|\d[\d.,]*\s*(?:\([^)]{1,80}\)\s*)?(?:rupiah|juta
                    r"\d[\d.,]*\s*%|\b\d{1,3}(?:\.\d{3}){2,}\b", re.I)      # a budget table's 2.874.319.506.750
 
 
+COUNTED = re.compile(r"\bhow\s+(?:long|many|old)\b|\b(?:lama|umur|usia|jumlah)\b", re.I)
 AGE_ASKED = re.compile(r"\b(?:umur|usia|berumur|berusia)\s+(?:berapa|brp)\b|\b(?:berapa|brp)\s+(?:umur|usia)\b", re.I)
 
 
@@ -145,7 +146,9 @@ def asked_units(question: str) -> tuple[str, ...]:
     if match and MONEY_WORDS.search(question) and match.group("unit").lower() not in UNITS + ("lama",):
         return (MONEY_ASKED,)
     if not match:
-        return ()
+        # "What is the minimum wage …?", "How much is the fine …?": a sum of money, unless it asks how long or how many.
+        english = not re.search(r"\b(?:berapa|brp)\b", question, re.I)
+        return (MONEY_ASKED,) if english and MONEY_WORDS.search(question) and not COUNTED.search(question) else ()
     word = match.group("unit").lower()
     if word == "lama":
         return DURATION_UNITS

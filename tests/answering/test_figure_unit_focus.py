@@ -42,3 +42,27 @@ def test_the_answer_to_berapa_hari_opens_with_the_days(api_client):
     assert response.status_code == 200 and body["fallback_reason"] is None, body
     assert "10 (sepuluh) hari" in body["answer"].split("\n\n")[0] + body["answer"][:400]
     assert body["citations"][0]["document_title"] == "Peraturan Layanan Informasi Publik"
+
+
+def test_an_english_question_naming_a_sum_of_money_asks_for_an_amount():
+    wage = question_focus("What is the provincial minimum wage for plantation workers?")
+    scope = "Upah minimum berlaku bagi pekerja dengan masa kerja kurang dari 1 (satu) tahun."
+    row = "1 Perkebunan Buah Kelapa Sawit 01262 3.987.940 Menengah, Besar"
+    assert wage.kind == "figure" and not wage.satisfied_by(scope) and wage.satisfied_by(row)
+    # How long, how many or how old is not a sum, whatever else the question names; an Indonesian "berapa" is read
+    # by its own unit word as before.
+    assert question_focus("How many years is the special autonomy fund paid?").term_stems == frozenset()
+    assert question_focus("Upah minimum sektoral sawit berapa?").term_stems == frozenset()
+
+
+def test_an_english_wage_question_opens_with_the_amount_not_with_a_scope_clause_s_number():
+    from answering.extractive.synthesis import synthesise
+    from tests.answering.test_embedded_opener import passage
+
+    scope = passage("KEEMPAT : Upah minimum sektoral berlaku bagi pekerja/buruh lajang sektor perkebunan kelapa sawit "
+                    "dengan masa kerja kurang dari 1 (satu) tahun.")
+    table = passage("1 Perkebunan Buah Kelapa Sawit 01262 3.987.940 Menengah, Besar",
+                    reference="Lampiran Keputusan Contoh Nomor 7 Tahun 2025")
+    draft = synthesise("What is the sectoral minimum wage for oil palm plantation workers?", [scope, table])
+    assert not draft.no_answer
+    assert "3.987.940" in draft.claims[0].text
