@@ -135,7 +135,8 @@ MONEY = re.compile(r"Rp\.?\s?\d|\d[\d.,]*\s*(?:\([^)]{1,80}\)\s*)?(?:rupiah|juta
                    r"\d[\d.,]*\s*%|\b\d{1,3}(?:\.\d{3}){2,}\b", re.I)      # a budget table's 2.874.319.506.750
 
 
-COUNTED = re.compile(r"\bhow\s+(?:long|many|old)\b|\b(?:lama|umur|usia|jumlah)\b", re.I)
+ENGLISH_SUM = re.compile(r"\b(?:what|how\s+much)\b", re.I)
+COUNTED = re.compile(r"\bhow\s+(?:long|many|old)\b", re.I)
 AGE_ASKED = re.compile(r"\b(?:umur|usia|berumur|berusia)\s+(?:berapa|brp)\b|\b(?:berapa|brp)\s+(?:umur|usia)\b", re.I)
 
 
@@ -147,8 +148,8 @@ def asked_units(question: str) -> tuple[str, ...]:
         return (MONEY_ASKED,)
     if not match:
         # "What is the minimum wage …?", "How much is the fine …?": a sum of money, unless it asks how long or how many.
-        english = not re.search(r"\b(?:berapa|brp)\b", question, re.I)
-        return (MONEY_ASKED,) if english and MONEY_WORDS.search(question) and not COUNTED.search(question) else ()
+        asked = ENGLISH_SUM.search(question) and MONEY_WORDS.search(question) and not COUNTED.search(question)
+        return (MONEY_ASKED,) if asked else ()
     word = match.group("unit").lower()
     if word == "lama":
         return DURATION_UNITS

@@ -66,3 +66,8 @@ def test_an_english_wage_question_opens_with_the_amount_not_with_a_scope_clause_
     draft = synthesise("What is the sectoral minimum wage for oil palm plantation workers?", [scope, table])
     assert not draft.no_answer
     assert "3.987.940" in draft.claims[0].text
+
+
+def test_an_indonesian_yes_no_question_naming_a_cost_keeps_every_number_alike():
+    focus = question_focus("Apakah anak yatim berusia 22 tahun masih bisa menerima bantuan biaya pendidikan?")
+    assert focus.term_stems == frozenset()
