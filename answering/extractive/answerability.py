@@ -45,6 +45,8 @@ TERM_COVERAGE = 0.5
 # passage contains at all ("bitcoin", "piala") decides; the answerable ones' missing words occur elsewhere.
 OFF_TOPIC_COVERAGE = 0.5
 YEAR = re.compile(r"\b(19[4-9]\d|20\d\d)\b")
+# "Peraturan … Nomor 31 Tahun 2025", "Nomor 500.15.14.1/1488/2025": an instrument cited in a unit, not the unit's date.
+_CITED_INSTRUMENT = re.compile(r"\bNomor\s+\S+(?:\s+Tahun\s+\d{4})?", re.I)
 NUMBER = re.compile(r"(?<![\w.,/])(\d+(?:[.,]\d+)*)(?![\w/])")
 # Words that ask, point or are everywhere in this corpus: they constrain nothing.
 GENERIC = (
@@ -162,6 +164,14 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
         if not re.search(rf"\b{year}\b", stated_where) and not (year in dated and _dated_by_citation(year, own)):
             unmet.append(f"year {year}")
             topical.append(f"tahun {year}")
+    if focus.kind == "figure" and claims:
+        # The figure's own unit dated another year ("… APBA Tahun Anggaran 2026 sebesar …" for 2025): the year asked
+        # is not this figure's, whatever else the passage mentions.
+        dated_lead = set(YEAR.findall(_CITED_INSTRUMENT.sub(" ", claims[0].text)))
+        for year in dict.fromkeys(YEAR.findall(rest)):
+            if dated_lead and year not in dated_lead and f"year {year}" not in unmet:
+                unmet.append(f"year {year}")
+                topical.append(f"tahun {year}")
     stated = _numbers(evidence)
     for number in _numbers(YEAR.sub(" ", rest)):
         if number not in stated:
