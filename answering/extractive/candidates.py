@@ -91,7 +91,11 @@ def _overlap(text: str, question: Question) -> float:
     stems = content_stems(text)
     if not stems or not question.stems:
         return 0.0
-    return len(stems & question.stems) / len(question.stems)
+    matched = stems & question.stems
+    for own, forms in question.colloquial:      # "nanggepin" met by the unit's "menanggapi"
+        if own - matched and forms & stems:
+            matched |= own & question.stems
+    return len(matched) / len(question.stems)
 
 
 def candidates(question: Question, passages: Sequence[Passage], semantic: SemanticScorer | None) -> list[Candidate]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from answering.extractive.anchors import ArticleLocator, NamedRegulation, find_article, find_named_regulations
 from answering.extractive.focus import Focus, question_focus
 from answering.text import content_stems
+from retrieval.facade.language import formal_forms
 
 ENGLISH_HINTS = re.compile(r"\b(what|which|who|how|when|where|does|do|is|are|the|of|according|please|can|may|must|"
                            r"should|my|our|i|we|under|law)\b", re.I)
@@ -60,6 +61,8 @@ class Question:
     article: ArticleLocator | None
     years: tuple[str, ...]                  # years outside a named instrument ("UMP 2024")
     stems: frozenset[str]                   # every content stem
+    # Each colloquial word's own stems with its formal forms' stems ("nanggepin": {"nanggepin"}, {"anggap", …}).
+    colloquial: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
 
     @property
     def yes_no(self) -> bool:
@@ -137,4 +140,12 @@ def read_question(text: str, language: str | None = None) -> Question:
     return Question(
         text=text, language=detect_language(text, language), asks=asks, focus=focus, named=named,
         article=find_article(text), years=tuple(dict.fromkeys(YEAR.findall(rest))),
-        stems=frozenset(content_stems(text)))
+        stems=frozenset(content_stems(text)), colloquial=_colloquial(text))
+
+
+def _colloquial(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    read = []
+    for word in dict.fromkeys(re.findall(r"[^\W\d_]+", text.lower())):
+        if (forms := formal_forms(word)) and (own := content_stems(word)):
+            read.append((frozenset(own), frozenset(s for form in forms for s in content_stems(form))))
+    return tuple(read)

@@ -73,3 +73,14 @@ def test_the_lexical_leg_searches_the_formal_form_of_a_colloquial_word_the_corpu
     found = chunk_search_lexical("penyelenggara mutusin", document_condition=everyone, limit=5)
     assert found.tier.startswith(("all-words", "PARTIAL"))          # every term matched: the formal form searched
     assert law.chunks.filter(id=found.chunk_ids[0]).exists()
+
+
+def test_a_colloquial_verb_picks_the_unit_that_says_it_in_the_laws_words():
+    from answering.extractive.synthesis import synthesise
+
+    article = passage("(1) Keberatan diajukan oleh pemohon paling lambat 30 (tiga puluh) hari kerja setelah alasan "
+                      "keberatan ditemukan.\n(2) Atasan pejabat memberikan tanggapan atas keberatan paling lambat 30 "
+                      "(tiga puluh) hari kerja sejak keberatan diterima secara tertulis.")
+    draft = synthesise("brp hari mereka wajib nanggepin keberatan?", [article])
+    assert not draft.no_answer
+    assert "sejak keberatan diterima" in draft.claims[0].text
