@@ -61,7 +61,7 @@ class Question:
     article: ArticleLocator | None
     years: tuple[str, ...]                  # years outside a named instrument ("UMP 2024")
     stems: frozenset[str]                   # every content stem
-    # Each colloquial word's own stems with its formal forms' stems ("nanggepin": {"nanggepin"}, {"anggap", …}).
+    # Each colloquial word of the first ask with its formal forms' stems ("nanggepin": {"nanggepin"}, {"anggap", …}).
     colloquial: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
 
     @property
@@ -140,7 +140,7 @@ def read_question(text: str, language: str | None = None) -> Question:
     return Question(
         text=text, language=detect_language(text, language), asks=asks, focus=focus, named=named,
         article=find_article(text), years=tuple(dict.fromkeys(YEAR.findall(rest))),
-        stems=frozenset(content_stems(text)), colloquial=_colloquial(text))
+        stems=frozenset(content_stems(text)), colloquial=_colloquial(first_ask(text)))
 
 
 def _colloquial(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
