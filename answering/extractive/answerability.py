@@ -30,13 +30,13 @@ from answering.extractive.anchors import find_article, find_named_regulation
 from answering.legal_status import ORIGIN as LEGAL_CLAUSE_ORIGIN
 from answering.text import content_stems, normalise
 from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
-from answering.extractive.question import STATUS
+from answering.extractive.question import STATUS, colloquial_words, met_colloquially
 # What answers "is it still in force?": a clause that revokes, amends or keeps an instrument in force, or its own
 # entry-into-force article.
 STATUS_STATED = re.compile(r"\b(dicabut|tidak\s+berlaku|diubah|perubahan|mulai\s+berlaku|tetap\s+berlaku|masih\s+berlaku|"
                            r"berlaku\s+sejak|repealed|revoked|amended|in\s+force)\b", re.I)
 from answering.types import Claim, Passage
-from retrieval.facade.language import covered_articles, formal_forms, instrument_years
+from retrieval.facade.language import covered_articles, instrument_years
 
 # Chosen from bench/answers_*.jsonl (eval_answers prints each question's coverage): answerable questions' cited
 # passages carry >= 0.5 of their distinctive terms (median 1.0), off-topic ones < 0.5.
@@ -204,11 +204,7 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
         # A nickname, abbreviation or colloquial form is met by the words it stands for ("DBH": Dana Bagi Hasil).
         if distinctive_stems(expansion) <= have:
             have |= content_stems(phrase)
-    for word in re.findall(r"[^\W\d_]+", asked):
-        # A colloquial verb is met by the law's form of it ("nanggepin": menanggapi) in the cited text.
-        if (own := content_stems(word) & (wanted - have)) and any(
-                content_stems(form) & have for form in formal_forms(word)):
-            have |= own
+    have |= met_colloquially(colloquial_words(asked), have)   # "nanggepin" met by the cited "menanggapi"
     coverage = len(wanted & have) / len(wanted) if wanted else 1.0
     if coverage < TERM_COVERAGE:
         unmet.append("terms " + " ".join(sorted(wanted - have)))

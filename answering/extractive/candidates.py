@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
-from answering.extractive.question import Question
+from answering.extractive.question import Question, met_colloquially
 from answering.extractive.ranker import frozen_ranker, log_odds, unit_features
 from answering.extractive.semantic import SemanticScorer
 from answering.extractive.units import Unit, asks_legal_basis, passage_units
@@ -91,10 +91,7 @@ def _overlap(text: str, question: Question) -> float:
     stems = content_stems(text)
     if not stems or not question.stems:
         return 0.0
-    matched = stems & question.stems
-    for own, forms in question.colloquial:      # "nanggepin" met by the unit's "menanggapi"
-        if own - matched and forms & stems:
-            matched |= own & question.stems
+    matched = (stems | met_colloquially(question.colloquial, stems)) & question.stems  # "nanggepin" by "menanggapi"
     return len(matched) / len(question.stems)
 
 

@@ -140,12 +140,19 @@ def read_question(text: str, language: str | None = None) -> Question:
     return Question(
         text=text, language=detect_language(text, language), asks=asks, focus=focus, named=named,
         article=find_article(text), years=tuple(dict.fromkeys(YEAR.findall(rest))),
-        stems=frozenset(content_stems(text)), colloquial=_colloquial(first_ask(text)))
+        stems=frozenset(content_stems(text)), colloquial=colloquial_words(first_ask(text)))
 
 
-def _colloquial(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+def colloquial_words(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """Each colloquial word of ``text`` as (its own stems, its formal forms' stems) (retrieval's colloquial.py)."""
     read = []
     for word in dict.fromkeys(re.findall(r"[^\W\d_]+", text.lower())):
         if (forms := formal_forms(word)) and (own := content_stems(word)):
             read.append((frozenset(own), frozenset(s for form in forms for s in content_stems(form))))
     return tuple(read)
+
+
+def met_colloquially(words: tuple[tuple[frozenset[str], frozenset[str]], ...], stems: set[str] | frozenset[str]) -> set[str]:
+    """The own stems of the colloquial ``words`` that ``stems`` (a unit's, a cited text's) meet through a formal
+    form ("nanggepin" by "menanggapi")."""
+    return {stem for own, forms in words if forms & stems for stem in own}

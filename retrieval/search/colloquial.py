@@ -11,6 +11,7 @@ it never uses.
 """
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import time
@@ -48,6 +49,7 @@ def _roots(base: str) -> list[str]:
     return []
 
 
+@functools.lru_cache(maxsize=8192)
 def formal_forms(word: str) -> tuple[str, ...]:
     """Candidate formal words for a colloquial ``word`` (lower-cased), most likely first; () when it shows no
     colloquial form (no -in suffix, no bare nasal prefix, no opened vowel)."""
@@ -55,9 +57,9 @@ def formal_forms(word: str) -> tuple[str, ...]:
     forms: list[str] = []
     for base in reversed(_bare(word)):          # the most read-back base first
         roots = _roots(base)
-        stems = roots + ([base] if base != word else [])
+        heads = roots + ([base] if base != word else [])
         if base != word or roots:
-            forms += stems + [s + suffix for s in stems for suffix in ("i", "kan")]
+            forms += heads + [head + suffix for head in heads for suffix in ("i", "kan")]
     return tuple(dict.fromkeys(f for f in forms if f != word))[:MAX_FORMS]
 
 
@@ -92,7 +94,9 @@ def forget_present_words() -> None:
 
 def formal_terms(terms: list[str]) -> list[str]:
     """The lexical leg's terms with each colloquial word the corpus never uses replaced by the first of its formal
-    forms the corpus does use ("nanggepin" -> "menanggap"); every other term as it was."""
+    forms the corpus does use ("nanggepin" -> "menanggap"); every other term as it was. Which words the corpus
+    uses is read over every passage, not the caller's: it only chooses the words searched, and what a search
+    returns is filtered by access as always."""
     forms = {term: formal_forms(term) for term in terms}
     if not any(forms.values()):
         return terms
