@@ -2,11 +2,11 @@
 
 A backup is a directory holding ``database.dump`` (``pg_dump --format=custom``
 of the configured database: the embedded server or ``DATABASE_URL``),
-``files.tar`` (the data directory's stored files: original uploads and
-sources, workbook Parquet, artifacts) and ``manifest.json`` (when, and the
+``files.tar`` (the stored files, read through ``kernel.files`` from the data
+directory or the bucket: uploads awaiting a worker, kept sources, workbook Parquet) and ``manifest.json`` (when, and the
 exact row count of every table). ``backup_restore`` loads a backup into the
 configured database (which should be new: ``--clean`` replaces what the dump
-holds) and data directory, then compares every table's rows with the
+holds) and file store, then compares every table's rows with the
 manifest and refuses to report success when one differs.
 
 The dump is one consistent snapshot; the files are copied after it, so a
@@ -24,14 +24,14 @@ import tarfile
 import time
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from django.conf import settings
 from django.db import connection
 
 from kernel.errors import Unavailable
+from kernel.files import files_open, files_save, files_walk
 
-FILE_DIRS = ("sources", "uploads", "workbooks", "artifacts")   # under the data directory
+FILE_DIRS = ("sources", "uploads", "workbooks")   # stored-file folders (kernel/files.py)
 DUMP, FILES, MANIFEST = "database.dump", "files.tar", "manifest.json"
 
 
@@ -101,17 +101,26 @@ def backup_create(*, target: Path) -> BackupManifest:
     _run([_client("pg_dump"), "--format=custom", "--no-owner", "--no-privileges", f"--file={target / DUMP}"])
     tables = table_counts()
     files = 0
-    data_dir = Path(settings.ACEH_RAG.data_dir)
     with tarfile.open(target / FILES, "w") as archive:
-        for name in FILE_DIRS:
-            folder = data_dir / name
-            if folder.is_dir():
-                archive.add(folder, arcname=name)
-                files += sum(1 for path in folder.rglob("*") if path.is_file())
+        for folder in FILE_DIRS:
+            for name in files_walk(folder):
+                with files_open(name) as stored:
+                    member = tarfile.TarInfo(name)
+                    member.size, member.mtime = stored.size, int(time.time())
+                    archive.addfile(member, stored)
+                files += 1
     manifest = BackupManifest(created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), tables=tables,
                               files=files, seconds=round(time.monotonic() - started, 2))
     (target / MANIFEST).write_text(json.dumps(asdict(manifest), indent=1))
     return manifest
+
+
+def _stored_name(name: str) -> str:
+    """A member's stored name: inside one of the stored-file folders (no absolute path, no ``..``)."""
+    path = PurePosixPath(name)
+    if path.is_absolute() or ".." in path.parts or len(path.parts) < 2 or path.parts[0] not in FILE_DIRS:
+        raise ValueError(name)
+    return str(path)
 
 
 def backup_restore(*, source: Path) -> BackupManifest:
@@ -123,10 +132,15 @@ def backup_restore(*, source: Path) -> BackupManifest:
         raise BackupFailed(f"{source} holds no readable backup manifest ({exc})") from exc
     _run([_client("pg_restore"), "--clean", "--if-exists", "--no-owner", "--no-privileges", "--exit-on-error",
           f"--dbname={_libpq_env().get('PGDATABASE', '')}", str(source / DUMP)])
-    data_dir = Path(settings.ACEH_RAG.data_dir)
-    data_dir.mkdir(parents=True, exist_ok=True)
     with tarfile.open(source / FILES) as archive:
-        archive.extractall(data_dir, filter="data")     # no absolute paths, links out, or devices
+        for member in archive:
+            if not member.isfile():
+                continue
+            try:
+                name = _stored_name(member.name)
+            except ValueError as exc:
+                raise BackupFailed(f"{source / FILES} holds {member.name!r}, outside the stored files") from exc
+            files_save(name, archive.extractfile(member).read())
     restored = table_counts()
     differing = {name: (count, restored.get(name)) for name, count in expected.tables.items() if restored.get(name) != count}
     if differing:

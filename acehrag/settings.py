@@ -215,6 +215,8 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # whitenoise answers them with `Cache-Control: max-age=315360000, public, immutable`.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Uploads awaiting a worker, kept originals and workbook Parquet (kernel/files.py).
+    "files": ACEH_RAG.files.storage(ACEH_RAG.data_dir),
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024

@@ -103,7 +103,7 @@ def workbook_ingest(*, data: bytes, filename: str, source_key: str, options: Ing
             row_count=sum(sheet["row_count"] for sheet in sheets), ingest_seconds=round(time.monotonic() - started, 3))
         WorkbookSheet.objects.bulk_create([
             WorkbookSheet(workbook=workbook, position=s["position"], name=s["name"], columns=s["columns"],
-                          row_count=s["row_count"], storage=storage.relative(final / s["file"]))
+                          row_count=s["row_count"], storage=f"{final}/{s['file']}")
             for s in sheets
         ])
 
@@ -115,7 +115,7 @@ def workbook_ingest(*, data: bytes, filename: str, source_key: str, options: Ing
                     "indexed_at": timezone.now()})
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
-        shutil.rmtree(storage.workbook_root() / str(document_id), ignore_errors=True)
+        storage.workbook_remove(document_id)
         raise
     if stored.unchanged:
         shutil.rmtree(folder, ignore_errors=True)

@@ -11,12 +11,13 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from kernel.admin_display import truncated
+from kernel.files import files_open
 from retrieval import admin_chunks  # noqa: F401 (registers the chunk screen)
 from retrieval.models import Collection, Document, Ingestion
 from retrieval.relations.admin import RELATION_INLINES, LegalStatusFilter
 from retrieval.services import ingestion_request_reindex
 from retrieval.instruments import number_and_year
-from retrieval.sources import source_file_path
+from retrieval.sources import source_file_name
 
 ACCESS_HELP = {
     "confidential": "Visible only to callers whose identity is verified (partner JWT or trusted X-User-* headers).",
@@ -145,7 +146,7 @@ class DocumentAdmin(admin.ModelAdmin):
     @admin.display(description="source file")
     def source_download(self, obj):
         links = []
-        if source_file_path(obj):
+        if source_file_name(obj):
             links.append(format_html('<a href="{}">Download {}</a>',
                                      reverse("admin:retrieval_document_source", args=[obj.pk]), obj.source_name))
         links.append(format_html('<a href="{}">Extracted text (.txt)</a>', reverse("admin:retrieval_document_text", args=[obj.pk])))
@@ -201,9 +202,9 @@ class DocumentAdmin(admin.ModelAdmin):
 
     def source_view(self, request, document_id):
         document = get_object_or_404(Document.objects.only("id", "content_hash", "source_name"), pk=document_id)
-        if not self.has_view_permission(request, document) or (kept := source_file_path(document)) is None:
+        if not self.has_view_permission(request, document) or (kept := source_file_name(document)) is None:
             raise Http404
-        return FileResponse(kept.open("rb"), as_attachment=True, filename=document.source_name)
+        return FileResponse(files_open(kept), as_attachment=True, filename=document.source_name)
 
     def text_view(self, request, document_id):
         document = get_object_or_404(Document.objects.only("id", "text", "source_name"), pk=document_id)

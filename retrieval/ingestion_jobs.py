@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
-import shutil
-from pathlib import Path
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -18,12 +15,9 @@ from retrieval.ingestion import IngestOptions, IngestOutcome, IngestProgress, do
 from retrieval.ingestion_lease import ingestion_lease, ingestion_lease_free
 from retrieval.models import Document, Ingestion
 from retrieval.sources import source_file_keep
+from retrieval.stored_uploads import stored_local, upload_forget
 
 logger = logging.getLogger(__name__)
-
-
-def upload_dir() -> Path:
-    return settings.ACEH_RAG.data_dir / "uploads"
 
 
 def ingestion_run(*, ingestion_id: str, final_attempt: bool = True) -> str:
@@ -72,11 +66,9 @@ def _ingestion_run_leased(ingestion_id: str, final_attempt: bool) -> str:
         updated_at=timezone.now(),
     )
     if ingestion.kind == Ingestion.Kind.FILE:
-        stored = Path(ingestion.stored_path)
         if succeeded:
-            source_file_keep(document_id=outcome.document_id, path=stored)
-        if succeeded and stored.is_relative_to(upload_dir()):
-            shutil.rmtree(stored.parent, ignore_errors=True)
+            source_file_keep(document_id=outcome.document_id, path=stored_local(ingestion.stored_path))
+            upload_forget(ingestion.stored_path)
     return outcome.status
 
 
@@ -127,7 +119,7 @@ def _ingestion_work(ingestion: Ingestion, options: IngestOptions):
         if total:
             Ingestion.objects.filter(pk=ingestion.pk).update(ocr_pages_done=done, ocr_pages_total=total)
 
-    return document_ingest_path(path=Path(ingestion.stored_path), source_key=ingestion.source_key, options=options,
+    return document_ingest_path(path=stored_local(ingestion.stored_path), source_key=ingestion.source_key, options=options,
                                 progress=IngestProgress(on_change=record))
 
 

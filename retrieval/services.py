@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import json
 import logging
-import shutil
-import uuid
 from pathlib import Path
 
 from django.db import transaction
@@ -20,8 +18,9 @@ from retrieval.ingestion import (
     source_key_for,
 )
 from retrieval.errors import IngestionQueueUnavailable
-from retrieval.ingestion_jobs import chunk_statistics_refresh, ingestion_run, upload_dir, vector_index_rebuild_if_bulk
+from retrieval.ingestion_jobs import chunk_statistics_refresh, ingestion_run, vector_index_rebuild_if_bulk
 from retrieval.models import Chunk, Collection, Document, Ingestion
+from retrieval.stored_uploads import upload_forget, upload_store
 from retrieval.tasks import ingest_file
 
 logger = logging.getLogger(__name__)
@@ -30,7 +29,7 @@ SAMPLE_CORPUS_DIR = Path(__file__).resolve().parent / "sample_corpus"
 
 
 def ingestion_create(
-    *, source_name: str, source_key: str, stored_path: Path, options: IngestOptions, requested_by: str = ""
+    *, source_name: str, source_key: str, stored_path: Path | str, options: IngestOptions, requested_by: str = ""
 ) -> Ingestion:
     Collection.objects.get_or_create(id=options.collection_id)
     return Ingestion.objects.create(
@@ -97,19 +96,8 @@ def _ingestion_publish(ingestion: Ingestion) -> None:
     except BrokerUnavailable as exc:
         logger.warning("task broker unavailable, ingestion %s withdrawn: %s", ingestion.id, exc)
         Ingestion.objects.filter(pk=ingestion.pk).delete()
-        stored = Path(ingestion.stored_path)
-        if stored.parent.parent == upload_dir():  # only our own copy of an upload, never a command's source file
-            shutil.rmtree(stored.parent, ignore_errors=True)
+        upload_forget(ingestion.stored_path)  # only our own copy of an upload, never a command's source file
         raise IngestionQueueUnavailable("The ingestion queue is unavailable; the upload was not kept") from exc
-
-
-def upload_store(*, data: bytes, filename: str) -> Path:
-    """Keep uploaded bytes where a worker can read them until ingested."""
-    folder = upload_dir() / uuid.uuid4().hex
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / Path(filename).name
-    path.write_bytes(data)
-    return path
 
 
 def chunk_set_enabled(*, chunk_ids: list, enabled: bool, by: str) -> int:

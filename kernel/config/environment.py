@@ -104,6 +104,8 @@ def _check(config: AppSettings) -> None:
         except ValueError:
             raise ConfigError(f"{p}AUTH__KEY_ENCRYPTION_KEYS: each key must be a Fernet key (32 url-safe "
                               "base64-encoded bytes, e.g. from cryptography's Fernet.generate_key())") from None
+    if config.files.backend == "s3" and not config.files.bucket:
+        raise ConfigError(f"{p}FILES__BACKEND=s3 needs {p}FILES__BUCKET")
     if db.pool_min > db.pool_max:
         raise ConfigError(f"{p}DB__POOL_MIN ({db.pool_min}) must not exceed {p}DB__POOL_MAX ({db.pool_max})")
 

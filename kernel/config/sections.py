@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal, Optional
 from pydantic import BeforeValidator, Field
 
 from kernel.archives import FileBounds
+from kernel.config.files import FilesSettings
 from kernel.config.livedata import LiveDataSettings
 from kernel.config.retrieval import RetrievalSettings  # noqa: F401 (re-exported)
 from kernel.config.types import AtLeast0, AtLeast1, CommaList, JwtKeys, Networks, min_int
@@ -281,3 +282,4 @@ class AppSettings:
     outbound: OutboundSettings = field(default_factory=OutboundSettings)
     admin: AdminSettings = field(default_factory=AdminSettings)
     livedata: LiveDataSettings = field(default_factory=LiveDataSettings)
+    files: FilesSettings = field(default_factory=FilesSettings)

@@ -1,4 +1,4 @@
-"""Sheets as Parquet files under the data directory, queried in-process with DuckDB.
+"""Sheets as Parquet files (stored files: the data directory or a bucket), queried in-process with DuckDB.
 
 Why DuckDB over Parquet rather than PostgreSQL tables in a dedicated schema:
 a workbook's sheets arrive with arbitrary columns, so PostgreSQL would need
@@ -6,12 +6,12 @@ DDL per upload (a table per sheet, migrations outside Django's, dropped on
 supersession) and its aggregates over a million-row sheet would compete with
 search on the same server. Parquet files are written once before the
 catalogue transaction (like embeddings), are immutable per version, and DuckDB
-aggregates them column-wise in milliseconds (``bench/tools.py``). Every
-process that answers must see the data directory (a shared volume at scale).
+aggregates them column-wise in milliseconds (``bench/tools.py``). A process
+reads a sheet kept in a bucket from its local copy (``kernel.files.files_local``):
+a version's files never change, and a local file keeps DuckDB's reads in milliseconds.
 """
 from __future__ import annotations
 
-import shutil
 import tempfile
 import threading
 import uuid
@@ -22,16 +22,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from django.conf import settings
 
+from kernel.files import files_delete_folder, files_local, files_put_folder
+
 _local = threading.local()
 DUCKDB_THREADS = 2
 
 
-def workbook_root() -> Path:
-    return Path(settings.ACEH_RAG.data_dir) / "workbooks"
-
-
-def absolute(relative: str) -> Path:
-    return Path(settings.ACEH_RAG.data_dir) / relative
+WORKBOOKS = "workbooks"
 
 
 def connection() -> duckdb.DuckDBPyConnection:
@@ -49,7 +46,7 @@ def quote(identifier: str) -> str:
 
 def staging_dir() -> Path:
     """A fresh folder for one ingestion's files; renamed into place once catalogued."""
-    root = workbook_root() / ".staging"
+    root = Path(settings.ACEH_RAG.data_dir) / WORKBOOKS / ".staging"
     root.mkdir(parents=True, exist_ok=True)
     return Path(tempfile.mkdtemp(dir=root))
 
@@ -99,21 +96,21 @@ def parquet_rows(path: Path) -> int:
     return pq.ParquetFile(path).metadata.num_rows
 
 
-def move_into_place(folder: Path, document_id: uuid.UUID) -> Path:
-    final = workbook_root() / str(document_id)
-    if final.exists():
-        shutil.rmtree(final)
-    folder.rename(final)
+def workbook_folder(document_id) -> str:
+    """The stored folder of a workbook version's sheets."""
+    return f"{WORKBOOKS}/{document_id}"
+
+
+def move_into_place(folder: Path, document_id: uuid.UUID) -> str:
+    """Store a staged folder's sheets as the workbook's; their stored folder."""
+    final = workbook_folder(document_id)
+    files_put_folder(folder, final)
     return final
 
 
 def workbook_remove(document_id) -> None:
     """Delete a workbook's Parquet folder; a folder already gone is fine."""
-    shutil.rmtree(workbook_root() / str(document_id), ignore_errors=True)
-
-
-def relative(path: Path) -> str:
-    return str(path.relative_to(Path(settings.ACEH_RAG.data_dir)))
+    files_delete_folder(workbook_folder(document_id))
 
 
 def _literal(path: Path) -> str:
@@ -122,4 +119,4 @@ def _literal(path: Path) -> str:
 
 def sheet_relation(storage: str) -> str:
     """The FROM clause of one stored sheet (a path we wrote, quoted as a literal)."""
-    return f"read_parquet({_literal(absolute(storage))})"
+    return f"read_parquet({_literal(files_local(storage))})"

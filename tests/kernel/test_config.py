@@ -53,6 +53,8 @@ def test_blank_is_unset(clean_env):
     ("ACEH_RAG_OPENDATA__PORTALS", "ftp://x", "must be http\\(s\\) URLs"),
     ("ACEH_RAG_AUTH__JWT_LEEWAY_SECONDS", "-1", "ACEH_RAG_AUTH__JWT_LEEWAY_SECONDS"),
     ("ACEH_RAG_LLM__BASE_URL", "http://llm", "needs"),
+    ("ACEH_RAG_FILES__BACKEND", "s3", "ACEH_RAG_FILES__BACKEND=s3 needs ACEH_RAG_FILES__BUCKET"),
+    ("ACEH_RAG_FILES__BACKEND", "ftp", "ACEH_RAG_FILES__BACKEND"),
 ])
 def test_a_bad_value_fails_at_start_naming_the_variable(clean_env, name, value, message):
     clean_env.setenv(name, value)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
+from kernel.files import files_local
 from kernel.principal import ANONYMOUS
 from livedata.models import Workbook
 from livedata.workbooks import storage
@@ -104,7 +105,7 @@ def test_deleting_a_workbook_removes_its_parquet_files_after_commit(django_captu
     from retrieval.services import document_delete
 
     outcome = ingest(csv_bytes(POPULATION), "hapus.csv")
-    folder = storage.workbook_root() / str(outcome.document_id)
+    folder = files_local(storage.workbook_folder(outcome.document_id))
     assert any(folder.glob("*.parquet"))
     with django_capture_on_commit_callbacks(execute=True):
         document_delete(document=Document.objects.get(pk=outcome.document_id))
@@ -116,7 +117,7 @@ def test_a_rolled_back_delete_keeps_the_parquet_files():
     from django.db import transaction
 
     outcome = ingest(csv_bytes(POPULATION), "tetap.csv")
-    folder = storage.workbook_root() / str(outcome.document_id)
+    folder = files_local(storage.workbook_folder(outcome.document_id))
     with pytest.raises(RuntimeError):
         with transaction.atomic():
             Document.objects.filter(pk=outcome.document_id).delete()

@@ -94,3 +94,16 @@ def test_each_compose_property_is_checked(tmp_path, change, finding):
     result = compose_check(text.replace(old, new, 1), tmp_path)
     assert result.returncode == 1
     assert finding in result.stdout, result.stdout
+
+
+def test_the_compose_file_scales_by_configuration_and_shares_files_through_an_object_store():
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    for name in ("web", "worker"):
+        env = services[name]["environment"]
+        assert env["ACEH_RAG_FILES__BACKEND"] == "s3" and env["ACEH_RAG_FILES__ENDPOINT_URL"].endswith("minio:9000}")
+        assert services[name]["depends_on"]["minio-bucket"] == {"condition": "service_completed_successfully"}
+    worker = services["worker"]
+    assert "--concurrency=${ACEH_RAG_WORKER_CONCURRENCY:-2}" in worker["command"]
+    assert worker["deploy"]["replicas"] == "${ACEH_RAG_WORKER_REPLICAS:-1}"
+    assert services["embeddings"]["profiles"] == ["embedding-server"]
+    assert services["minio"]["healthcheck"]["test"] == ["CMD", "mc", "ready", "local"]
