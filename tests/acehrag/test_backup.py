@@ -14,6 +14,7 @@ from django.core.management import call_command
 from acehrag.embedded_db import embedded_server
 from tests.conftest import ROOT, server_env
 from tests.factories import make_document
+from tests.s3_server import s3_server
 
 QANUN = "QANUN ACEH NOMOR 77 TAHUN 2026\nTENTANG ARSIP\n\nPasal 1\nArsip daerah disimpan paling singkat sepuluh tahun.\n"
 
@@ -72,10 +73,17 @@ def test_backup_then_restore_into_a_fresh_database_and_data_dir_gives_the_same_c
         assert snapshot(server.conninfo(fresh_db)) == before
         assert stored_files(fresh_dir) == stored_files(Path(settings.ACEH_RAG.data_dir))
         assert any(name.startswith("sources/") for name in stored_files(fresh_dir))
-        # A second restore over the first is refused by nothing and changes nothing.
-        again = subprocess.run([sys.executable, "manage.py", "restore", str(backup)], cwd=ROOT, env=env,
-                               capture_output=True, text=True, timeout=300)
-        assert again.returncode == 0 and snapshot(server.conninfo(fresh_db)) == before
+        # A second restore over the first is refused by nothing and changes nothing; with the files in a bucket
+        # (how a deployment moves its files out of the data directory) the bucket receives every one of them.
+        with s3_server() as s3:
+            bucket = s3.bucket()
+            again = subprocess.run([sys.executable, "manage.py", "restore", str(backup)], cwd=ROOT,
+                                   env={**env, **s3.env(bucket)}, capture_output=True, text=True, timeout=300)
+            assert again.returncode == 0, again.stderr[-3000:]
+            client = s3.client()
+            in_bucket = {key: client.get_object(Bucket=bucket, Key=key)["Body"].read() for key in s3.keys(bucket)}
+        assert snapshot(server.conninfo(fresh_db)) == before
+        assert in_bucket == stored_files(Path(settings.ACEH_RAG.data_dir))
     finally:
         with psycopg.connect(**server.conninfo("postgres"), autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{fresh_db}" WITH (FORCE)')
