@@ -249,7 +249,7 @@ def main() -> None:
     parser.add_argument("--maintenance-work-mem", help="for the index builds (default: fitted to the rows and the machine)")
     parser.add_argument("--parallel-workers", type=int, default=1, help="max_parallel_maintenance_workers for the builds")
     parser.add_argument("--hnsw-m", type=int, default=16)
-    parser.add_argument("--ef-construction", type=int, default=64)
+    parser.add_argument("--ef-construction", type=int, default=200)  # as migration 0013 builds it
     parser.add_argument("--rebuild", action="store_true",
                         help="rebuild the indexes at the loaded size (with the build options given) and measure; "
                              "the row is printed and written to --json, the stored row is kept")

@@ -114,3 +114,16 @@ def document_condition_sql(condition: Q) -> tuple[str, list]:
     compiler = query.get_compiler(connection=connection)
     sql, params = query.where.as_sql(compiler, connection)
     return f"{CHUNK_ENABLED_SQL} AND ({sql or 'TRUE'})", list(params)
+
+
+def admitted_document_ids(condition: Q, cap: int) -> list[uuid.UUID] | None:
+    """The ids of the documents ``condition`` admits, or None when there are more than ``cap``."""
+    ids = list(Document.objects.filter(condition).order_by().values_list("id", flat=True)[: cap + 1])
+    return ids if len(ids) <= cap else None
+
+
+def document_ids_condition_sql(document_ids: list[uuid.UUID]) -> tuple[str, list]:
+    """The chunk predicate of ``document_condition_sql`` for documents already admitted (no join needed):
+    a search scoped to named sources filters by their ids instead of joining every match to its document,
+    which PostgreSQL plans as one full-text index scan per document (at 100k chunks 146 ms instead of 7)."""
+    return f"{CHUNK_ENABLED_SQL} AND c.document_id = ANY(%s::uuid[])", [list(document_ids)]

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connection
 
-from retrieval.access import document_condition_sql
+from retrieval.access import admitted_document_ids, document_condition_sql, document_ids_condition_sql
 from retrieval.search.colloquial import forget_present_words, formal_terms
 from retrieval.search.telemetry import traced_lexical_leg
 
@@ -192,10 +192,11 @@ ORDER BY rank DESC, id
 LIMIT %s
 """
 
+_DOCUMENT_JOIN = "JOIN retrieval_document ON retrieval_document.id = c.document_id"
 _NOMINATION_SQL = """(
     SELECT c.id, c.search_vector || ''::tsvector AS search_vector
     FROM retrieval_chunk c
-    JOIN retrieval_document ON retrieval_document.id = c.document_id
+    {join}
     WHERE c.search_vector @@ %s::tsquery {earlier} AND {predicate} {exclude}
 )"""
 
@@ -214,16 +215,17 @@ def _rank_sql(weights: dict[str, float]) -> tuple[str, list]:
 
 
 def _run_tier(
-    groups: list[str], weights: dict[str, float], predicate: tuple[str, list], exclude: list[uuid.UUID], limit: int
+    groups: list[str], weights: dict[str, float], predicate: tuple[str, list, str], exclude: list[uuid.UUID], limit: int
 ):
     """Rank the matches of ``groups`` (tsqueries, nominated in this order, each without the earlier ones' matches)."""
-    predicate_sql, predicate_params = predicate
+    predicate_sql, predicate_params, join = predicate
     exclude_sql = "AND NOT (c.id = ANY(%s))" if exclude else ""
     nominations, params = [], []
     for index, group in enumerate(groups):
         earlier = groups[:index]
         earlier_sql = "AND NOT c.search_vector @@ %s::tsquery" if earlier else ""
-        nominations.append(_NOMINATION_SQL.format(earlier=earlier_sql, predicate=predicate_sql, exclude=exclude_sql))
+        nominations.append(_NOMINATION_SQL.format(join=join, earlier=earlier_sql, predicate=predicate_sql,
+                                                  exclude=exclude_sql))
         params.append(group)
         if earlier:
             params.append(" | ".join(f"({query})" for query in earlier))
@@ -245,17 +247,33 @@ def _rarest_first(lexemes: list[str], shares: dict[str, float]) -> list[str]:
     return [_tsquery([lexeme], "&") for lexeme in sorted(lexemes, key=lambda lexeme: (shares[lexeme], lexeme))]
 
 
+# A search scoped to named sources admitting at most this many documents filters the matches by their ids.
+SCOPED_MAX_DOCUMENTS = 5000
+
+
+def _predicate(document_condition, scoped: bool) -> tuple[str, list, str]:
+    """The nomination's chunk predicate, its parameters and its join (none when filtering by admitted ids)."""
+    admitted = admitted_document_ids(document_condition, SCOPED_MAX_DOCUMENTS) if scoped else None
+    if admitted is not None:
+        return (*document_ids_condition_sql(admitted), "")
+    return (*document_condition_sql(document_condition), _DOCUMENT_JOIN)
+
+
 @traced_lexical_leg
 def chunk_search_lexical(
-    text: str, *, document_condition, limit: int, common_term_share: float = 0.05
+    text: str, *, document_condition, limit: int, common_term_share: float = 0.05, scoped: bool = False
 ) -> LexicalResult:
-    """Two-tier full-text search; ``document_condition`` is a ``Document`` Q."""
+    """Two-tier full-text search; ``document_condition`` is a ``Document`` Q.
+
+    ``scoped``: the caller named sources, so the documents they admit are read first and the matches
+    filtered by their ids (``SCOPED_MAX_DOCUMENTS``).
+    """
     lexemes = _lexemes(query_terms(text))
     if not lexemes:
         return LexicalResult((), (), "EMPTY", 0)
     shares, rows = lexeme_shares(lexemes)
     weights = {lexeme: idf(shares[lexeme], rows) for lexeme in lexemes}
-    predicate = document_condition_sql(document_condition)
+    predicate = _predicate(document_condition, scoped)
     all_words, matched = _run_tier([_tsquery(lexemes, "&")], weights, predicate, [], limit)
     if matched >= limit:
         tier = "all-words fill"

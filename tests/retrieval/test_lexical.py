@@ -102,3 +102,24 @@ def _texts(chunk_ids):
 def test_query_terms_drop_chat_function_words_and_english_modals():
     assert query_terms("udah gw ajuin trs gak ditanggepin, kalo gitu gimana?") == ["ajuin", "ditanggepin"]
     assert query_terms("Can my employer still fire me?") == ["employer", "fire"]
+
+
+def test_a_search_scoped_to_named_sources_filters_by_their_ids_and_finds_what_the_join_finds(monkeypatch):
+    from retrieval.access import Scope
+    from retrieval.models import Chunk
+
+    make_document(chunks=["Retribusi pasar dipungut setiap hari.", "Retribusi parkir dipungut di tepi jalan."],
+                  collection="Kota")
+    make_document(chunks=["Retribusi pasar ikan dipungut oleh dinas."], collection="Kota", confidential=True)
+    make_document(chunks=["Retribusi pasar di kabupaten lain."], collection="Kabupaten")
+    Chunk.objects.filter(text__contains="parkir").update(enabled=False)
+    anonymous = visible_documents_q(Principal(), Scope(collection_ids=("Kota",)))
+    joined = chunk_search_lexical("retribusi pasar", document_condition=anonymous, limit=10)
+    by_ids = chunk_search_lexical("retribusi pasar", document_condition=anonymous, limit=10, scoped=True)
+    texts = list(Chunk.objects.filter(id__in=by_ids.chunk_ids).values_list("text", flat=True))
+    # The same passages in the same order: the collection's visible, enabled ones only (not the confidential
+    # document, the disabled passage or the other collection's).
+    assert by_ids == joined and [text.split("\n")[-1] for text in texts] == ["Retribusi pasar dipungut setiap hari."]
+    # A scope admitting more documents than the bound falls back to the join, with the same result.
+    monkeypatch.setattr(lexical_module, "SCOPED_MAX_DOCUMENTS", 0)
+    assert chunk_search_lexical("retribusi pasar", document_condition=anonymous, limit=10, scoped=True) == joined
