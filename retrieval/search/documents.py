@@ -22,7 +22,8 @@ from typing import Sequence
 from django.db import connection
 
 from retrieval.search.glossary import Rewrite
-from retrieval.search.lexical import _lexemes, _rank_sql, _tsquery, idf, lexeme_shares, query_terms
+from retrieval.search.lexical import _lexemes, idf, lexeme_shares, query_terms
+from retrieval.search.lexical_tiers import rank_sql as _rank_sql, tsquery as _tsquery
 from retrieval.search.centering import centered_literals
 
 EVIDENCE_PASSAGES = 3

@@ -35,7 +35,8 @@ from retrieval.search.clauses import (
 )
 from retrieval.search.definitions import definition_term, defining_chunks
 from retrieval.search.glossary import Rewrite, rewrite_query
-from retrieval.search.lexical import _lexemes, _rank_sql, _tsquery, idf, lexeme_shares, query_terms
+from retrieval.search.lexical import _lexemes, idf, lexeme_shares, query_terms
+from retrieval.search.lexical_tiers import rank_sql as _rank_sql, tsquery as _tsquery
 from retrieval.search.naming import (
     ArticleLocator,
     NamedRegulation,

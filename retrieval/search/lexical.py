@@ -7,7 +7,7 @@ statistics place in at least ``common_term_share`` of passages (``aceh``,
 ``pasal``, ``tahun``) still ranks but does not nominate on its own. If the
 rare terms match nothing, every term nominates. The decision is reported as
 ``all-words fill``, ``PARTIAL N`` or ``NONE``. At most ``RANK_BOUND`` matches
-per tier are ranked; an any-word tier nominates the matches of its rarest
+per tier are ranked (``lexical_tiers.RANK_BOUND``); an any-word tier nominates the matches of its rarest
 term first, so a bound drops the passages with the least telling words.
 
 PostgreSQL's ``indonesian`` configuration stems but has no stop-word list, so
@@ -28,6 +28,9 @@ from django.db import connection
 
 from retrieval.access import admitted_document_ids, document_condition_sql, document_ids_condition_sql
 from retrieval.search.colloquial import forget_present_words, formal_terms
+from retrieval.search import lexical_tiers
+from retrieval.search.lexical_tiers import DOCUMENT_JOIN, dense_prefix_pages, run_tier
+from retrieval.search.lexical_tiers import tsquery as _tsquery
 from retrieval.search.telemetry import traced_lexical_leg
 
 # Indonesian function and question words that carry no topic (chat Indonesian's and English modals too).
@@ -45,10 +48,6 @@ STOP_WORDS = frozenset(
     """.split()
 )
 TERM_PATTERN = re.compile(r"\w+", re.UNICODE)
-# Bound on how many full-text matches are ranked (DESIGN.md: rank a bounded set).
-# With rarest-first nomination, 500 ranks the same top 10 as 1,000 did on the
-# real-corpus questions (300 already loses some) at about half the cost.
-RANK_BOUND = 500
 MAX_QUERY_TERMS = 32
 
 
@@ -87,7 +86,7 @@ def _stemmed(terms: tuple[str, ...]) -> tuple[str, ...]:
 
 
 _stats_lock = threading.Lock()
-_stats_cache: dict[str, tuple[float, dict[str, float], float]] = {}
+_stats_cache: dict[str, tuple[float, dict[str, float], float, int]] = {}
 _share_cache: dict[tuple[str, str], tuple[float, float]] = {}
 
 
@@ -95,8 +94,8 @@ def _ttl() -> float:
     return settings.ACEH_RAG.retrieval.lexeme_statistics_ttl_seconds
 
 
-def _common_lexemes() -> tuple[dict[str, float], float]:
-    """Frequent lexemes with their share of passages (``pg_stats``), and the row count.
+def _common_lexemes() -> tuple[dict[str, float], float, int]:
+    """Frequent lexemes with their share of passages (``pg_stats``), the row count and the table's pages.
 
     ANALYZE samples the tsvector column and keeps its most common lexemes with
     their frequencies: one catalogue lookup instead of counting matches over
@@ -107,22 +106,23 @@ def _common_lexemes() -> tuple[dict[str, float], float]:
     with _stats_lock:
         cached = _stats_cache.get(alias)
         if cached and now - cached[0] < _ttl():
-            return cached[1], cached[2]
+            return cached[1], cached[2], cached[3]
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats "
             "WHERE tablename = 'retrieval_chunk' AND attname = 'search_vector'"
         )
         row = cursor.fetchone()
-        cursor.execute("SELECT reltuples FROM pg_class WHERE relname = 'retrieval_chunk'")
-        rows = float(cursor.fetchone()[0] or 0)
+        cursor.execute("SELECT reltuples, relpages FROM pg_class WHERE relname = 'retrieval_chunk'")
+        rows, pages = cursor.fetchone()
+        rows = float(rows or 0)
         if rows <= 0:  # never analysed: count (small tables only reach this)
             cursor.execute("SELECT count(*) FROM retrieval_chunk")
             rows = float(cursor.fetchone()[0])
     common = {lexeme: float(freq) for lexeme, freq in zip(row[0], row[1])} if row and row[0] else {}
     with _stats_lock:
-        _stats_cache[alias] = (now, common, rows)
-    return common, rows
+        _stats_cache[alias] = (now, common, rows, int(pages or 0))
+    return common, rows, int(pages or 0)
 
 
 def lexeme_shares(lexemes: list[str]) -> tuple[dict[str, float], float]:
@@ -134,7 +134,7 @@ def lexeme_shares(lexemes: list[str]) -> tuple[dict[str, float], float]:
     Only before the first ANALYZE, when there is no list, are matches counted
     (small tables only reach this).
     """
-    common, rows = _common_lexemes()
+    common, rows, _ = _common_lexemes()
     shares: dict[str, float] = {}
     rare_estimate = min(common.values()) / 2 if common else None
     now = time.monotonic()
@@ -165,81 +165,10 @@ def forget_lexeme_statistics() -> None:
         _share_cache.clear()
 
 
-def _tsquery(lexemes: list[str], operator: str) -> str:
-    quoted = ["'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'" for lexeme in lexemes]
-    return f" {operator} ".join(quoted)
-
-
 def idf(share: float, rows: float) -> float:
     """BM25's inverse document frequency from a passage share."""
     documents = share * rows
     return math.log(1.0 + (rows - documents + 0.5) / (documents + 0.5))
-
-
-# Each nomination group adds the matches that the earlier groups did not; the
-# LIMIT stops the UNION ALL, so later groups are not even scanned once the
-# bound is full.
-# The matched rows keep a detoasted copy of their tsvector: ranking calls
-# ts_rank once per query lexeme, and each call would otherwise detoast it again.
-_TIER_SQL = """
-WITH matched AS MATERIALIZED (
-    SELECT * FROM ({nominations}) AS nominated
-    LIMIT %s
-)
-SELECT id, {rank} AS rank, count(*) OVER () AS matched
-FROM matched
-ORDER BY rank DESC, id
-LIMIT %s
-"""
-
-_DOCUMENT_JOIN = "JOIN retrieval_document ON retrieval_document.id = c.document_id"
-_NOMINATION_SQL = """(
-    SELECT c.id, c.search_vector || ''::tsvector AS search_vector
-    FROM retrieval_chunk c
-    {join}
-    WHERE c.search_vector @@ %s::tsquery {earlier} AND {predicate} {exclude}
-)"""
-
-
-def _rank_sql(weights: dict[str, float]) -> tuple[str, list]:
-    """Sum over query lexemes of idf x ts_rank: term frequency with an IDF weight.
-
-    ``ts_rank`` alone has no notion of how rare a term is, so a passage
-    repeating "aceh" would outrank one containing the question's rare word.
-    """
-    parts, params = [], []
-    for lexeme, weight in weights.items():
-        parts.append("%s * ts_rank(search_vector, %s::tsquery, 1)")
-        params += [weight, _tsquery([lexeme], "&")]
-    return " + ".join(parts) or "0", params
-
-
-def _run_tier(
-    groups: list[str], weights: dict[str, float], predicate: tuple[str, list, str], exclude: list[uuid.UUID], limit: int
-):
-    """Rank the matches of ``groups`` (tsqueries, nominated in this order, each without the earlier ones' matches)."""
-    predicate_sql, predicate_params, join = predicate
-    exclude_sql = "AND NOT (c.id = ANY(%s))" if exclude else ""
-    nominations, params = [], []
-    for index, group in enumerate(groups):
-        earlier = groups[:index]
-        earlier_sql = "AND NOT c.search_vector @@ %s::tsquery" if earlier else ""
-        nominations.append(_NOMINATION_SQL.format(join=join, earlier=earlier_sql, predicate=predicate_sql,
-                                                  exclude=exclude_sql))
-        params.append(group)
-        if earlier:
-            params.append(" | ".join(f"({query})" for query in earlier))
-        params += predicate_params
-        if exclude:
-            params.append(exclude)
-    rank_sql, rank_params = _rank_sql(weights)
-    sql = _TIER_SQL.format(nominations=" UNION ALL ".join(nominations), rank=rank_sql)
-    params += [RANK_BOUND, *rank_params, limit]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    matched = rows[0][2] if rows else 0
-    return [(row[0], float(row[1])) for row in rows], int(matched)
 
 
 def _rarest_first(lexemes: list[str], shares: dict[str, float]) -> list[str]:
@@ -256,7 +185,17 @@ def _predicate(document_condition, scoped: bool) -> tuple[str, list, str]:
     admitted = admitted_document_ids(document_condition, SCOPED_MAX_DOCUMENTS) if scoped else None
     if admitted is not None:
         return (*document_ids_condition_sql(admitted), "")
-    return (*document_condition_sql(document_condition), _DOCUMENT_JOIN)
+    return (*document_condition_sql(document_condition), DOCUMENT_JOIN)
+
+
+def _all_words_tier(lexemes, shares, rows, weights, predicate, limit):
+    """The passages holding every lexeme: from the table's head when they are dense there (lexical_tiers.py)."""
+    head = dense_prefix_pages(lexemes, shares, rows, _common_lexemes()[2])
+    if head:
+        hits, matched = run_tier([_tsquery(lexemes, "&")], weights, predicate, [], limit, head_pages=head)
+        if matched >= lexical_tiers.RANK_BOUND:
+            return hits, matched
+    return run_tier([_tsquery(lexemes, "&")], weights, predicate, [], limit)
 
 
 @traced_lexical_leg
@@ -274,7 +213,7 @@ def chunk_search_lexical(
     shares, rows = lexeme_shares(lexemes)
     weights = {lexeme: idf(shares[lexeme], rows) for lexeme in lexemes}
     predicate = _predicate(document_condition, scoped)
-    all_words, matched = _run_tier([_tsquery(lexemes, "&")], weights, predicate, [], limit)
+    all_words, matched = _all_words_tier(lexemes, shares, rows, weights, predicate, limit)
     if matched >= limit:
         tier = "all-words fill"
     elif matched:
@@ -287,9 +226,9 @@ def chunk_search_lexical(
         seen = [chunk_id for chunk_id, _ in hits]
         extra: list = []
         if rare:
-            extra, _ = _run_tier(_rarest_first(rare, shares), weights, predicate, seen, limit - len(hits))
+            extra, _ = run_tier(_rarest_first(rare, shares), weights, predicate, seen, limit - len(hits))
         if not extra:
-            extra, _ = _run_tier(_rarest_first(lexemes, shares), weights, predicate, seen, limit - len(hits))
+            extra, _ = run_tier(_rarest_first(lexemes, shares), weights, predicate, seen, limit - len(hits))
         hits += extra
     return LexicalResult(
         chunk_ids=tuple(chunk_id for chunk_id, _ in hits),

@@ -7,6 +7,7 @@ from django.db import connection
 from kernel.principal import Principal
 from retrieval.access import visible_documents_q
 from retrieval.search import lexical as lexical_module
+from retrieval.search import lexical_tiers
 from retrieval.search.lexical import chunk_search_lexical, forget_lexeme_statistics, query_terms
 from tests.factories import make_document
 
@@ -84,7 +85,7 @@ def test_a_ranking_bound_keeps_the_rarest_terms_matches(monkeypatch):
     zakat = [f"Zakat dibayar melalui amil nomor {i}." for i in range(6)]
     make_analysed_document(zakat + ["Kerbau dipelihara warga gampong."] + filler)
     # When fewer matches may be ranked than there are.
-    monkeypatch.setattr(lexical_module, "RANK_BOUND", 3)
+    monkeypatch.setattr(lexical_tiers, "RANK_BOUND", 3)
     result = lexical("zakat kerbau", limit=5)
     # Then the rarer term's passage is among those ranked, and ranks first.
     assert result.tier == "NONE"
@@ -123,3 +124,38 @@ def test_a_search_scoped_to_named_sources_filters_by_their_ids_and_finds_what_th
     # A scope admitting more documents than the bound falls back to the join, with the same result.
     monkeypatch.setattr(lexical_module, "SCOPED_MAX_DOCUMENTS", 0)
     assert chunk_search_lexical("retribusi pasar", document_condition=anonymous, limit=10, scoped=True) == joined
+
+
+def test_dense_words_are_read_from_the_tables_head_only_when_that_is_cheaper():
+    from retrieval.search.lexical_tiers import dense_prefix_pages
+
+    shares = {"atur": 0.35, "bentuk": 0.55, "undang": 0.64, "zakat": 0.004}
+    # At 1M passages on 60k pages, three common words together (estimated 12%) are read from the head ...
+    head = dense_prefix_pages(["atur", "bentuk", "undang"], shares, 1_000_000, 60_000)
+    assert head is not None and 400 < head < 1000
+    # ... but not at 10k passages (the index reads few matches), nor a rare word at any size.
+    assert dense_prefix_pages(["atur", "bentuk", "undang"], shares, 10_000, 600) is None
+    assert dense_prefix_pages(["zakat"], shares, 1_000_000, 60_000) is None
+
+
+def test_the_tables_head_gives_the_passages_the_index_gives_and_falls_back_when_it_holds_too_few(monkeypatch):
+    # Given 40 passages holding "retribusi pasar" among others,
+    make_analysed_document([f"Retribusi pasar nomor {i} dipungut harian." for i in range(40)]
+                           + [f"Ketentuan lain nomor {i}." for i in range(40)])
+    monkeypatch.setattr(lexical_tiers, "RANK_BOUND", 5)
+    heads = []
+    real_run_tier = lexical_tiers.run_tier
+    monkeypatch.setattr(lexical_module, "run_tier", lambda *a, **k: heads.append(k.get("head_pages")) or real_run_tier(*a, **k))
+    # when the index alone answers,
+    by_index = lexical("retribusi pasar", limit=3)
+    assert heads == [None]
+    # then a head read in table order (here the whole table) ranks the same passages from the same first matches,
+    everything = 10**6
+    monkeypatch.setattr(lexical_module, "dense_prefix_pages", lambda *a: everything)
+    heads.clear()
+    assert lexical("retribusi pasar", limit=3) == by_index and heads == [everything]
+    # and a head holding fewer matches than the bound is read again through the index.
+    monkeypatch.setattr(lexical_tiers, "RANK_BOUND", 60)
+    heads.clear()
+    result = lexical("retribusi pasar", limit=3)
+    assert heads == [everything, None] and result.all_words_count == 40
