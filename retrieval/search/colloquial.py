@@ -19,6 +19,8 @@ import time
 from django.conf import settings
 from django.db import connection
 
+from retrieval.search.lexeme_stats import common_lexemes
+
 MAX_FORMS = 24
 _VOWEL = "aeiou"
 _OPENED = re.compile(r"^(?P<head>.*[^aeiou]?)e(?P<coda>[^aeiou]{1,2})$")
@@ -63,8 +65,14 @@ def formal_forms(word: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(f for f in forms if f != word))[:MAX_FORMS]
 
 
-_PRESENT_SQL = ("SELECT w FROM unnest(%s::text[]) AS w WHERE EXISTS "
-                "(SELECT 1 FROM retrieval_chunk WHERE search_vector @@ plainto_tsquery('indonesian', w))")
+# A word whose lexemes are all among the statistics' common ones is present without a scan (CASE evaluates
+# lazily): an EXISTS through the GIN index reads every match first, 100-170 ms for common words at 1M chunks.
+_PRESENT_SQL = """
+SELECT w FROM unnest(%s::text[]) AS w
+WHERE CASE WHEN tsvector_to_array(to_tsvector('indonesian', w)) <@ %s::text[]
+            AND cardinality(tsvector_to_array(to_tsvector('indonesian', w))) > 0 THEN TRUE
+           ELSE EXISTS (SELECT 1 FROM retrieval_chunk WHERE search_vector @@ plainto_tsquery('indonesian', w)) END
+"""
 _lock = threading.Lock()
 _present_cache: dict[tuple[str, str], tuple[float, bool]] = {}
 
@@ -78,7 +86,7 @@ def _present(words: list[str]) -> set[str]:
     asked = [w for w in dict.fromkeys(words) if w not in known]
     if asked:
         with connection.cursor() as cursor:
-            cursor.execute(_PRESENT_SQL, [asked])
+            cursor.execute(_PRESENT_SQL, [asked, list(common_lexemes()[0])])
             found = {row[0] for row in cursor.fetchall()}
         with _lock:
             for word in asked:

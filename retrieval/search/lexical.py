@@ -18,16 +18,14 @@ from __future__ import annotations
 import functools
 import math
 import re
-import threading
-import time
 import uuid
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.db import connection
 
 from retrieval.access import admitted_document_ids, document_condition_sql, document_ids_condition_sql
 from retrieval.search.colloquial import forget_present_words, formal_terms
+from retrieval.search.lexeme_stats import common_lexemes, forget_statistics, lexeme_shares
 from retrieval.search import lexical_tiers
 from retrieval.search.lexical_tiers import DOCUMENT_JOIN, dense_prefix_pages, run_tier
 from retrieval.search.lexical_tiers import tsquery as _tsquery
@@ -85,84 +83,9 @@ def _stemmed(terms: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(sorted(row[0] for row in cursor.fetchall()))
 
 
-_stats_lock = threading.Lock()
-_stats_cache: dict[str, tuple[float, dict[str, float], float, int]] = {}
-_share_cache: dict[tuple[str, str], tuple[float, float]] = {}
-
-
-def _ttl() -> float:
-    return settings.ACEH_RAG.retrieval.lexeme_statistics_ttl_seconds
-
-
-def _common_lexemes() -> tuple[dict[str, float], float, int]:
-    """Frequent lexemes with their share of passages (``pg_stats``), the row count and the table's pages.
-
-    ANALYZE samples the tsvector column and keeps its most common lexemes with
-    their frequencies: one catalogue lookup instead of counting matches over
-    the whole table. Cached briefly per process.
-    """
-    alias = connection.alias
-    now = time.monotonic()
-    with _stats_lock:
-        cached = _stats_cache.get(alias)
-        if cached and now - cached[0] < _ttl():
-            return cached[1], cached[2], cached[3]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats "
-            "WHERE tablename = 'retrieval_chunk' AND attname = 'search_vector'"
-        )
-        row = cursor.fetchone()
-        cursor.execute("SELECT reltuples, relpages FROM pg_class WHERE relname = 'retrieval_chunk'")
-        rows, pages = cursor.fetchone()
-        rows = float(rows or 0)
-        if rows <= 0:  # never analysed: count (small tables only reach this)
-            cursor.execute("SELECT count(*) FROM retrieval_chunk")
-            rows = float(cursor.fetchone()[0])
-    common = {lexeme: float(freq) for lexeme, freq in zip(row[0], row[1])} if row and row[0] else {}
-    with _stats_lock:
-        _stats_cache[alias] = (now, common, rows, int(pages or 0))
-    return common, rows, int(pages or 0)
-
-
-def lexeme_shares(lexemes: list[str]) -> tuple[dict[str, float], float]:
-    """Share of passages containing each lexeme, and the passage count.
-
-    Common lexemes come from the statistics. A lexeme missing from that list
-    is rarer than its rarest entry, so half that frequency is its estimate
-    (the planner reasons the same way) and no statement runs at query time.
-    Only before the first ANALYZE, when there is no list, are matches counted
-    (small tables only reach this).
-    """
-    common, rows, _ = _common_lexemes()
-    shares: dict[str, float] = {}
-    rare_estimate = min(common.values()) / 2 if common else None
-    now = time.monotonic()
-    for lexeme in lexemes:
-        if lexeme in common:
-            shares[lexeme] = common[lexeme]
-            continue
-        if rare_estimate is not None:
-            shares[lexeme] = rare_estimate
-            continue
-        key = (connection.alias, lexeme)
-        cached = _share_cache.get(key)
-        if cached and now - cached[0] < _ttl():
-            shares[lexeme] = cached[1]
-            continue
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM retrieval_chunk WHERE search_vector @@ %s::tsquery", [_tsquery([lexeme], "&")])
-            share = cursor.fetchone()[0] / max(rows, 1.0)
-        _share_cache[key] = (now, share)
-        shares[lexeme] = share
-    return shares, rows
-
-
 def forget_lexeme_statistics() -> None:
     forget_present_words()
-    with _stats_lock:
-        _stats_cache.clear()
-        _share_cache.clear()
+    forget_statistics()
 
 
 def idf(share: float, rows: float) -> float:
@@ -190,7 +113,7 @@ def _predicate(document_condition, scoped: bool) -> tuple[str, list, str]:
 
 def _all_words_tier(lexemes, shares, rows, weights, predicate, limit):
     """The passages holding every lexeme: from the table's head when they are dense there (lexical_tiers.py)."""
-    head = dense_prefix_pages(lexemes, shares, rows, _common_lexemes()[2])
+    head = dense_prefix_pages(lexemes, shares, rows, common_lexemes()[2])
     if head:
         hits, matched = run_tier([_tsquery(lexemes, "&")], weights, predicate, [], limit, head_pages=head)
         if matched >= lexical_tiers.RANK_BOUND:
