@@ -84,11 +84,21 @@ def test_grounding_badge_snippet_renders_the_seed_examples():
 
 @pytest.fixture(scope="module")
 def sample_corpus(django_db_setup, django_db_blocker):
-    from retrieval.services import sample_corpus_ingest
+    """The corpus `make run` serves: the sample corpus alone, with its own full-text statistics.
+
+    `make run` ingests it into an empty database and runs ANALYZE (``sample_corpus_ingest_if_empty``). Without
+    the ANALYZE the lexical tiers read the term shares of whatever corpus this worker's database last analysed
+    (with ../shared present, often the real corpus), and the README's answers changed with the file order.
+    """
+    from retrieval.search.lexical import forget_lexeme_statistics
+    from retrieval.services import chunk_statistics_refresh, sample_corpus_ingest
     from tests.conftest import purge_committed_corpus
 
     with django_db_blocker.unblock():
+        purge_committed_corpus()
         assert all(o.status == "ingested" for o in sample_corpus_ingest())
+        chunk_statistics_refresh()
+        forget_lexeme_statistics()
     yield
     with django_db_blocker.unblock():
         purge_committed_corpus()
