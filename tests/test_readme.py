@@ -87,18 +87,16 @@ def sample_corpus(django_db_setup, django_db_blocker):
     """The corpus `make run` serves: the sample corpus alone, with its own full-text statistics.
 
     `make run` ingests it into an empty database and runs ANALYZE (``sample_corpus_ingest_if_empty``). Without
-    the ANALYZE the lexical tiers read the term shares of whatever corpus this worker's database last analysed
-    (with ../shared present, often the real corpus), and the README's answers changed with the file order.
+    the ANALYZE the lexical tiers read the term shares of whatever corpus this worker's database last analysed,
+    and the README's answers changed with the file order (session 14: 3 of 5 parallel runs declined /query/v2).
     """
-    from retrieval.search.lexical import forget_lexeme_statistics
-    from retrieval.services import chunk_statistics_refresh, sample_corpus_ingest
-    from tests.conftest import purge_committed_corpus
+    from retrieval.services import sample_corpus_ingest
+    from tests.conftest import corpus_statistics_refresh, purge_committed_corpus
 
     with django_db_blocker.unblock():
         purge_committed_corpus()
         assert all(o.status == "ingested" for o in sample_corpus_ingest())
-        chunk_statistics_refresh()
-        forget_lexeme_statistics()
+        corpus_statistics_refresh()   # as every other committed-corpus fixture does (tests/conftest.py)
     yield
     with django_db_blocker.unblock():
         purge_committed_corpus()

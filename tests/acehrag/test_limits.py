@@ -31,10 +31,11 @@ TIGHT = {
 @pytest.fixture(scope="module")
 def sample_corpus(django_db_setup, django_db_blocker):
     from retrieval.services import sample_corpus_ingest
-    from tests.conftest import purge_committed_corpus
+    from tests.conftest import corpus_statistics_refresh, purge_committed_corpus
 
     with django_db_blocker.unblock():
         assert all(o.status == "ingested" for o in sample_corpus_ingest())
+        corpus_statistics_refresh()
     yield
     with django_db_blocker.unblock():
         from answering.models import AnswerTrace
