@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass
 
 from answering.extractive.anchors import ArticleLocator, NamedRegulation, find_article, find_named_regulations
-from answering.extractive.focus import Focus, question_focus
+from answering.extractive.focus import Focus, asked_units, question_focus
 from answering.text import content_stems
-from retrieval.facade.language import formal_forms
+from retrieval.facade.language import formal_forms, glossary_expansions
 
 ENGLISH_HINTS = re.compile(r"\b(what|which|who|how|when|where|does|do|is|are|the|of|according|please|can|may|must|"
                            r"should|my|our|i|we|under|law)\b", re.I)
@@ -130,9 +130,25 @@ def _read_asks(text: str) -> tuple[Focus, str]:
     return whole, _asks(text, whole)
 
 
-@functools.lru_cache(maxsize=512)
+def law_words(text: str) -> str:
+    """The question with each glossary phrase replaced by what it stands for ("UMP aceh 2026 brp sih" -> "upah
+    minimum provinsi aceh 2026 berapa sih"): the unit a figure question asks for is read in the law's words, so
+    an abbreviated wage asks for an amount as "upah" does."""
+    for phrase, expansion in glossary_expansions(text).items():
+        text = re.sub(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", expansion, text)
+    return text
+
+
 def read_question(text: str, language: str | None = None) -> Question:
+    """The question read once (cached by its text and its glossary reading, so a glossary edit is seen)."""
+    return _read_question(text, language, law_words(text))
+
+
+@functools.lru_cache(maxsize=512)
+def _read_question(text: str, language: str | None, expanded: str) -> Question:
     focus, asks = _read_asks(text)
+    if focus.kind == "figure" and expanded != text:
+        focus = Focus("figure", frozenset(asked_units(first_ask(expanded))) or focus.term_stems)
     named = find_named_regulations(text)
     rest = text
     for instrument in named:

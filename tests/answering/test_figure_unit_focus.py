@@ -71,3 +71,22 @@ def test_an_english_wage_question_opens_with_the_amount_not_with_a_scope_clause_
 def test_an_indonesian_yes_no_question_naming_a_cost_keeps_every_number_alike():
     focus = question_focus("Apakah anak yatim berusia 22 tahun masih bisa menerima bantuan biaya pendidikan?")
     assert focus.term_stems == frozenset()
+
+
+@pytest.mark.django_db
+def test_an_abbreviated_wage_asks_for_an_amount_read_in_the_glossarys_words():
+    from answering.extractive.focus import MONEY_ASKED
+    from answering.extractive.question import read_question
+    from retrieval.models import GlossaryEntry
+
+    question = "UMP aceh 2026 brp sih? udh ditetapin blm"
+    GlossaryEntry.objects.filter(phrase__iexact="UMP").delete()
+    # Without the glossary's reading "UMP" is no money word, and "brp sih" names no unit: any number would do,
+    assert read_question(question).focus.term_stems == frozenset()
+    # with it the question asks what "upah minimum provinsi" asks: an amount (the cache sees the edit).
+    GlossaryEntry.objects.create(phrase="UMP", expansion="upah minimum provinsi", kind=GlossaryEntry.Kind.ABBREVIATION)
+    read = read_question(question)
+    assert read.focus.kind == "figure" and read.focus.term_stems == frozenset({MONEY_ASKED})
+    wage = "Menetapkan Upah Minimum Provinsi (UMP) Aceh Tahun 2026 sebesar Rp3.932.552,00."
+    scope = "UMP Aceh Tahun 2026 berlaku bagi pekerja/buruh lajang dengan masa kerja kurang dari 1 (satu) tahun."
+    assert read.focus.satisfied_by(wage) and not read.focus.satisfied_by(scope)
