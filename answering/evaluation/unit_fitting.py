@@ -50,8 +50,9 @@ def question_examples(group: str, question: str, evidences: list[str], passages)
     from answering.extractive.question import read_question
     from answering.extractive.semantic import SemanticScorer
     from retrieval.facade import QueryVectors
+    from retrieval.facade.language import glossary_expansions
 
-    read = read_question(question)
+    read = read_question(question, expansions=glossary_expansions)   # as the answer step reads it
     vectors = QueryVectors()
     units = candidates(read, passages, SemanticScorer(lambda: vectors.get(question)))
     rows = [UnitExample(group, dict(c.features), int(any(states(e, c.text) for e in evidences if e)),

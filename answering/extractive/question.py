@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from answering.extractive.anchors import ArticleLocator, NamedRegulation, find_article, find_named_regulations
 from answering.extractive.focus import Focus, asked_units, question_focus
 from answering.text import content_stems
-from retrieval.facade.language import formal_forms, glossary_expansions
+from retrieval.facade.language import formal_forms
 
 ENGLISH_HINTS = re.compile(r"\b(what|which|who|how|when|where|does|do|is|are|the|of|according|please|can|may|must|"
                            r"should|my|our|i|we|under|law)\b", re.I)
@@ -130,18 +131,21 @@ def _read_asks(text: str) -> tuple[Focus, str]:
     return whole, _asks(text, whole)
 
 
-def law_words(text: str) -> str:
+def law_words(text: str, expansions: Callable[[str], dict[str, str]]) -> str:
     """The question with each glossary phrase replaced by what it stands for ("UMP aceh 2026 brp sih" -> "upah
     minimum provinsi aceh 2026 berapa sih"): the unit a figure question asks for is read in the law's words, so
-    an abbreviated wage asks for an amount as "upah" does."""
-    for phrase, expansion in glossary_expansions(text).items():
+    an abbreviated wage asks for an amount as "upah" does. ``expansions`` is the glossary (text -> its phrases
+    and what each stands for; retrieval's ``glossary_expansions``)."""
+    for phrase, expansion in expansions(text).items():
         text = re.sub(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", expansion, text)
     return text
 
 
-def read_question(text: str, language: str | None = None) -> Question:
-    """The question read once (cached by its text and its glossary reading, so a glossary edit is seen)."""
-    return _read_question(text, language, law_words(text))
+def read_question(text: str, language: str | None = None, *,
+                  expansions: Callable[[str], dict[str, str]] | None = None) -> Question:
+    """The question read once; with ``expansions`` (the glossary) a figure's unit is read in the law's words
+    (cached by the text and that reading, so a glossary edit is seen)."""
+    return _read_question(text, language, law_words(text, expansions) if expansions else text)
 
 
 @functools.lru_cache(maxsize=512)

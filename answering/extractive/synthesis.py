@@ -135,7 +135,7 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
     and what they stand for) and ``semantic`` (the question's vector against units and passages) are signals;
     without one, that signal sits at its neutral value.
     """
-    read = read_question(question)
+    read = read_question(question, expansions=expansions)
     lang = detect_language(question, language)
     if semantic is not None and semantic.model_name != frozen_params().embedding_model:
         semantic = None       # the semantic constants hold for the model they were fitted with (decision.py)

@@ -77,16 +77,33 @@ def test_an_indonesian_yes_no_question_naming_a_cost_keeps_every_number_alike():
 def test_an_abbreviated_wage_asks_for_an_amount_read_in_the_glossarys_words():
     from answering.extractive.focus import MONEY_ASKED
     from answering.extractive.question import read_question
+    from retrieval.facade.language import glossary_expansions
     from retrieval.models import GlossaryEntry
 
     question = "UMP aceh 2026 brp sih? udh ditetapin blm"
     GlossaryEntry.objects.filter(phrase__iexact="UMP").delete()
     # Without the glossary's reading "UMP" is no money word, and "brp sih" names no unit: any number would do,
-    assert read_question(question).focus.term_stems == frozenset()
+    assert read_question(question, expansions=glossary_expansions).focus.term_stems == frozenset()
     # with it the question asks what "upah minimum provinsi" asks: an amount (the cache sees the edit).
     GlossaryEntry.objects.create(phrase="UMP", expansion="upah minimum provinsi", kind=GlossaryEntry.Kind.ABBREVIATION)
-    read = read_question(question)
+    read = read_question(question, expansions=glossary_expansions)
     assert read.focus.kind == "figure" and read.focus.term_stems == frozenset({MONEY_ASKED})
     wage = "Menetapkan Upah Minimum Provinsi (UMP) Aceh Tahun 2026 sebesar Rp3.932.552,00."
     scope = "UMP Aceh Tahun 2026 berlaku bagi pekerja/buruh lajang dengan masa kerja kurang dari 1 (satu) tahun."
     assert read.focus.satisfied_by(wage) and not read.focus.satisfied_by(scope)
+
+
+def test_the_answer_to_an_abbreviated_wage_opens_with_the_amount_when_the_glossary_is_given():
+    import uuid
+
+    from answering.extractive.synthesis import synthesise
+    from answering.types import Passage
+
+    decree = Passage(uuid.uuid4(), uuid.uuid4(), "Keputusan Gubernur Contoh tentang Upah Minimum Provinsi Tahun 2026",
+                     "Keputusan Gubernur Contoh Diktum KESATU-KEEMPAT", ("Diktum",), "body",
+                     "KESATU : UMP Tahun 2026 berlaku bagi pekerja/buruh lajang dengan masa kerja kurang dari 1 (satu) "
+                     "tahun.\nKEDUA : Menetapkan Upah Minimum Provinsi (UMP) Tahun 2026 sebesar Rp3.932.552,00.", 1.0, {})
+    question = "UMP 2026 brp sih?"
+    glossary = {"UMP": "upah minimum provinsi", "brp": "berapa"}
+    read = synthesise(question, [decree], expansions=lambda text: {k: v for k, v in glossary.items() if k in text})
+    assert not read.no_answer and "Rp3.932.552,00" in read.claims[0].text
