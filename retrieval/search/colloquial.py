@@ -1,8 +1,8 @@
 """Colloquial Indonesian verbs read as the law's words: "nanggepin" is *menanggapi*, "mutusin" *memutuskan*.
 
 Everyday Indonesian (the Jakarta register most citizens write in) builds verbs with a bare nasal prefix and the
-suffix *-in* where the law writes *meN-…-i/-kan*, and opens a closed final syllable's vowel to *e*
-("dapet", "tanggep"). The glossary lists fixed colloquial words ("yg", "brp", "gimana"); this reads the
+suffix *-in* where the law writes *meN-…-i/-kan*, opens a closed final syllable's vowel to *e* ("dapet",
+"tanggep"), says a final diphthong as one vowel ("sampe", "kalo") and drops an h between vowels ("taun", "liat"). The glossary lists fixed colloquial words ("yg", "brp", "gimana"); this reads the
 productive ones by morphology, so a verb no list holds still meets the passage that uses its formal form.
 ``formal_forms`` gives the candidate formal words of one word (none for a word that shows no colloquial form);
 each candidate is a guess that only counts where the corpus or the cited passage actually has it:
@@ -24,16 +24,22 @@ from retrieval.search.lexeme_stats import common_lexemes
 MAX_FORMS = 24
 _VOWEL = "aeiou"
 _OPENED = re.compile(r"^(?P<head>.*[^aeiou]?)e(?P<coda>[^aeiou]{1,2})$")
+_DROPPED_H = re.compile(r"(?<=[^aeiou])(?:a[iu]|i[au]|u[a])(?=[^aeiou]?$)")
 
 
 def _bare(word: str) -> list[str]:
-    """The word without its colloquial suffix, and with a closed final syllable's e read back as a."""
+    """The word without its colloquial suffix, with a closed final syllable's e read back as a, a final e or o
+    after a consonant read back as the diphthong it stands for, and a dropped h between two vowels put back."""
     bases = [word]
     if word.endswith("in") and len(word) > 5 and word[-3] not in _VOWEL + "y":
         bases.append(word[:-2])                            # mutusin -> mutus
     for base in list(bases):
         if (opened := _OPENED.match(base)) and len(base) > 3:
             bases.append(f"{opened['head']}a{opened['coda']}")   # nanggep -> nanggap, dapet -> dapat
+    if len(word) > 3 and word[-1] in "eo" and word[-2] not in _VOWEL:
+        bases.append(word[:-1] + ("ai" if word[-1] == "e" else "au"))   # sampe -> sampai, kalo -> kalau
+    if dropped := _DROPPED_H.search(word):   # in the last syllable only: "aduannya", "keuangan" keep theirs
+        bases.append(f"{word[:dropped.start() + 1]}h{word[dropped.start() + 1:]}")   # taun -> tahun, liat -> lihat
     return bases
 
 
