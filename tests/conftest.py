@@ -44,14 +44,18 @@ class LiveServer:
         log_dir.mkdir(parents=True, exist_ok=True)
         self.log_path = log_dir / f"server-{self.port}.log"
         self._log = open(self.log_path, "wb")
-        self.process = subprocess.Popen(
-            server_argv("127.0.0.1", self.port),
-            cwd=ROOT,
-            env=env,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-        )
-        self._wait_until_up()
+        # whitenoise lists and stats ``staticfiles/`` as the server starts: another worker's collectstatic
+        # rewriting a file in between crashed it (FileNotFoundError, seen in a fresh clone), so starting holds
+        # the same lock as collecting.
+        with static_files_lock():
+            self.process = subprocess.Popen(
+                server_argv("127.0.0.1", self.port),
+                cwd=ROOT,
+                env=env,
+                stdout=self._log,
+                stderr=subprocess.STDOUT,
+            )
+            self._wait_until_up()
 
     def _wait_until_up(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
