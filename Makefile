@@ -70,7 +70,7 @@ fuzz: setup
 # (scripts/check_compose.py), then the image's build context and Dockerfile.
 docker-config: setup
 	@command -v docker-compose >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq docker-compose; }
-	POSTGRES_PASSWORD=check DJANGO_SECRET_KEY=check ACEH_RAG_API__KEYS=check \
+	POSTGRES_PASSWORD=check MINIO_ROOT_PASSWORD=check DJANGO_SECRET_KEY=check ACEH_RAG_API__KEYS=check \
 	  docker-compose -f docker/compose.yaml config | $(PY) scripts/check_compose.py docker/compose.yaml
 	@grep -q 'manage.py collectstatic --noinput' docker/Dockerfile || { echo 'docker/Dockerfile must run collectstatic (whitenoise serves STATIC_ROOT)'; exit 1; }
 	@grep -q -- '--require-hashes' docker/Dockerfile || { echo 'docker/Dockerfile must install the lock with --require-hashes'; exit 1; }
