@@ -34,6 +34,7 @@ from retrieval.search import chunk_search
 GRID: dict[str, tuple] = {
     "rrf_k": (5, 10, 20, 40, 60, 100),
     "semantic_weight": (0.5, 0.75, 1.0, 1.25, 1.5, 2.0),
+    "english_lexical_weight": (0.0, 0.25, 0.5, 0.75, 1.0),
     "document_weight": (0.0, 0.25, 0.5, 1.0, 1.5),
     "document_candidate_limit": (3, 5, 10),
     "feedback_weight": (0.0, 0.5, 1.0, 2.0),

@@ -24,6 +24,9 @@ class RetrievalSettings:
     rrf_k: AtLeast1 = FITTED["rrf_k"]
     semantic_weight: float = FITTED["semantic_weight"]
     lexical_weight: float = 1.0
+    # An English question's lexical leg matches only through the glossary and the names it holds, so its weight is
+    # fitted on its own (hybrid.py).
+    english_lexical_weight: float = FITTED.get("english_lexical_weight", 1.0)
     # The document leg: documents ranked by their title and identity card; a passage of the
     # document ranked r adds document_weight / (rrf_k + r) to its fused score.
     document_weight: float = FITTED["document_weight"]

@@ -211,7 +211,8 @@ def chunk_search(
         ranked = list(zip(lexical.chunk_ids, lexical.scores))
     else:
         legs = [([chunk_id for chunk_id, _ in semantic], config.semantic_weight)]
-        legs += [(list(lexical.chunk_ids), config.lexical_weight)] if lexical else []
+        lexical_weight = config.english_lexical_weight if rewrite.english else config.lexical_weight
+        legs += [(list(lexical.chunk_ids), lexical_weight)] if lexical else []
         ranked = reciprocal_rank_fusion(legs, config.rrf_k)
         if config.feedback_weight > 0:
             started = time.perf_counter()

@@ -63,3 +63,35 @@ def test_outside_a_transaction_the_lexical_leg_runs_on_a_worker_with_the_same_re
     assert lexical_threads[1] == threading.current_thread().name
     assert [hit.chunk.id for hit in overlapped.hits] == [hit.chunk.id for hit in sequential.hits]
     assert overlapped.lexical_tier == sequential.lexical_tier == "PARTIAL 1"
+
+
+def _fused_with(**values):
+    import dataclasses
+
+    from django.conf import settings
+    from django.test.utils import override_settings
+
+    retrieval = dataclasses.replace(settings.ACEH_RAG.retrieval, **values)
+    return override_settings(ACEH_RAG=dataclasses.replace(settings.ACEH_RAG, retrieval=retrieval))
+
+
+@pytest.mark.django_db
+def test_an_english_questions_lexical_leg_has_its_own_fitted_weight():
+    # Given passages the two legs order differently for one English question.
+    make_document(chunks=["Zakat profesi dibayar setiap bulan kepada Baitul Mal Aceh.",
+                          "Infak sukarela diterima Baitul Mal tanpa batas waktu.",
+                          "Payment of zakat every month is recorded by the treasurer of the zakat office.",
+                          "Sekolah dasar wajib bagi anak usia tujuh tahun."])
+    english = "when must the zakat payment be made every month"
+
+    def ids(mode, query):
+        return [hit.chunk.id for hit in chunk_search(query, mode=mode, top_k=4, principal=ADMIN).hits]
+
+    with _fused_with(document_weight=0.0, english_lexical_weight=0.0, lexical_weight=1.0):
+        # Then with its weight at 0 the English question is ranked by the semantic leg alone,
+        semantic_only = ids("semantic", english)
+        assert ids("hybrid", english) == semantic_only
+    with _fused_with(document_weight=0.0, english_lexical_weight=3.0, lexical_weight=1.0):
+        # and with a heavy weight the lexical leg's first passage leads it.
+        assert ids("hybrid", english)[0] == ids("lexical", english)[0]
+    assert ids("lexical", english)[0] != semantic_only[0]
