@@ -83,6 +83,15 @@ def test_an_english_questions_lexical_leg_has_its_own_fitted_weight():
                           "Payment of zakat every month is recorded by the treasurer of the zakat office.",
                           "Sekolah dasar wajib bagi anak usia tujuh tahun."])
     english = "when must the zakat payment be made every month"
+    # The English glossary words the lexical leg reads (a transactional test elsewhere may have flushed the
+    # shipped rows).
+    from retrieval.models import GlossaryEntry
+    from retrieval.search.glossary import forget_glossary
+
+    for phrase, expansion in (("payment", "dibayar"), ("month", "bulan")):
+        GlossaryEntry.objects.update_or_create(phrase=phrase, defaults={"kind": GlossaryEntry.Kind.ENGLISH,
+                                                                        "expansion": expansion, "enabled": True})
+    forget_glossary()
 
     def ids(mode, query):
         return [hit.chunk.id for hit in chunk_search(query, mode=mode, top_k=4, principal=ADMIN).hits]
