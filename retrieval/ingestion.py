@@ -153,6 +153,9 @@ def document_ingest_bytes(
         with ingest_step("parse", bytes=len(data)):
             extracted = extract_bytes_bounded(data, filename, ocr_options(progress),
                                               settings.ACEH_RAG.ingestion.file_bounds())
+        if extracted.unreadable_pages:
+            logger.warning("%s: %d page(s) with a garbage text layer left out, OCR did not read them: %s", filename,
+                           len(extracted.unreadable_pages), list(extracted.unreadable_pages))
         with ingest_step("chunk", characters=len(extracted.text)) as chunking:
             parsed = parse_extracted(extracted, title_hint=Path(filename).stem)
             chunking.set_attribute("aceh_rag.ingest.chunks", len(parsed.chunks))

@@ -4,7 +4,8 @@ A page needs OCR when it carries an image but (almost) no text, or text that is 
 without a usable encoding (``_page_needs_ocr``). With OCR options given and Tesseract installed
 (``ocr.py``), those pages are read by OCR, repaired (``ocr_repair.py``) and the document is
 labelled ``ocr`` (every page with text came from OCR) or ``mixed``; without, scans and garbled PDFs
-are refused as before (see ``_text_quality_problem`` for the calibration).
+are refused as before (see ``_text_quality_problem`` for the calibration), and a readable PDF's garbled
+pages are left out (``ExtractedText.unreadable_pages``): junk text is never indexed.
 """
 from __future__ import annotations
 
@@ -201,18 +202,26 @@ def extract_pdf(data: bytes, ocr: OcrOptions | None = None, *, max_pages: int = 
             raise ExtractionError(f"PDF is corrupt or unreadable ({reason})") from exc
     if not pages:
         raise ExtractionError("PDF has no pages")
-    extraction, confidences = "text", ()
+    extraction, confidences, unreadable = "text", (), ()
     unavailable = ocr_unavailable(ocr.languages) if ocr is not None else None
     if ocr is not None and unavailable is None:
         pages, extraction, confidences = _with_ocr(data, pages, ocr)
     problem = _text_quality_problem(pages)
+    if not problem and not confidences:
+        pages, unreadable = _without_garbled(pages)
     if problem and confidences:
         raise ExtractionError(f"PDF text is unreadable even after OCR of {len(confidences)} page(s)")
     if problem:
         raise ExtractionError(f"{problem}; {unavailable}" if unavailable else problem)
     text, starts = _join_pages(pages, collapse_spaces=True)
     return ExtractedText(text=text, page_starts=starts, format="pdf", extraction=extraction,
-                         ocr_pages=confidences)
+                         ocr_pages=confidences, unreadable_pages=unreadable)
+
+
+def _without_garbled(pages: list[str]) -> tuple[list[str], tuple[int, ...]]:
+    """The pages with each garbled one emptied (the document is readable, OCR did not run), and their numbers."""
+    garbled = tuple(number for number, page in enumerate(pages, 1) if _page_garbled(page))
+    return [("" if number in garbled else page) for number, page in enumerate(pages, 1)], garbled
 
 
 def _too_many_pages(max_pages: int) -> ExtractionError:

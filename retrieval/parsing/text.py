@@ -20,6 +20,9 @@ class ExtractedText:
     format: str  # "pdf" | "text" | "html" | "docx"
     extraction: str = "text"  # "text" (a text layer), "ocr" (every page read by OCR) or "mixed"
     ocr_pages: tuple[tuple[int, float], ...] = ()  # (page number, mean OCR word confidence)
+    # Pages whose text layer is garbage and that OCR did not read (it is off or Tesseract is absent): left out,
+    # so junk never reaches the index (a junk chunk sits near every short question's vector).
+    unreadable_pages: tuple[int, ...] = ()
 
 
 class ExtractionError(Exception):

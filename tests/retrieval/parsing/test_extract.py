@@ -320,3 +320,25 @@ def test_all_good_corpus_pdfs_are_accepted():
     for path in pdfs:
         extracted = extract_file(path)
         assert "Pasal" in extracted.text, path.name
+
+
+# A junk text layer like the one over perpres-60-2019's scanned appendix: neither words, numbers nor codes.
+JUNK_PAGE = " ".join(["bn -xF C) q? d! ;6 li .*o. a^(Ud r6 H= .r(=5(dtrO aa(Ed c.=r-dcgd ErOdOJ:r+i L'r bOvgE"] * 6)
+
+
+def test_a_garbage_page_that_ocr_did_not_read_is_left_out_and_named():
+    data = _pdf(["QANUN ACEH\nNOMOR 1 TAHUN 2024", PASAL_TEXT, JUNK_PAGE])
+    extracted = extract_bytes(data, "qanun.pdf")
+    assert extracted.unreadable_pages == (3,)
+    assert len(extracted.page_starts) == 3                 # page numbers still line up
+    assert "Pasal 1" in extracted.text and "dtrO" not in extracted.text
+    # A readable document keeps all its pages.
+    assert extract_bytes(_pdf(["QANUN ACEH", PASAL_TEXT]), "qanun.pdf").unreadable_pages == ()
+
+
+@pytest.mark.corpus
+def test_perpres_60_2019_appendix_junk_is_left_out_without_ocr():
+    extracted = extract_file(_corpus_pdf_dir() / "perpres-60-2019-kebijakan-dan-strategi-nasional-keselamatan-nuklir-"
+                                                 "dan-radiasi.pdf")
+    assert len(extracted.unreadable_pages) >= 10
+    assert "Pasal 1" in extracted.text and "5(dtrO" not in extracted.text
