@@ -27,6 +27,7 @@ from retrieval.versions import content_hash, document_version_reuse, document_ve
 from retrieval.relations.services import relations_record
 from retrieval.search.semantic import vector_literal
 from kernel.isolation import ParseBoundExceeded
+from retrieval.parsing.chunking import is_junk
 from retrieval.parsing import (ExtractedText, ExtractionError, ParsedDocument, extract_bytes_bounded, parse_document,
                                restore_digits)
 
@@ -67,9 +68,9 @@ def embed_chunks(
 _INSERT_CHUNK = """
 INSERT INTO retrieval_chunk (
     id, document_id, ordinal, kind, text, page_number, section_path, legal_reference,
-    char_start, char_end, table_header, embedding, embedding_model, search_vector
+    char_start, char_end, table_header, embedding, embedding_model, enabled, disabled_by, disabled_at, search_vector
 ) VALUES (
-    %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, %s,
+    %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, %s, %s, %s, %s,
     setweight(to_tsvector('indonesian', %s), 'A')
     || setweight(to_tsvector('indonesian', %s), 'B')
     || setweight(to_tsvector('indonesian', %s), 'C')
@@ -77,14 +78,22 @@ INSERT INTO retrieval_chunk (
 """
 
 
+# A junk chunk (parsing/chunking.py ``is_junk``: OCR of a rotated table) is kept, disabled: nothing is lost, search
+# never returns it, and the admin can enable it.
+JUNK_DISABLED_BY = "ingestion: junk text"
+
+
 def _chunk_rows(document_id: uuid.UUID, title: str, parsed: ParsedDocument, vectors: np.ndarray, model: str) -> Iterable[tuple]:
+    now = timezone.now()
     for chunk, vector in zip(parsed.chunks, vectors):
+        junk = is_junk(chunk.text)
         reference = " ".join(filter(None, [chunk.legal_reference, *chunk.section_path]))
         body = f"{chunk.table_header}\n{chunk.text}" if chunk.table_header else chunk.text
         yield (
             uuid.uuid4(), document_id, chunk.ordinal, chunk.kind, chunk.text, chunk.page_number,
             list(chunk.section_path), chunk.legal_reference, chunk.char_start, chunk.char_end,
             chunk.table_header, vector_literal(vector), model,
+            not junk, JUNK_DISABLED_BY if junk else "", now if junk else None,
             reference, body, title,
         )
 

@@ -44,6 +44,7 @@ Rules
 """
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
@@ -116,6 +117,25 @@ def _units(text: str, sections: list[Section], max_chars: int, min_chars: int, t
                     continue
             units.append([start, end, [sec]])
     return units
+
+
+# A chunk that is junk OCR of a rotated table or a drawing ("s\no\n(d\nq)\no\nLq)\n0\"\nU)…") is stored disabled
+# (ingestion.py): it sits near every short question's vector. Its tokens, list markers ("a.", "(1)") aside and punctuation stripped,
+# are mostly one or two characters that are not numbers. Calibrated on the real corpus (10,574 chunks with 30
+# tokens or more: the 21 junk chunks of perpres-60-2019's appendix 0.49-0.72, every other chunk at most 0.33,
+# formulas like "DAU Kab/Kota i = Bobot Kab/Kota i x …").
+JUNK_SHORT_TOKEN_SHARE = 0.45
+JUNK_MIN_TOKENS = 30
+_EDGES = re.compile(r"^[\W_]+|[\W_]+$")
+_LIST_MARKER = re.compile(r"^(?:[a-zA-Z]|\d{1,3}|[ivxlIVXL]{1,4})[.)]$|^\((?:\d{1,3}|[a-z])\)$")
+
+
+def is_junk(text: str) -> bool:
+    tokens = [_EDGES.sub("", t) for t in text.split() if not _LIST_MARKER.match(t)]
+    tokens = [t for t in tokens if t]
+    if len(tokens) < JUNK_MIN_TOKENS:
+        return False
+    return sum(1 for t in tokens if len(t) <= 2 and not t.isdigit()) / len(tokens) >= JUNK_SHORT_TOKEN_SHARE
 
 
 def _first_line(text: str) -> str:

@@ -266,3 +266,20 @@ def test_ingest_command_refreshes_the_term_statistics_the_lexical_tiers_read(tmp
         [(lexemes,)] = cursor.fetchall()
     # The corpus's own lexemes are in the statistics right after the command.
     assert lexemes and "transparansi" in lexemes
+
+
+def test_a_junk_chunk_is_stored_disabled_and_never_found():
+    from retrieval.access import Scope
+    from retrieval.evaluation import EVALUATOR
+    from retrieval.facade import chunks_search
+
+    junk = "\n".join("s o (d q) o Lq) 0\" U) co oN o co oN 01 C\\ ON r_r) No C.l s C.I N oNoN L o J(dq) L".split() * 3)
+    outcome = ingest(QANUN + "\nLAMPIRAN\nTABEL\n" + junk + "\n", key="test:junk")
+    chunks = list(Chunk.objects.filter(document_id=outcome.document_id).order_by("ordinal"))
+    junked = [c for c in chunks if "Lq)" in c.text]
+    assert junked and all(not c.enabled and c.disabled_by == "ingestion: junk text" for c in junked)
+    assert all(c.enabled for c in chunks if c not in junked)
+    # Nothing is lost: the text is stored; search never returns the junk, even when asked in its own words.
+    assert Document.objects.get(pk=outcome.document_id).text.count("Lq)") == 3
+    found = chunks_search(principal=EVALUATOR, query="Lq oN co", top_k=20, scope=Scope.from_request(None, None))
+    assert found.hits and not any("Lq)" in hit.text for hit in found.hits)

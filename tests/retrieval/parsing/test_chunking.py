@@ -672,3 +672,22 @@ def test_a_circular_letters_lettered_parts_are_its_body_not_its_preamble():
     assert content.legal_reference == "Surat Edaran Kepala Badan Contoh Nomor 12/BC/VI/2021 huruf C"
     assert by_text["A. Umum"].kind == "body" and by_text["Ditetapkan di Jakarta"].kind == "closing"
     assert doc.chunks[0].kind == "preamble" and "A. Umum" not in doc.chunks[0].text     # the title block stays one
+
+
+# Junk OCR of a rotated appendix table, as Tesseract reads perpres-60-2019's.
+JUNK_OCR = "\n".join("s o (d q) o Lq) 0\" U) co oN o co oN 01 C\\ ON r_r) No C.l s C.I N oNoN L o J(dq) L".split() * 3)
+
+
+def test_junk_ocr_text_is_told_from_lists_tables_and_formulas():
+    from retrieval.parsing.chunking import is_junk
+
+    assert is_junk(JUNK_OCR)
+    assert not is_junk(PASAL_JUNK_NEIGHBOUR)
+    assert not is_junk("DAU Kab/Kota i = Bobot Kab/Kota i x DAU seluruh Kab/Kota. " * 6)
+    assert not is_junk("\n".join(f"| {i} | Gampong {i} | {i * 7} |" for i in range(1, 30)))
+    assert not is_junk("Fe-52 Mn-52m Fe-60 Co-60m Zn-69m Zn-69 Ge-68 Ga-68 Rb-83 Kr-83m Sr-90 Y-90 " * 3)
+
+
+PASAL_JUNK_NEIGHBOUR = ("Pasal 3\nPengaturan Desa berasaskan:\na. rekognisi;\nb. subsidiaritas;\nc. keberagaman;\n"
+                        "d. kebersamaan;\ne. kegotongroyongan;\nf. kekeluargaan;\ng. musyawarah;\nh. demokrasi;\n"
+                        "i. kemandirian;\nj. partisipasi;\nk. kesetaraan;\nl. pemberdayaan; dan\nm. keberlanjutan.")
