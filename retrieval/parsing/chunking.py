@@ -120,8 +120,8 @@ def _units(text: str, sections: list[Section], max_chars: int, min_chars: int, t
 
 
 # A chunk that is junk OCR of a rotated table or a drawing ("s\no\n(d\nq)\no\nLq)\n0\"\nU)…") is stored disabled
-# (ingestion.py): it sits near every short question's vector. Its tokens, list markers ("a.", "(1)") aside and punctuation stripped,
-# are mostly one or two characters that are not numbers. Calibrated on the real corpus (10,574 chunks with 30
+# (ingestion.py): it sits near every short question's vector. Its tokens, list markers ("a.", "(1)") aside and
+# punctuation stripped, are mostly one or two characters that are not numbers. Calibrated on the real corpus (10,574 chunks with 30
 # tokens or more: the 21 junk chunks of perpres-60-2019's appendix 0.49-0.72, every other chunk at most 0.33,
 # formulas like "DAU Kab/Kota i = Bobot Kab/Kota i x …").
 JUNK_SHORT_TOKEN_SHARE = 0.45
