@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from kernel.principal import Principal
-from answering.types import Passage, passage_from_hit
+from answering.types import LEGAL_RELATION_ORIGIN, Passage, passage_from_hit
 from retrieval.facade import Scope
 from retrieval.facade import clause_chunk_visible
 from retrieval.facade.documents import LegalStatus, RelationView, legal_statuses
@@ -33,7 +33,7 @@ from retrieval.facade.documents import LegalStatus, RelationView, legal_statuses
 __all__ = ["ClauseNote", "LegalEvidence", "is_status_question", "legal_evidence", "status_framing"]
 
 MAX_CLAUSES = 2
-ORIGIN = "legal_relation"
+ORIGIN = LEGAL_RELATION_ORIGIN
 _STATUS_QUESTION = re.compile(
     r"(?i)\b(?:masih\s+berlaku|tidak\s+berlaku(?:\s+lagi)?|berlaku\s+lagi|sudah\s+dicabut|telah\s+dicabut|dicabut|"
     r"pencabutan|mencabut|diubah\s+(?:dengan|oleh)|diganti(?:kan)?\s+(?:dengan|oleh)|perubahannya|status\s+hukum|"

@@ -5,12 +5,14 @@ from dataclasses import dataclass, field, fields
 
 from retrieval.facade import ChunkHit
 
+LEGAL_RELATION_ORIGIN = "legal_relation"     # a passage read as the clause deciding a document's legal status
+
 
 @dataclass(frozen=True)
 class Passage(ChunkHit):
     """A retrieved chunk (the facade's ``ChunkHit``) as the synthesiser sees it: where it came from, its key."""
 
-    origin: str = "search"      # "anchor" | "closing" | "followup" | "search" | "agent" | "tool"
+    origin: str = "search"      # "anchor" | "closing" | "followup" | "search" | "agent" | "tool" | LEGAL_RELATION_ORIGIN
     key: str | None = None      # "P1", "P2", … once shown to a model (or on /query/v2)
     # What an indexed regulation says about this passage's document (/query/v2 with
     # ACEH_RAG_LEGAL_RELATIONS__SURFACE_ENABLED only; None leaves the identity as it was).

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from answering.extractive.anchors import find_article, find_named_regulation
-from answering.legal_status import ORIGIN as LEGAL_CLAUSE_ORIGIN
 from answering.text import content_stems, normalise
 from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
 from answering.extractive.question import STATUS, colloquial_words, met_colloquially
@@ -35,7 +34,7 @@ from answering.extractive.question import STATUS, colloquial_words, met_colloqui
 # entry-into-force article.
 STATUS_STATED = re.compile(r"\b(dicabut|tidak\s+berlaku|diubah|perubahan|mulai\s+berlaku|tetap\s+berlaku|masih\s+berlaku|"
                            r"berlaku\s+sejak|repealed|revoked|amended|in\s+force)\b", re.I)
-from answering.types import Claim, Passage
+from answering.types import LEGAL_RELATION_ORIGIN, Claim, Passage
 from retrieval.facade.language import covered_articles, instrument_years
 
 # Chosen from bench/answers_*.jsonl (eval_answers prints each question's coverage): answerable questions' cited
@@ -258,7 +257,7 @@ ACTING = re.compile(r"\b(?:dicabut|dinyatakan\s+tidak\s+berlaku|diubah|mengubah|
 
 def _is_instrument(passage: Passage, named, *, status: bool = False) -> bool:
     identity = f"{passage.document_title} {passage.citation.get('legal_reference') or ''}"
-    if passage.origin == LEGAL_CLAUSE_ORIGIN or (status and ACTING.search(passage.text)):
+    if passage.origin == LEGAL_RELATION_ORIGIN or (status and ACTING.search(passage.text)):
         # A revoking/amending clause of another regulation speaks about the named one by its number and year
         # (a relation read for the status, or a passage that revokes or amends it when the status is asked).
         identity += f" {passage.text}"

@@ -11,9 +11,9 @@ from answering.extractive.semantic import SemanticScorer
 from answering.extractive.question import Question
 from answering.extractive.ranker import fit_to_lead
 from answering.text import content_stems
-from answering.types import Passage
+from answering.types import LEGAL_RELATION_ORIGIN, Passage
 
-TOOL_ORIGINS = frozenset({"tool", "legal_relation"})
+TOOL_ORIGINS = frozenset({"tool", LEGAL_RELATION_ORIGIN})
 ANCHOR_ORIGINS = frozenset({"anchor", "closing"})
 CARRIED_ORIGINS = frozenset({"followup"})       # read from the documents a follow-up carried (followup.py)
 PASSAGES_COMPARED = 3
