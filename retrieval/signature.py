@@ -32,9 +32,26 @@ ENACTMENT = re.compile(r"\b(ditetapkan|disahkan|diundangkan|ditandatangani|ditan
 _WHO_OR_WHEN = re.compile(r"\b(siapa|siapakah|who|kapan|tanggal\s+berapa|when|what\s+date|di\s+mana|dimana|where)\b", re.I)
 
 
+# "Siapa yang berwenang menetapkan status darurat?": an active enacting verb whose object is not an instrument
+# asks who decides a matter, not who enacted the regulation.
+_ACTIVE_ENACTING = re.compile(r"\b(?:menetapkan|mengesahkan|mengeluarkan|menerbitkan)\s+(?P<object>[\w-]+)", re.I)
+_INSTRUMENT_OBJECT = re.compile(r"(?:peraturan|qanun|undang|uu|pp|perpres|permen|pergub|perbup|perwal|perda|keputusan|"
+                                r"kepgub|keppres|instruksi|ingub|aturan|regulasi|nya|ini|itu|regulation|law|decree)",
+                                re.I)
+
+
+def enacts_instrument(question: str) -> bool:
+    """The question is about enacting an instrument ("kapan UU 11/2006 disahkan", "siapa yang menetapkan
+    qanun ini"), not about who decides a matter ("siapa yang berwenang menetapkan status darurat")."""
+    if not ENACTMENT.search(question):
+        return False
+    active = _ACTIVE_ENACTING.search(question)
+    return active is None or bool(_INSTRUMENT_OBJECT.match(active.group("object")))
+
+
 def asks_closing(question: str) -> bool:
     """Who signed the regulation, or when/where it was enacted: what its signature block says."""
-    return bool(SIGNATORY.search(question) or (ENACTMENT.search(question) and _WHO_OR_WHEN.search(question)))
+    return bool(SIGNATORY.search(question) or (enacts_instrument(question) and _WHO_OR_WHEN.search(question)))
 
 
 def closing_block(chunks: QuerySet) -> list:

@@ -13,11 +13,14 @@ from dataclasses import dataclass
 
 from answering.text import content_stems
 from retrieval.facade.language import find_article, find_named_regulation
-from retrieval.facade.language import ENACTMENT, OFFICE, PERSON
+from retrieval.facade.language import OFFICE, PERSON, enacts_instrument
 
 DEFINITION = re.compile(
     r"\b(?:apa\s+(?:yang\s+)?(?:di)?maksud(?:nya)?(?:\s+dengan)?|apa\s+itu|apakah\s+itu|pengertian(?:\s+dari)?|definisi(?:\s+dari)?|"
-    r"arti(?:\s+dari)?|what\s+is(?:\s+meant\s+by)?|what\s+does|define)\s+(?P<term>[^?]+)", re.I)
+    r"arti(?:\s+dari)?|what\s+is(?:\s+meant\s+by)?|what\s+does|define|^\W*(?:yang|yg)\s+(?:di)?sebut(?:\s+dengan)?)"
+    r"\s+(?P<term>[^?]+)", re.I)
+# "What does 'khalwat' mean": the verb closing an English definition question is not the term.
+TERM_VERB = re.compile(r"\s+(?:mean|means|refer\s+to|refers\s+to|stand\s+for|stands\s+for)\s*$", re.I)
 TERM_ITU_APA = re.compile(r"^(?P<term>[^?]+?)\s+(?:itu|tuh)\s+(?:apa(?:an)?|maksudnya\s+apa|artinya\s+apa)\b", re.I)
 # "What is the maximum deficit …", "What is Aceh's 2026 minimum wage …": an English "what is" asking for a figure.
 FIGURE_TERM = re.compile(r"\b(?:maximum|minimum|limit|cap|ceiling|percentage|share|rate|amount|total|number\s+of|"
@@ -83,8 +86,18 @@ def defines(text: str, term: frozenset[str]) -> bool:
         return False
     head = re.sub(r"^\(?\d+[.)]\s*", "", text[:match.start()]).strip(" ,")
     names = re.split(r",?\s+(?:yang\s+)?selanjutnya\s+(?:disebut|disingkat)(?:\s+dengan)?\s+", head, flags=re.I)
-    return any(term == frozenset(content_stems(name)) or (
-        len(term) > 3 and len(term & content_stems(name)) / len(term) >= 0.75) for name in names if name)
+    defined = content_stems(text[match.end():])
+    return any(_names_term(term, frozenset(content_stems(name)), defined) for name in names if name)
+
+
+def _names_term(term: frozenset[str], name: frozenset[str], defined: set[str]) -> bool:
+    """The defined name is the term; or most of it (three quarters of a long term); or at least half of it, the
+    rest said by the definition itself ("jenjang Wustha": "Wustha adalah jenjang pendidikan dayah …")."""
+    if not name:
+        return False
+    if term == name or (len(term) > 3 and len(term & name) / len(term) >= 0.75):
+        return True
+    return name <= term and len(name) >= len(term) / 2 and term - name <= defined
 
 
 def asks_about_instrument(question: str) -> bool:
@@ -103,16 +116,16 @@ def question_focus(question: str) -> Focus:
         return Focus("about")
     if DEFINITION.search(question) or TERM_ITU_APA.search(question):
         match = DEFINITION.search(question) or TERM_ITU_APA.search(question)
-        term = TERM_END.sub("", match.group("term")).strip(" ?.")
+        term = TERM_VERB.sub("", TERM_END.sub("", match.group("term")).strip(" ?."))
         if match.group(0).lower().startswith("what") and FIGURE_TERM.search(term):
             return Focus("figure", frozenset(asked_units(question)))
         stems = content_stems(re.sub(r"\b(sih|itu|ya|sebenarnya|yang)\b", " ", term, flags=re.I))
         if stems:
             return Focus("definition", frozenset(stems))
     if WHEN.search(question):
-        return Focus("enactment" if ENACTMENT.search(question) else "when")
+        return Focus("enactment" if enacts_instrument(question) else "when")
     if WHO.search(question):
-        return Focus("signatory" if ENACTMENT.search(question) else "who")
+        return Focus("signatory" if enacts_instrument(question) else "who")
     if HOW_MUCH.search(question):
         return Focus("figure", frozenset(asked_units(question)))
     return Focus("general")
@@ -127,9 +140,9 @@ ASKED_UNIT = re.compile(r"\b(?:berapa|brp)\s+(?P<unit>\w+)", re.I)
 
 # A sum of money asked for ("berapa biaya …", "denda … maksimal brp", "THR-nya berapa") is answered by an amount
 # (Rp…, … rupiah, … juta) or a share (… persen, … kali upah), not by any number.
-MONEY_WORDS = re.compile(r"\b(?:biaya|harga|tarif|upah|gaji|denda|ganti\s+rugi|belanja|anggaran|besaran|thr|beasiswa|"
-                         r"honor(?:arium)?|iuran|retribusi|tunjangan|uang|dana|cost|fee|price|wage|salary|fine|budget)\b",
-                         re.I)
+MONEY_WORDS = re.compile(r"\b(?:di)?(?:biaya|harga|tarif|upah|gaji|denda|ganti\s+rugi|belanja|anggaran|besaran|thr|"
+                         r"beasiswa|honor(?:arium)?|iuran|retribusi|tunjangan|uang|dana|cost|fee|price|wage|salary|fine|"
+                         r"budget)(?:nya)?\b", re.I)      # "digaji brp", "dendanya berapa"
 MONEY_ASKED = "<money>"
 MONEY = re.compile(r"Rp\.?\s?\d|\d[\d.,]*\s*(?:\([^)]{1,80}\)\s*)?(?:rupiah|juta|miliar|triliun|ribu|persen|%|kali)\b|"
                    r"\d[\d.,]*\s*%|\b\d{1,3}(?:\.\d{3}){2,}\b", re.I)      # a budget table's 2.874.319.506.750
@@ -203,6 +216,6 @@ def definition_term(question: str) -> str | None:
     match = DEFINITION.search(question) or TERM_ITU_APA.search(question)
     if not match:
         return None
-    term = TERM_END.sub("", match.group("term"))
+    term = TERM_VERB.sub("", TERM_END.sub("", match.group("term")).strip(" ?."))
     term = re.sub(r"\b(sih|itu|ya|sebenarnya|singkatan|dan|pengertiannya|maksudnya|apa|atau\s+\w+)\b", " ", term, flags=re.I)
     return " ".join(term.split()).strip(" ?.,") or None

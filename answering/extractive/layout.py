@@ -12,13 +12,14 @@ import re
 from typing import Sequence
 
 from answering.extractive.candidates import Candidate
-from answering.extractive.opener import FIGURE_ASKS, opening_sentence, states_figure
+from answering.extractive.opener import FIGURE_ASKS, ItemRanker, opening_sentence, states_figure
 from answering.extractive.yesno import polarity_opener, range_opener
 from answering.extractive.question import Question
 from answering.extractive.ranker import fit_to_lead
 from answering.types import Claim, Passage
 
 _ITEM_MARKER = re.compile(r"^\s*(?:\(\d+[a-z]?\)|[a-z]\.|\d{1,2}\.)\s")
+_DEFINES = re.compile(r"\b(?:adalah|ialah)\b", re.I)
 MAX_HEADING_CHARS = 160
 OMITTED = {"id": "{shown} dari {total} butir ditampilkan", "en": "{shown} of {total} items shown"}
 
@@ -33,8 +34,10 @@ def _by_fit(question: Question, chosen: Sequence[tuple[Candidate, dict]]) -> lis
     return sorted(chosen, key=lambda pair: fit_to_lead(question, pair[0].text, pair[0].score), reverse=True)
 
 
-def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str) -> tuple[Claim, ...]:
-    """The claims in reading order: the opener (when the question asks for one), then the quoted units."""
+def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str,
+            rank_items: ItemRanker | None = None) -> tuple[Claim, ...]:
+    """The claims in reading order: the opener (when the question asks for one), then the quoted units;
+    ``rank_items`` (texts -> cosines with the question) picks the list item a figure opener states."""
     # The opener comes from the unit the ranker rates best, wherever reading order puts it.
     lead, lead_labels = max(chosen, key=lambda pair: fit_to_lead(question, pair[0].text, pair[0].score))
     claims: list[Claim] = []
@@ -43,7 +46,7 @@ def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], langua
         opener, unit = ranged
         lead_labels = next(labels for c, labels in chosen if c is unit)
     else:
-        opener = opening_sentence(question, lead, language)
+        opener = opening_sentence(question, lead, language, rank_items)
         said = None
         if opener is None and question.yes_no:
             # The lead unit's modal governs nothing asked: the next kept unit whose modal clearly does says it.
@@ -52,7 +55,15 @@ def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], langua
         elif question.asks in FIGURE_ASKS and not (opener and states_figure(question, opener)):
             # The lead unit states no figure of the kind asked: the next kept unit that does opens.
             said = next(((text, labels) for c, labels in _by_fit(question, chosen) if c is not lead
-                         and (text := opening_sentence(question, c, language)) and states_figure(question, text)), None)
+                         and (text := opening_sentence(question, c, language, rank_items))
+                         and states_figure(question, text)), None)
+        elif opener is None and question.asks in ("person", "date"):
+            # The lead unit names no office, person or date ("… oleh pemerintah sesuai dengan skala bencana"): the
+            # next kept unit of its passage that does opens ("… skala provinsi dilakukan oleh gubernur …"); a
+            # definition ("Dewan … adalah unsur …") says what something is, not who acts or when.
+            said = next(((text, labels) for c, labels in _by_fit(question, chosen) if c is not lead
+                         and c.passage.chunk_id == lead.passage.chunk_id and not _DEFINES.search(c.text)
+                         and (text := opening_sentence(question, c, language, rank_items))), None)
         if said:
             opener, lead_labels = said
     if opener:

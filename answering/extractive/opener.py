@@ -14,14 +14,17 @@ passage's; a leading yes/no is the only word it adds, besides "oleh").
 from __future__ import annotations
 
 import re
+from typing import Callable, Sequence
 
 from answering.extractive.candidates import Candidate
 from answering.extractive.focus import DATE
 from answering.extractive.phrasing import BY, ITEM_END, MARKER, MAX_OPENER_CHARS, NO, YES, clause, short, tidy
 from answering.extractive.quantities import quantity_differs
 from answering.extractive.question import Question
-from answering.extractive.yesno import affirmed, excluded, polarity
+from answering.extractive.yesno import affirmed, denied, excluded, polarity
 from retrieval.facade.language import OFFICE, PERSON, asks_status
+
+ItemRanker = Callable[[list[str]], "list[float] | None"]
 
 FIGURE = re.compile(r"(?:Rp\.?\s?\d|\d[\d.,]*\s*(?:%|persen|percent|juta|miliar|triliun|ribu|rupiah)|\d{1,3}(?:\.\d{3})+)",
                     re.I)
@@ -106,6 +109,10 @@ _JURISDICTION = re.compile(r"\s*(?:ACEH|REPUBLIK\s+INDONESIA|PROVINSI\s+[A-Z]+|K
                            re.I)
 
 
+# "DR. H. SUSILO BAMBANG YUDHOYONO": the plain sentence names the person without academic or pilgrim titles.
+_HONORIFICS = re.compile(r"^(?:(?:DR|Dr|H|Hj|Ir|Prof|Drs)\.\s*)+")
+
+
 def _enactment(lead: Candidate, language: str) -> str | None:
     """"Ditetapkan di <place> pada tanggal <date> oleh <office> <name>." from a signature block."""
     text = " ".join(lead.text.split())
@@ -131,12 +138,25 @@ def _enactment(lead: Candidate, language: str) -> str | None:
         if office and office.start() < person.start():
             title = re.sub(r"\bttd\b\.?", " ", text[office.start():person.start()], flags=re.I)
             title = " ".join(title.replace(",", " ").split()).title() + " "
-        who = f" {BY[language]} {title}{person.group(0).title()}"
+        name = _HONORIFICS.sub("", person.group(0)) or person.group(0)
+        who = f" {BY[language]} {title}{name.title()}"
     return tidy(head.strip(" ,") + who)
 
 
-def opening_sentence(question: Question, lead: Candidate, language: str) -> str | None:
-    """The plain first sentence for what the question asks, or None when the unit itself should lead."""
+def by_meaning(items: Sequence[str], rank: ItemRanker | None) -> tuple[str, ...]:
+    """A list's items, the one closest in meaning to the question first (a schedule's SMP row for "anak SMP dapat
+    berapa?"); in reading order without a ranker or when it fails."""
+    scores = rank(list(items)) if rank is not None and len(items) > 1 else None
+    if not scores:
+        return tuple(items)
+    return tuple(item for _, item in sorted(zip(scores, items), key=lambda pair: -pair[0]))
+
+
+def opening_sentence(question: Question, lead: Candidate, language: str,
+                     rank_items: ItemRanker | None = None) -> str | None:
+    """The plain first sentence for what the question asks, or None when the unit itself should lead.
+    ``rank_items`` (texts -> their cosines with the question) chooses which of a list's items a figure comes
+    from."""
     asks = question.asks
     text = tidy(lead.text if not lead.items else lead.text.split(lead.items[0])[0])
     if asks in ("enactment", "signatory") and lead.kind == "closing":
@@ -146,7 +166,8 @@ def opening_sentence(question: Question, lead: Candidate, language: str) -> str 
             return f"{NO[language]} {short(text)}"      # "still in force?" answered by the clause revoking it
         if revoked := _revoking_item(question, lead.passage.text):
             return f"{NO[language]} {revoked}"
-    if asks == "yesno" and (ruled_out := excluded(question, lead) or (lead.items and affirmed(question, lead))):
+    if asks == "yesno" and (ruled_out := excluded(question, lead) or denied(question, lead)
+                            or (lead.items and affirmed(question, lead))):
         return ruled_out
     if asks == "yesno":
         said = polarity(question, text)
@@ -155,7 +176,7 @@ def opening_sentence(question: Question, lead: Candidate, language: str) -> str 
         return f"{(YES if said == 'yes' else NO)[language]} {short(text)}"
     if asks in ("duration", "figure"):
         # The lead-in first, then its list items ("… dibagi sebagai berikut: a. … sebesar 10% …").
-        pieces = (text, *map(tidy, lead.items))
+        pieces = (text, *by_meaning(tuple(map(tidy, lead.items)), rank_items))
         return next(filter(None, (_figure(asks, piece) for piece in pieces)), None) or clause(text, _DIGIT)
     if asks == "date":
         return clause(text, DATE)

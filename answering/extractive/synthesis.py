@@ -80,6 +80,22 @@ def _states_scope(question: Question, candidate: Candidate) -> bool:
     return question.focus.kind == "about" and candidate.features is not None and candidate.features["focus"] >= 0.9
 
 
+def _complete_focus(question: Question, ranked: list[Candidate], chosen: list[tuple[Candidate, dict]]) -> None:
+    """When no chosen unit carries what is asked (the office in "siapa yang berwenang …"), the next unit of a
+    chosen passage that does joins them: "(1) Penetapan … oleh pemerintah …" is completed by its "(2) … skala
+    provinsi dilakukan oleh gubernur …"."""
+    if not chosen or question.focus.kind == "general" or len(chosen) >= _limit(question):
+        return
+    if any(question.focus.satisfied_by(c.text) for c, _ in chosen):
+        return
+    passages = {c.passage.chunk_id for c, _ in chosen}
+    taken = {c.text for c, _ in chosen}
+    sibling = next((c for c in ranked if c.passage.chunk_id in passages and c.text not in taken
+                    and question.focus.satisfied_by(c.text)), None)
+    if sibling is not None:
+        chosen.append((sibling, {sibling.passage.document_id: sibling.passage.label}))
+
+
 def select(question: Question, ranked: list[Candidate]) -> list[tuple[Candidate, dict]]:
     """The units that answer, each with its labels by document, leading with the one that answers best."""
     if not ranked:
@@ -100,6 +116,7 @@ def select(question: Question, ranked: list[Candidate]) -> list[tuple[Candidate,
         elif len(chosen) < _limit(question) and total + len(candidate.text) <= MAX_ANSWER_CHARS:
             chosen.append((candidate, {candidate.passage.document_id: candidate.passage.label}))
             total += len(candidate.text)
+    _complete_focus(question, ranked, chosen)
     lead: dict[int, tuple[bool, float]] = {}
     for candidate, _ in chosen:
         fit = fit_to_lead(question, candidate.text, candidate.score)
@@ -145,7 +162,7 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
     if not publish:
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang, pointer=checks.pointer,
                            unmet=checks.unmet, term_coverage=checks.coverage, signals=signals, confidence=confidence)
-    return AnswerDraft(framing="", claims=compose(read, chosen, lang), language=lang, term_coverage=checks.coverage,
+    return AnswerDraft(framing="", claims=compose(read, chosen, lang, semantic.units if semantic else None), language=lang, term_coverage=checks.coverage,
                        unmet=checks.unmet, signals=signals, confidence=confidence)
 
 

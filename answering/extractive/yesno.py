@@ -31,10 +31,22 @@ def _governs(question: Question, unit: str, match: re.Match, share: float = 0.0)
     return bool(shared) and (not share or (len(shared) >= 2 and len(shared) >= share * len(asked)))
 
 
+# "tidak diberikan", "tak memperoleh", "belum wajib": a duty or a permission negated says no.
+_NEGATED_BEFORE = re.compile(r"\b(?:tidak|tak|belum|bukan)\s+$", re.I)
+
+
+def _negated(unit: str, match: re.Match) -> bool:
+    return bool(_NEGATED_BEFORE.search(unit[max(0, match.start() - 8):match.start()]))
+
+
 def polarity(question: Question, unit: str) -> str | None:
-    """"yes" or "no" when a modal of the unit governs what the question asks; None when none does."""
+    """"yes" or "no" when a modal of the unit governs what the question asks; None when none does. A duty or a
+    permission under a negation ("tidak diberikan kepada …") is a no."""
     for patterns, answer in (((PROHIBIT, EXEMPT), "no"), ((OBLIGE, PERMIT), "yes")):
-        if any(_governs(question, unit, m) for pattern in patterns for m in pattern.finditer(unit)):
+        governing = [m for pattern in patterns for m in pattern.finditer(unit) if _governs(question, unit, m)]
+        if answer == "yes" and governing and all(_negated(unit, m) for m in governing):
+            return "no"
+        if any(answer == "no" or not _negated(unit, m) for m in governing):
             return answer
     return None
 
@@ -105,11 +117,33 @@ def affirmed(question: Question, unit: Candidate) -> str | None:
     return None
 
 
+# A lead-in that denies or exempts ("THR … tidak diberikan kepada PNS dalam hal:", "Objek PKB … dikecualikan bagi:",
+# "Pajak Penghasilan tidak dikenakan atas:") answers no for the case one of its items names.
+DENYING_LEAD = re.compile(r"\b(?:tidak|tak|dikecualikan|dibebaskan|dilarang|kecuali)\b", re.I)
+
+
+def denied(question: Question, unit: Candidate) -> str | None:
+    """"Tidak. <lead-in>: <the item naming the asked case>" from a denying or exempting list: the item brings a
+    word of the question the lead-in lacks, and lead-in and item together carry most of what is asked (the share
+    ``affirmed`` asks of a yes); for a question in the corpus's language that is not itself negated."""
+    if not unit.items or question.language != "id" or NEGATED_ASK.search(question.text):
+        return None
+    lead_in = unit.text.split(unit.items[0])[0]
+    if not DENYING_LEAD.search(lead_in):
+        return None
+    asked = _asked(question)
+    for item in unit.items:
+        brings = (content_stems(item) & asked) - content_stems(lead_in)
+        if brings and not _NEGATION.search(item) and _carries_most(asked, f"{lead_in} {item}"):
+            return f"{NO[question.language]} {_lead_in_with(lead_in, item)}"
+    return None
+
+
 def polarity_opener(question: Question, unit: Candidate, language: str) -> str | None:
     """"Tidak. <clause>" from a unit that is not the best one: a stricter test of what its prohibition governs."""
     if question.asks != "yesno" or question.language != "id":
         return None
-    if said := excluded(question, unit):
+    if said := excluded(question, unit) or denied(question, unit):
         return said
     if unit.items and (said := affirmed(question, unit)):
         return said

@@ -27,11 +27,11 @@ from retrieval.search.naming import (
 from retrieval.search.clauses import asks_status
 from retrieval.search.colloquial import formal_forms
 from retrieval.search.titles import instrument_years
-from retrieval.signature import ENACTMENT, OFFICE, PERSON, SIGNATORY
+from retrieval.signature import ENACTMENT, OFFICE, PERSON, SIGNATORY, enacts_instrument
 
 __all__ = [
     "ENACTMENT", "LETTERED_PART", "MAX_QUESTION_CHARS", "NAMED_REGULATION", "OFFICE", "PASAL", "PERSON", "SIGNATORY",
-    "RESOLVE_BROWSE_LIMIT", "ArticleLocator", "asks_status", "NamedRegulation", "QueryTooLong", "covered_articles",
+    "RESOLVE_BROWSE_LIMIT", "ArticleLocator", "asks_status", "enacts_instrument", "NamedRegulation", "QueryTooLong", "covered_articles",
     "find_article", "find_named_regulation", "find_named_regulations", "glossary_expansions", "instrument_years",
     "require_query_length", "require_query_text", "require_question", "type_prefixes",
 ]

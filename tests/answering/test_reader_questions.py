@@ -1,0 +1,84 @@
+"""Question shapes a fresh reader's set showed the embedded answerer misreading (bench/fresh): a denying or
+exempting list, a negated permission, "yg disebut …" and "what does … mean" definitions, a term the defined name
+shortens, "siapa yang berwenang menetapkan <a matter>", a wage asked as "digaji brp", a schedule's row chosen by
+meaning, and an office named by the next ayat. Every question and passage here is written for this file."""
+from __future__ import annotations
+
+from answering.extractive.focus import defines, question_focus
+from answering.extractive.opener import by_meaning
+from answering.extractive.synthesis import synthesise
+from answering.text import content_stems
+from retrieval.facade.language import enacts_instrument
+from retrieval.signature import asks_closing
+from tests.answering.test_embedded_opener import passage
+
+ALLOWANCE = passage("Tunjangan kinerja tidak diberikan kepada pegawai dalam hal:\na. sedang menjalani cuti besar;\n"
+                    "b. sedang menjalani hukuman disiplin berat; atau\nc. diberhentikan sementara.")
+LEVY_EXEMPT = passage("(2) Objek retribusi pasar sebagaimana dimaksud pada ayat (1) dikecualikan bagi:\n"
+                      "a. pedagang kaki lima binaan dinas;\nb. kios milik koperasi desa; dan\nc. pasar darurat bencana.")
+BONUS = passage("Insentif tahunan tidak diberikan kepada tenaga kontrak yang masa kerjanya kurang dari satu tahun.")
+PERMITS = passage("(1) Penetapan izin keramaian dilaksanakan oleh pemerintah sesuai dengan tingkat kegiatan.\n"
+                  "(2) Penetapan sebagaimana dimaksud pada ayat (1) untuk tingkat provinsi dilakukan oleh gubernur, dan "
+                  "untuk tingkat kabupaten/kota dilakukan oleh bupati/walikota.")
+
+
+def test_a_denying_list_whose_item_is_the_asked_case_answers_no_with_that_item():
+    draft = synthesise("Pegawai yang sedang menjalani cuti besar tetap dapat tunjangan kinerja gak?", [ALLOWANCE])
+    assert draft.claims[0].text == ("Tidak. Tunjangan kinerja tidak diberikan kepada pegawai dalam hal: sedang "
+                                    "menjalani cuti besar.")
+
+
+def test_an_exempting_list_answers_no_for_its_item_and_nothing_for_a_case_it_does_not_name():
+    draft = synthesise("Kios milik koperasi desa kena retribusi pasar nggak?", [LEVY_EXEMPT])
+    assert draft.claims[0].text.startswith("Tidak. Objek retribusi pasar")
+    assert "kios milik koperasi desa" in draft.claims[0].text
+    other = synthesise("Toko swalayan kena retribusi pasar nggak?", [LEVY_EXEMPT])
+    assert not other.claims or not other.claims[0].text.startswith("Tidak.")
+
+
+def test_a_negated_permission_answers_no_not_yes():
+    draft = synthesise("Apakah tenaga kontrak yang masa kerjanya kurang dari satu tahun diberikan insentif tahunan?",
+                       [BONUS])
+    assert draft.claims[0].text.startswith("Tidak. Insentif tahunan tidak diberikan")
+
+
+def test_definition_questions_in_the_readers_shapes_ask_for_the_term():
+    assert question_focus("yg disebut 'juru sita' menurut qanun itu siapa aja?").kind == "definition"
+    english = question_focus("What does 'uqubat' mean under the Qanun?")
+    assert english.kind == "definition" and english.term_stems == frozenset(content_stems("uqubat"))
+
+
+def test_a_defined_name_shorter_than_the_term_defines_it_when_the_definition_says_the_rest():
+    term = frozenset(content_stems("jenjang Ulya"))
+    assert defines("Ulya adalah jenjang pendidikan dayah menengah atas.", term)
+    # The rest of the term is not said: a definition of something else that shares a word.
+    assert not defines("Ulya adalah tingkat pendidikan dayah menengah atas.", term)
+    assert not defines("Dana adalah uang yang disisihkan.", frozenset(content_stems("dana abadi pendidikan")))
+
+
+def test_who_decides_a_matter_is_not_who_enacted_the_regulation():
+    assert not enacts_instrument("Siapa yang berwenang menetapkan izin keramaian tingkat provinsi?")
+    assert not asks_closing("Siapa yang berwenang menetapkan izin keramaian tingkat provinsi?")
+    assert question_focus("Siapa yang berwenang menetapkan izin keramaian tingkat provinsi?").kind == "who"
+    assert enacts_instrument("Siapa yang menetapkan qanun ini?")
+    assert asks_closing("Kapan UU 11/2006 disahkan dan oleh siapa?")
+
+
+def test_the_next_ayat_that_names_the_office_completes_and_opens_a_who_answer():
+    draft = synthesise("Siapa yang berwenang menetapkan izin keramaian untuk tingkat provinsi?", [PERMITS])
+    assert not draft.no_answer
+    assert "dilakukan oleh gubernur" in draft.claims[0].text
+    assert any("(1) Penetapan izin keramaian" in claim.text for claim in draft.claims)
+
+
+def test_a_wage_asked_as_digaji_asks_for_an_amount():
+    focus = question_focus("tenaga honorer dinas digaji brp per bulan?")
+    assert focus.kind == "figure" and focus.satisfied_by("honorarium sebesar Rp2.500.000,00 per bulan")
+    assert not focus.satisfied_by("masa kontrak paling lama 3 bulan")
+
+
+def test_a_schedules_row_is_chosen_by_meaning_and_kept_in_order_without_a_ranker():
+    rows = ("a. jenjang SD sebesar Rp1.000.000,00;", "b. jenjang SMP sebesar Rp1.500.000,00;")
+    assert by_meaning(rows, lambda texts: [0.2, 0.9]) == (rows[1], rows[0])
+    assert by_meaning(rows, None) == rows
+    assert by_meaning(rows, lambda texts: None) == rows
