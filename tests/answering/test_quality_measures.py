@@ -34,3 +34,26 @@ def test_the_first_sentence_must_carry_the_figure_in_any_notation_and_the_polari
 def test_evidence_is_carried_by_its_content_words_not_the_exact_string():
     assert carries("PPID wajib menjawab paling lambat 10 hari kerja", "Paling lambat 10 hari kerja PPID wajib menjawabnya.")
     assert not carries("PPID wajib menjawab paling lambat 10 hari kerja", "Badan Publik mengumumkan laporan tahunan.")
+
+
+def test_a_date_is_the_same_in_any_spelling_and_language():
+    asked = asked_kinds("national", ["when"])
+    gold = "Disahkan 12 November 1960 oleh Presiden."
+    assert first_sentence_verdicts("Kapan disahkan?", gold, "Disahkan di Jakarta pada tanggal 12 Nopember 1960.",
+                                   asked) == {"date": True}
+    assert first_sentence_verdicts("When was it enacted?", "On 3 August 2010.", "Disahkan pada tanggal 3 Agustus 2010.",
+                                   asked) == {"date": True}
+    assert first_sentence_verdicts("Kapan disahkan?", gold, "Disahkan pada tanggal 12 Desember 1960.", asked) == \
+        {"date": False}
+
+
+def test_the_golds_source_citation_is_not_a_figure_and_the_instruments_number_is_not_one_asked():
+    asked = asked_kinds("national", ["figure"])
+    gold = "Paling tinggi 40 tahun (Pasal 9 ayat (2) huruf c)."
+    # A heading that repeats the article number does not state the age.
+    assert first_sentence_verdicts("Berapa batas usia menurut Peraturan Nomor 9 Tahun 2020?", gold,
+                                   "Peraturan Nomor 9 Tahun 2020 Pasal 9 (2) Calon harus memenuhi syarat.", asked) == \
+        {"figure": False}
+    # "Undang-Undang Nomor 40 Tahun 2001": the law's number is not the figure asked, so the answer's 40 counts.
+    assert first_sentence_verdicts("Menurut Undang-Undang Nomor 40 Tahun 2001, berapa batas usia?", gold,
+                                   "Batas usia paling tinggi 40 tahun.", asked) == {"figure": True}
