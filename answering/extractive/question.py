@@ -107,14 +107,26 @@ def _bare_question(text: str) -> bool:
     return bool(asking) and not any(WH_WORD.search(sentence) for sentence in asking)
 
 
-def first_ask(text: str) -> str:
-    """The question up to its second ask (the whole text when it asks one thing); a clause before it that asks
-    nothing ("Sebelum anggaran disahkan, berapa …") is not an ask."""
+def _second_ask_at(text: str) -> re.Match | None:
     for match in SECOND_ASK.finditer(text):
         head = text[:match.start()].strip(" ,;&")
         if len(head.split()) >= 3 and (WH_WORD.search(head) or YES_NO.search(head) or "?" in match.group(0)):
-            return head + "?"
-    return text
+            return match
+    return None
+
+
+def first_ask(text: str) -> str:
+    """The question up to its second ask (the whole text when it asks one thing); a clause before it that asks
+    nothing ("Sebelum anggaran disahkan, berapa …") is not an ask."""
+    match = _second_ask_at(text)
+    return text[:match.start()].strip(" ,;&") + "?" if match else text
+
+
+def second_ask(text: str) -> str | None:
+    """What the question asks after its first ask ("… brp lama? trs boleh digaji di bawah UMP gak?"), or None."""
+    match = _second_ask_at(text)
+    rest = text[match.end():].strip(" ,;&?") if match else ""
+    return rest + "?" if len(rest.split()) >= 2 else None
 
 
 def _read_asks(text: str) -> tuple[Focus, str]:

@@ -13,7 +13,7 @@ from answering.extractive.answerability import assess
 from answering.extractive.candidates import Candidate, candidates, with_semantic
 from answering.extractive.decision import answerable, frozen_params
 from answering.extractive.layout import compose
-from answering.extractive.question import Question, detect_language, read_question
+from answering.extractive.question import Question, detect_language, read_question, second_ask
 from answering.extractive.ranker import NORMATIVE, fit_to_lead
 from answering.extractive.semantic import SemanticScorer
 from answering.extractive.signals import CARRIED_ORIGINS, TOOL_ORIGINS, answer_signals
@@ -96,6 +96,25 @@ def _complete_focus(question: Question, ranked: list[Candidate], chosen: list[tu
         chosen.append((sibling, {sibling.passage.document_id: sibling.passage.label}))
 
 
+def _cover_second_ask(question: Question, passages: Sequence[Passage], ranked: list[Candidate],
+                      chosen: list[tuple[Candidate, dict]]) -> None:
+    """"… brp lama? trs boleh digaji di bawah UMP gak?": the unit that best answers the second ask, read on its
+    own, joins the chosen ones when a chosen document holds it (it keeps its score for the whole question, so the
+    opener still answers the first ask)."""
+    rest = second_ask(question.text)
+    if not rest or not chosen or len(chosen) >= _limit(question):
+        return
+    sub = read_question(rest, question.language)
+    documents = {c.passage.document_id for c, _ in chosen}
+    best = next((c for c in _eligible(sub, candidates(sub, passages, None)) if c.passage.document_id in documents),
+                None)
+    if best is None or any(c.text == best.text for c, _ in chosen):
+        return
+    unit = next((c for c in ranked if c.text == best.text and c.passage.chunk_id == best.passage.chunk_id), None)
+    if unit is not None and sum(len(c.text) for c, _ in chosen) + len(unit.text) <= MAX_ANSWER_CHARS:
+        chosen.append((unit, {unit.passage.document_id: unit.passage.label}))
+
+
 def select(question: Question, ranked: list[Candidate]) -> list[tuple[Candidate, dict]]:
     """The units that answer, each with its labels by document, leading with the one that answers best."""
     if not ranked:
@@ -146,6 +165,7 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
         semantic = None       # the semantic constants hold for the model they were fitted with (decision.py)
     ranked = _eligible(read, candidates(read, passages, semantic))
     chosen = select(read, ranked)
+    _cover_second_ask(read, passages, ranked, chosen)
     if semantic is not None:
         chosen = with_semantic(chosen, semantic)
     claims = tuple(Claim(text=c.text, citation_keys=tuple(labels.values())) for c, labels in chosen)

@@ -82,3 +82,15 @@ def test_a_schedules_row_is_chosen_by_meaning_and_kept_in_order_without_a_ranker
     assert by_meaning(rows, lambda texts: [0.2, 0.9]) == (rows[1], rows[0])
     assert by_meaning(rows, None) == rows
     assert by_meaning(rows, lambda texts: None) == rows
+
+
+PROBATION = passage("(1) Perjanjian kerja magang dapat mensyaratkan masa percobaan paling lama 2 (dua) bulan.\n"
+                    "(2) Dalam masa percobaan, pengusaha dilarang membayar upah di bawah upah minimum yang berlaku.\n"
+                    "(3) Masa percobaan dicatat dalam perjanjian kerja magang.")
+
+
+def test_the_unit_answering_a_second_ask_joins_the_answer_after_the_first_asks_opener():
+    draft = synthesise("masa percobaan magang maksimal brp lama? trus pas percobaan boleh digaji di bawah upah "
+                       "minimum gak?", [PROBATION])
+    assert draft.claims[0].text.startswith("Paling lama 2 bulan")
+    assert any("dilarang membayar upah di bawah upah minimum" in claim.text for claim in draft.claims)
