@@ -62,6 +62,9 @@ class Question:
     article: ArticleLocator | None
     years: tuple[str, ...]                  # years outside a named instrument ("UMP 2024")
     stems: frozenset[str]                   # every content stem
+    # An English question's words in the law's language, as the glossary gives them ("obligations" -> "kewajiban"):
+    # the stems the glossary brought that the question's own words lack (empty for Indonesian questions).
+    law_stems: frozenset[str] = frozenset()
     # Each colloquial word of the first ask with its formal forms' stems ("nanggepin": {"nanggepin"}, {"anggap", …}).
     colloquial: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
 
@@ -172,7 +175,14 @@ def _read_question(text: str, language: str | None, expanded: str) -> Question:
     return Question(
         text=text, language=detect_language(text, language), asks=asks, focus=focus, named=named,
         article=find_article(text), years=tuple(dict.fromkeys(YEAR.findall(rest))),
-        stems=frozenset(content_stems(text)), colloquial=colloquial_words(first_ask(text)))
+        stems=frozenset(content_stems(text)), colloquial=colloquial_words(first_ask(text)),
+        law_stems=_law_stems(text, expanded, language))
+
+
+def _law_stems(text: str, expanded: str, language: str | None) -> frozenset[str]:
+    if detect_language(text, language) != "en" or expanded == text:
+        return frozenset()
+    return frozenset(content_stems(expanded) - content_stems(text))
 
 
 def colloquial_words(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:

@@ -94,3 +94,19 @@ def test_the_unit_answering_a_second_ask_joins_the_answer_after_the_first_asks_o
                        "minimum gak?", [PROBATION])
     assert draft.claims[0].text.startswith("Paling lama 2 bulan")
     assert any("dilarang membayar upah di bawah upah minimum" in claim.text for claim in draft.claims)
+
+
+VILLAGE = passage("Kepala desa wajib mengumumkan anggaran pendapatan dan belanja desa kepada masyarakat setiap tahun.")
+GLOSSARY = {"village head": "kepala desa", "village": "desa", "budget": "anggaran", "publish": "mengumumkan"}
+
+
+def _expansions(text: str) -> dict[str, str]:
+    return {phrase: meaning for phrase, meaning in GLOSSARY.items() if phrase in text.lower()}
+
+
+def test_an_english_yes_no_is_read_in_the_laws_words_the_glossary_gives():
+    draft = synthesise("Must a village head publish the village budget every year?", [VILLAGE], expansions=_expansions)
+    assert draft.claims[0].text.startswith("Yes. Kepala desa wajib mengumumkan anggaran")
+    # Without the glossary the English words meet nothing in the Indonesian clause: no yes is put before it.
+    plain = synthesise("Must a village head publish the village budget every year?", [VILLAGE])
+    assert not plain.claims or not plain.claims[0].text.startswith("Yes.")
