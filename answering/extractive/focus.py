@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from answering.text import content_stems
 from retrieval.facade.language import find_article, find_named_regulation
-from retrieval.facade.language import OFFICE, PERSON, enacts_instrument
+from retrieval.facade.language import OFFICE, PERSON, SIGNATORY, enacts_instrument
 
 DEFINITION = re.compile(
     r"\b(?:apa\s+(?:yang\s+)?(?:di)?maksud(?:nya)?(?:\s+dengan)?|apa\s+itu|apakah\s+itu|pengertian(?:\s+dari)?|definisi(?:\s+dari)?|"
@@ -125,7 +125,7 @@ def question_focus(question: str) -> Focus:
     if WHEN.search(question):
         return Focus("enactment" if enacts_instrument(question) else "when")
     if WHO.search(question):
-        return Focus("signatory" if enacts_instrument(question) else "who")
+        return Focus("signatory" if SIGNATORY.search(question) or enacts_instrument(question) else "who")
     if HOW_MUCH.search(question):
         return Focus("figure", frozenset(asked_units(question)))
     return Focus("general")

@@ -109,6 +109,8 @@ _JURISDICTION = re.compile(r"\s*(?:ACEH|REPUBLIK\s+INDONESIA|PROVINSI\s+[A-Z]+|K
                            re.I)
 
 
+_NAME = re.compile(r"(?:(?:DR|Dr|H|Hj|Ir|Prof|Drs)\.\s*)*[A-Z][A-Z'.]{2,}(?:\s+[A-Z][A-Z'.]{1,}){0,4}")
+_TRAILING_NAME = re.compile(r",\s*(?:ttd\.?\s*)?(?P<name>" + _NAME.pattern + r")\s*\.?\s*$")
 # "DR. H. SUSILO BAMBANG YUDHOYONO": the plain sentence names the person without academic or pilgrim titles.
 _HONORIFICS = re.compile(r"^(?:(?:DR|Dr|H|Hj|Ir|Prof|Drs)\.\s*)+")
 
@@ -124,7 +126,15 @@ def _enactment(lead: Candidate, language: str) -> str | None:
         # "GUBERNUR ACEH MUZAKIR MANAF" with no comma: the name follows the office's jurisdiction.
         after = _JURISDICTION.match(text, office.end())
         people = list(PERSON.finditer(text, after.end() if after else office.end()))
-    person = people[-1] if people else None
+    trailing = _TRAILING_NAME.search(text)
+    if trailing and len(re.findall(r"\bttd\b", text, re.I)) <= 1:
+        # "… KETUA, ZULFADHLI", "PRESIDEN REPUBLIK INDONESIA, ttd. SOEKARNO": one signatory's name closing the
+        # block after its office's comma, one word or more (a caps run inside the office is not it); a block
+        # signed by several (a president and the ministers who countersign) keeps the first name found.
+        person = _NAME.match(text, trailing.start("name"))
+        office = office if office and office.start() < person.start() else None
+    else:
+        person = people[-1] if people else None
     if not (date or person):
         return None
     head = text[:date.end()] if date else re.split(r"\b(?:GUBERNUR|PRESIDEN|BUPATI|WALI|MENTERI|KETUA)\b", text)[0]

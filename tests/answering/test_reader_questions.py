@@ -110,3 +110,14 @@ def test_an_english_yes_no_is_read_in_the_laws_words_the_glossary_gives():
     # Without the glossary the English words meet nothing in the Indonesian clause: no yes is put before it.
     plain = synthesise("Must a village head publish the village budget every year?", [VILLAGE])
     assert not plain.claims or not plain.claims[0].text.startswith("Yes.")
+
+
+COUNCIL_CLOSING = passage("Ditetapkan di Banda Aceh\npada tanggal 5 Mei 2025 M\nDEWAN PERWAKILAN RAKYAT ACEH\nKETUA,\nBAHRUDDIN",
+                          kind="closing", origin="closing", reference=None)
+
+
+def test_who_signed_asked_as_tanda_tangan_is_answered_with_a_one_word_name():
+    assert question_focus("keputusan dewan itu siapa yg tanda tangan?").kind == "signatory"
+    draft = synthesise("keputusan dewan itu siapa yg tanda tangan?", [COUNCIL_CLOSING])
+    assert draft.claims[0].text.startswith("Ditetapkan di Banda Aceh pada tanggal 5 Mei 2025")
+    assert draft.claims[0].text.endswith("Bahruddin.")
