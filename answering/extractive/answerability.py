@@ -35,7 +35,7 @@ from answering.extractive.question import STATUS, colloquial_words, met_colloqui
 STATUS_STATED = re.compile(r"\b(dicabut|tidak\s+berlaku|diubah|perubahan|mulai\s+berlaku|tetap\s+berlaku|masih\s+berlaku|"
                            r"berlaku\s+sejak|repealed|revoked|amended|in\s+force)\b", re.I)
 from answering.types import LEGAL_RELATION_ORIGIN, Claim, Passage
-from retrieval.facade.language import covered_articles, instrument_years
+from retrieval.facade.language import asks_status, covered_articles, instrument_years
 
 # Chosen from bench/answers_*.jsonl (eval_answers prints each question's coverage): answerable questions' cited
 # passages carry >= 0.5 of their distinctive terms (median 1.0), off-topic ones < 0.5.
@@ -144,7 +144,9 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     named = find_named_regulation(question)
     rest = question.replace(named.text, " ") if named else question
     status = bool(STATUS.search(question))
-    if named and not any(_is_instrument(p, named, status=status) for p in cited):
+    # "Apakah PP itu juga mencabut PP Nomor 29 Tahun 2008?": a clause revoking or amending the named one speaks for it.
+    acting = status or asks_status(question)
+    if named and not any(_is_instrument(p, named, status=acting) for p in cited):
         unmet.append(f"instrument {named.text}")
     locator = find_article(question)
     if locator and not any(locator.pasal in covered_articles(list(p.section_path), p.legal_reference) for p in cited):

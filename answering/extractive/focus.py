@@ -24,7 +24,8 @@ TERM_VERB = re.compile(r"\s+(?:mean|means|refer\s+to|refers\s+to|stand\s+for|sta
 TERM_ITU_APA = re.compile(r"^(?P<term>[^?]+?)\s+(?:itu|tuh)\s+(?:apa(?:an)?|maksudnya\s+apa|artinya\s+apa)\b", re.I)
 # "What is the maximum deficit …", "What is Aceh's 2026 minimum wage …": an English "what is" asking for a figure.
 FIGURE_TERM = re.compile(r"\b(?:maximum|minimum|limit|cap|ceiling|percentage|share|rate|amount|total|number\s+of|"
-                         r"deficit|wage|salary|fee|fine|cost|price|budget|tax)\b", re.I)
+                         r"deficit|wage|salary|fee|fine|cost|price|budget|tax|penalty|penalties|sanction|sentence|"
+                         r"punishment)\b", re.I)      # "what is the penalty for …": a term of prison or a fine
 # "menurut/dalam UU …" closes the term.
 TERM_END = re.compile(r"\s+(?:menurut|dalam|di\s+dalam|pada|berdasarkan|sesuai|according|in\s+the|under)\b.*$", re.I)
 WHEN = re.compile(r"\b(kapan|(?:tanggal|tgl)\s+(?:berapa|brp)|sejak\s+kapan|sampai\s+kapan|hingga\s+kapan|when|what\s+date)\b", re.I)

@@ -121,3 +121,19 @@ def test_who_signed_asked_as_tanda_tangan_is_answered_with_a_one_word_name():
     draft = synthesise("keputusan dewan itu siapa yg tanda tangan?", [COUNCIL_CLOSING])
     assert draft.claims[0].text.startswith("Ditetapkan di Banda Aceh pada tanggal 5 Mei 2025")
     assert draft.claims[0].text.endswith("Bahruddin.")
+
+
+REVOKING = passage("Pada saat Peraturan Pemerintah ini mulai berlaku, Peraturan Pemerintah Nomor 3 Tahun 2010 tentang "
+                   "Izin Usaha Kecil dicabut dan dinyatakan tidak berlaku.",
+                   title="Peraturan Pemerintah Nomor 9 Tahun 2020 tentang Izin Usaha",
+                   reference="Peraturan Pemerintah Nomor 9 Tahun 2020 Pasal 40")
+
+
+def test_a_clause_revoking_the_named_instrument_speaks_for_it_when_asked_if_it_revokes():
+    draft = synthesise("Apakah PP itu juga mencabut Peraturan Pemerintah Nomor 3 Tahun 2010?", [REVOKING])
+    assert not any(unmet.startswith("instrument") for unmet in draft.unmet)
+
+
+def test_an_english_what_is_the_penalty_asks_for_a_figure_not_a_definition():
+    focus = question_focus("Under the data protection law, what is the penalty for selling personal data?")
+    assert focus.kind == "figure"
