@@ -47,7 +47,7 @@ SECOND_ASK = re.compile(
     r"brp|apa(?:kah)?|bagaimana|gimana|when|who|how|what|which|is|are|does|do|can|may|boleh|bisa)\b)|"
     # "… brp lama & pejabatnya wajib jawab kapan?": the second ask's question word closes its clause.
     r"(?:\s+\b(?:dan|serta|trs|terus|lalu)\b|\s*[,;&])\s+(?=[^?,;&]{0,80}?\b(?:kapan|siapa|berapa|brp|gimana|"
-    r"bagaimana|mana)\s*(?:sih|ya|aja)?\s*\?)", re.I)
+    r"bagaimana|mana)\s*(?:lama|banyak|hari|bulan|tahun|persen)?\s*(?:sih|ya|aja)?\s*\?)", re.I)   # "… berapa lama?"
 STATUS = re.compile(r"\b(?:masih\s+berlaku|sudah\s+dicabut|dicabut|tidak\s+berlaku|still\s+in\s+force|repealed|revoked|"
                     r"amended|diubah|status(?:nya)?\s+hukum|masih\s+dipakai)\b", re.I)
 

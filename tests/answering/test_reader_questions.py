@@ -137,3 +137,11 @@ def test_a_clause_revoking_the_named_instrument_speaks_for_it_when_asked_if_it_r
 def test_an_english_what_is_the_penalty_asks_for_a_figure_not_a_definition():
     focus = question_focus("Under the data protection law, what is the penalty for selling personal data?")
     assert focus.kind == "figure"
+
+
+def test_a_second_ask_ending_in_berapa_lama_is_split_from_the_first():
+    from answering.extractive.question import first_ask, second_ask
+
+    text = "Apakah pemilik kios wajib memasang papan nama menurut peraturan itu, dan dalam jangka waktu berapa lama?"
+    assert first_ask(text) == "Apakah pemilik kios wajib memasang papan nama menurut peraturan itu?"
+    assert second_ask(text) == "dan dalam jangka waktu berapa lama?"
