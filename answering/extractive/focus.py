@@ -31,7 +31,7 @@ TERM_END = re.compile(r"\s+(?:menurut|dalam|di\s+dalam|pada|berdasarkan|sesuai|a
 WHEN = re.compile(r"\b(kapan|(?:tanggal|tgl)\s+(?:berapa|brp)|sejak\s+kapan|sampai\s+kapan|hingga\s+kapan|when|what\s+date)\b", re.I)
 WHO = re.compile(r"\b(siapa|siapakah|who)\b", re.I)
 HOW_MUCH = re.compile(
-    r"\b(berapa|brp|jumlah|besaran|besarnya|nilai|tarif|biaya|total|persen|persentase|how\s+(?:much|many)|amount|rate)\b", re.I)
+    r"\b(berapa|seberapa|brp|jumlah|besaran|besarnya|nilai|tarif|biaya|total|persen|persentase|how\s+(?:much|many)|amount|rate)\b", re.I)
 # "Qanun 6/2014 mengatur apa?", "Apa isi PP 94/2021?", "UU 27/2022 tentang apa?": what a named instrument is about.
 ABOUT = re.compile(r"\b(mengatur\s+(?:apa|tentang\s+apa|mengenai\s+apa)|tentang\s+apa|mengenai\s+apa|"
                    r"apa\s+(?:saja\s+)?(?:isi(?:nya)?|yang\s+diatur|materi(?:nya)?)|isi(?:nya)?\s+apa|"

@@ -189,7 +189,7 @@ def opening_sentence(question: Question, lead: Candidate, language: str,
         pieces = (text, *by_meaning(tuple(map(tidy, lead.items)), rank_items))
         return next(filter(None, (_figure(asks, piece) for piece in pieces)), None) or clause(text, _DIGIT)
     if asks == "date":
-        return clause(text, DATE)
+        return clause(text, DATE) or _deadline(text)     # "kapan wajib melapor?": "paling lambat 3 hari kerja …"
     if asks == "person":
         return clause(text, PERSON) or clause(text, OFFICE)
     if lead.items and asks in ("list", "procedure", "general"):

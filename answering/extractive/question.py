@@ -31,7 +31,7 @@ YES_NO = re.compile(
     r"\b(?:atau|apa)\s+(?:tidak|nggak|gak|enggak|belum|bukan)\s*\??\s*$|\b(?:gak|nggak|ga|ngga|enggak)\s*\?\s*$|"
     r"^\s*(?:do|does|did|can|could|may|must|is|are|was|were|should|will|has|have)\s+\w+", re.I)
 # A question with no question word that ends in "?" asks yes or no ("Upahnya tetap dibayar penuh?").
-WH_WORD = re.compile(r"\b(?:apa|apaan|siapa|siapakah|berapa|brp|kapan|bagaimana|gimana|gmn|mengapa|kenapa|dimana|mana|"
+WH_WORD = re.compile(r"\b(?:apa|apaan|siapa|siapakah|berapa|seberapa|brp|kapan|bagaimana|gimana|gmn|mengapa|kenapa|dimana|mana|"
                      r"manakah|what|who|whom|whose|how|when|where|which|why)\b", re.I)
 DURATION = re.compile(r"\b(?:berapa|brp)\s+(?:lama|hari|bulan|minggu|jam|tahun|thn)\b|\bhow\s+(?:long|fast|soon|many\s+days)\b|"
                       r"\b(?:batas|jangka|tenggat)\s+waktu\b|\bpaling\s+(?:lambat|lama)\b|\bdeadline\b", re.I)

@@ -145,3 +145,19 @@ def test_a_second_ask_ending_in_berapa_lama_is_split_from_the_first():
     text = "Apakah pemilik kios wajib memasang papan nama menurut peraturan itu, dan dalam jangka waktu berapa lama?"
     assert first_ask(text) == "Apakah pemilik kios wajib memasang papan nama menurut peraturan itu?"
     assert second_ask(text) == "dan dalam jangka waktu berapa lama?"
+
+
+REPORT = passage("(1) Pengelola wajib melaporkan kebocoran segera secara lisan kepada dinas.\n(2) Laporan tertulis "
+                 "disampaikan paling lambat 3 (tiga) hari kerja sejak laporan lisan diterima.")
+
+
+def test_when_a_duty_falls_due_is_answered_with_its_deadline():
+    draft = synthesise("Kapan pengelola wajib menyampaikan laporan tertulis kebocoran?", [REPORT])
+    assert draft.claims[0].text.startswith("Paling lambat 3 hari kerja sejak laporan lisan diterima")
+
+
+def test_seberapa_asks_how_much_not_yes_or_no():
+    from answering.extractive.question import read_question
+
+    read = read_question("Seberapa berat denda yang boleh dicantumkan dalam qanun?")
+    assert read.asks != "yesno" and read.focus.kind == "figure"
