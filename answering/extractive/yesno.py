@@ -24,14 +24,17 @@ POLARITY_REACH = 15        # words after the modal that must share a word with t
 def _governs(question: Question, unit: str, match: re.Match, share: float = 0.0) -> bool:
     """The modal's own clause is about what the question asks ("dilarang mempekerjakan anak" for "bolehkah
     mempekerjakan anak?"), not a requirement beside it ("harus memenuhi persyaratan"); with ``share``, it
-    carries at least that share of the question's words (and two of them). An English question is read in the
-    law's words the glossary gives it, always with the share of a second unit: those words are fewer."""
-    words = unit[match.end():].split()[:POLARITY_REACH]
-    if question.language == "en":
-        asked, share = question.law_stems - MODAL_STEMS - GENERIC_STEMS, max(share, SECOND_UNIT_SHARE)
-    else:
-        asked = question.stems - MODAL_STEMS
-    shared = content_stems(" ".join(words)) & asked
+    carries at least that share of the question's words (and two of them). An English question's own words
+    rarely meet the clause: the law's words the glossary gives it may, with a second unit's share (they are few)."""
+    said = content_stems(" ".join(unit[match.end():].split()[:POLARITY_REACH]))
+    if _shares(said, question.stems - MODAL_STEMS, share):
+        return True
+    law = question.law_stems - MODAL_STEMS - GENERIC_STEMS
+    return question.language == "en" and _shares(said, law, max(share, SECOND_UNIT_SHARE))
+
+
+def _shares(said: set[str], asked: frozenset[str], share: float) -> bool:
+    shared = said & asked
     return bool(shared) and (not share or (len(shared) >= 2 and len(shared) >= share * len(asked)))
 
 
