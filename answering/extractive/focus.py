@@ -29,6 +29,10 @@ FIGURE_TERM = re.compile(r"\b(?:maximum|minimum|limit|cap|ceiling|percentage|sha
 # "menurut/dalam UU …" closes the term.
 TERM_END = re.compile(r"\s+(?:menurut|dalam|di\s+dalam|pada|berdasarkan|sesuai|according|in\s+the|under)\b.*$", re.I)
 WHEN = re.compile(r"\b(kapan|(?:tanggal|tgl)\s+(?:berapa|brp)|sejak\s+kapan|sampai\s+kapan|hingga\s+kapan|when|what\s+date)\b", re.I)
+# "Hak-hak apa saja …", "sebutkan …", "Which rights … are": a list asked for.
+LIST_ASKED = re.compile(r"\b(?:apa|mana)\s+(?:saja|aja)\b|\bsebutkan\b|\bwhat\s+are\s+the\b|\bwhich\s+\w+\s+are\b|"
+                        r"\blist\s+(?:of|the)\b", re.I)
+LIST_LEAD_SHARED = 2        # words of the question a list's lead-in ("Hak Perempuan meliputi:") must say
 WHO = re.compile(r"\b(siapa|siapakah|who)\b", re.I)
 HOW_MUCH = re.compile(
     r"\b(berapa|seberapa|brp|jumlah|besaran|besarnya|nilai|tarif|biaya|total|persen|persentase|how\s+(?:much|many)|amount|rate)\b", re.I)
@@ -54,7 +58,7 @@ NUMBER = re.compile(r"\d|\b(satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan
 
 @dataclass(frozen=True)
 class Focus:
-    kind: str                  # "definition" | "when" | "enactment" | "signatory" | "who" | "figure" | "about" | "general"
+    kind: str      # "definition" | "when" | "enactment" | "signatory" | "who" | "figure" | "about" | "list" | "general"
     term_stems: frozenset[str] = frozenset()
 
     def satisfied_by(self, text: str) -> bool:
@@ -127,6 +131,8 @@ def question_focus(question: str) -> Focus:
         return Focus("enactment" if enacts_instrument(question) else "when")
     if WHO.search(question):
         return Focus("signatory" if SIGNATORY.search(question) or enacts_instrument(question) else "who")
+    if LIST_ASKED.search(question):
+        return Focus("list", frozenset(content_stems(question)))
     if HOW_MUCH.search(question):
         return Focus("figure", frozenset(asked_units(question)))
     return Focus("general")
@@ -205,6 +211,11 @@ def focus_bonus(focus: Focus, text: str, closing: bool) -> float:
         return 0.4 if PERSON.search(text) else 0.0
     if focus.kind == "about":
         return 1.0 if TITLE_LINE.search(text) else (0.9 if SCOPE_STATEMENT.search(text) else -0.3)
+    if focus.kind == "list":
+        # The list whose lead-in names what is asked ("Hak Perempuan meliputi:" for "hak apa saja … perempuan"),
+        # not a list beside it ("Qanun ini bertujuan:").
+        lead_in, colon, _ = text.partition(":")
+        return 0.6 if colon and len(content_stems(lead_in) & focus.term_stems) >= LIST_LEAD_SHARED else 0.0
     if focus.kind == "figure":
         if focus.term_stems:                 # the unit asked: its figure, not any number, answers
             return 0.8 if carries_unit_figure(text, focus.term_stems) else (0.1 if re.search(r"\d", text) else -0.1)

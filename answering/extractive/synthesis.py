@@ -26,6 +26,8 @@ NO_ANSWER = {
     "en": "Sorry, I could not find relevant information in the available documents to answer that question.",
 }
 MAX_CLAIMS = 4
+# A list question's focus only ranks (the list whose lead-in names what is asked): it selects like a general one.
+UNFOCUSED = ("general", "list")
 FOCUSED_MAX_CLAIMS = 2          # a definition, a date or a name is one or two units, not four
 MAX_ANSWER_CHARS = 1200
 # The ranker's scores are a softmax's logits over the question's units (ranker.py): a unit less than 1/16 as likely
@@ -84,7 +86,7 @@ def _complete_focus(question: Question, ranked: list[Candidate], chosen: list[tu
     """When no chosen unit carries what is asked (the office in "siapa yang berwenang …"), the next unit of a
     chosen passage that does joins them: "(1) Penetapan … oleh pemerintah …" is completed by its "(2) … skala
     provinsi dilakukan oleh gubernur …"."""
-    if not chosen or question.focus.kind == "general" or len(chosen) >= _limit(question):
+    if not chosen or question.focus.kind in UNFOCUSED or len(chosen) >= _limit(question):
         return
     if any(question.focus.satisfied_by(c.text) for c, _ in chosen):
         return
@@ -121,7 +123,7 @@ def select(question: Question, ranked: list[Candidate]) -> list[tuple[Candidate,
         return []
     near = [c for c in ranked if c.score >= ranked[0].score - KEEP_MARGIN or _states_scope(question, c)]
     # A focused question is answered from one document; a question naming several instruments wants each.
-    one_document = (question.focus.kind != "general" or question.asks in OPENER_ASKS) and len(question.named) < 2
+    one_document = (question.focus.kind not in UNFOCUSED or question.asks in OPENER_ASKS) and len(question.named) < 2
     home = _home_document(question, near) if one_document else None
     # The same words in another document (two regulations' identical closings) add that document's label.
     chosen: list[tuple[Candidate, dict]] = []
@@ -140,7 +142,7 @@ def select(question: Question, ranked: list[Candidate]) -> list[tuple[Candidate,
     for candidate, _ in chosen:
         fit = fit_to_lead(question, candidate.text, candidate.score)
         lead[candidate.passage_rank] = max(lead.get(candidate.passage_rank, (False, -math.inf)), fit)
-    if question.focus.kind == "general" and question.asks not in OPENER_ASKS:
+    if question.focus.kind in UNFOCUSED and question.asks not in OPENER_ASKS:
         chosen.sort(key=lambda pair: (pair[0].passage_rank, pair[0].position))   # reading order, best passage first
     else:
         # The passage that answers best leads (the opener comes from it), each passage's units in reading order.

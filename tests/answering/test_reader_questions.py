@@ -161,3 +161,18 @@ def test_seberapa_asks_how_much_not_yes_or_no():
 
     read = read_question("Seberapa berat denda yang boleh dicantumkan dalam qanun?")
     assert read.asks != "yesno" and read.focus.kind == "figure"
+
+
+AIMS = passage("Qanun ini bertujuan:\na. meningkatkan peran pemuda dalam pembangunan desa;\nb. meningkatkan kualitas "
+               "hidup pemuda desa.", reference="Qanun Contoh Nomor 2 Tahun 2024 Pasal 4")
+RIGHTS = passage("Hak Pemuda meliputi:\na. hak atas pendidikan kepemudaan;\nb. hak atas pelatihan kerja; dan\n"
+                 "c. hak berorganisasi.", reference="Qanun Contoh Nomor 2 Tahun 2024 Pasal 6")
+
+
+def test_a_list_question_is_answered_by_the_list_whose_lead_in_names_what_is_asked():
+    assert question_focus("Hak-hak apa saja yang dijamin bagi pemuda dalam qanun ini?").kind == "list"
+    draft = synthesise("Hak-hak apa saja yang dijamin bagi pemuda dalam qanun ini?", [AIMS, RIGHTS])
+    quoted = [claim.text for claim in draft.claims]
+    assert any(text.startswith("Hak Pemuda meliputi") for text in quoted)
+    assert quoted.index(next(t for t in quoted if t.startswith("Hak Pemuda"))) < \
+        min((quoted.index(t) for t in quoted if t.startswith("Qanun ini bertujuan")), default=len(quoted))
