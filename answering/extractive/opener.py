@@ -153,13 +153,29 @@ def _enactment(lead: Candidate, language: str) -> str | None:
     return tidy(head.strip(" ,") + who)
 
 
-def by_meaning(items: Sequence[str], rank: ItemRanker | None) -> tuple[str, ...]:
-    """A list's items, the one closest in meaning to the question first (a schedule's SMP row for "anak SMP dapat
-    berapa?"); in reading order without a ranker or when it fails."""
+_ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
+
+
+def spells(acronym: str, text: str) -> bool:
+    """``text`` holds a run of capitalised words whose initials are ``acronym`` ("SMA": "Sekolah Menengah Atas")."""
+    for run in _CAPITALISED.finditer(text):
+        words = run.group(0).split()
+        if any("".join(w[0] for w in words[i:i + len(acronym)]) == acronym for i in range(len(words) - len(acronym) + 1)):
+            return True
+    return False
+
+
+def by_meaning(items: Sequence[str], rank: ItemRanker | None, question: str = "") -> tuple[str, ...]:
+    """A list's items, the one the question names first: an item spelling out an acronym the question uses ("SMA":
+    "Sekolah Menengah Atas", which the small model does not read), then the one closest in meaning (a schedule's
+    row for "anak SMP dapat berapa?"); in reading order without either."""
+    acronyms = set(_ACRONYM.findall(question))
+    named = [any(acronym in item or spells(acronym, item) for acronym in acronyms) for item in items]
     scores = rank(list(items)) if rank is not None and len(items) > 1 else None
-    if not scores:
-        return tuple(items)
-    return tuple(item for _, item in sorted(zip(scores, items), key=lambda pair: -pair[0]))
+    scores = scores or [0.0] * len(items)
+    order = sorted(range(len(items)), key=lambda i: (not named[i], -scores[i], i))
+    return tuple(items[i] for i in order)
 
 
 def opening_sentence(question: Question, lead: Candidate, language: str,
@@ -186,7 +202,7 @@ def opening_sentence(question: Question, lead: Candidate, language: str,
         return f"{(YES if said == 'yes' else NO)[language]} {short(text)}"
     if asks in ("duration", "figure"):
         # The lead-in first, then its list items ("… dibagi sebagai berikut: a. … sebesar 10% …").
-        pieces = (text, *by_meaning(tuple(map(tidy, lead.items)), rank_items))
+        pieces = (text, *by_meaning(tuple(map(tidy, lead.items)), rank_items, question.text))
         return next(filter(None, (_figure(asks, piece) for piece in pieces)), None) or clause(text, _DIGIT)
     if asks == "date":
         return clause(text, DATE) or _deadline(text)     # "kapan wajib melapor?": "paling lambat 3 hari kerja …"

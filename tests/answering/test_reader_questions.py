@@ -176,3 +176,10 @@ def test_a_list_question_is_answered_by_the_list_whose_lead_in_names_what_is_ask
     assert any(text.startswith("Hak Pemuda meliputi") for text in quoted)
     assert quoted.index(next(t for t in quoted if t.startswith("Hak Pemuda"))) < \
         min((quoted.index(t) for t in quoted if t.startswith("Qanun ini bertujuan")), default=len(quoted))
+
+
+def test_a_schedules_row_named_by_an_acronym_is_chosen_whatever_the_model_says():
+    rows = ("a. jenjang Sekolah Dasar sebesar Rp1.000.000,00;", "b. jenjang Sekolah Menengah Pertama sebesar "
+            "Rp1.500.000,00;", "c. jenjang Sekolah Menengah Atas sebesar Rp2.000.000,00.")
+    assert by_meaning(rows, lambda texts: [0.9, 0.8, 0.1], "anak SMA dapat berapa?")[0] == rows[2]
+    assert by_meaning(rows, lambda texts: [0.1, 0.9, 0.2], "anak sekolah dapat berapa?")[0] == rows[1]
