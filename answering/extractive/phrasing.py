@@ -17,7 +17,7 @@ PROHIBIT = re.compile(r"\b(?:dilarang|tidak\s+boleh|tidak\s+dapat|tidak\s+diperb
 EXEMPT = re.compile(r"\b(?:tidak\s+wajib|tidak\s+harus|tidak\s+diwajibkan|dikecualikan|tidak\s+berlaku|"
                     r"tidak\s+termasuk|bukan\s+merupakan|tidak\s+dikenakan|dibebaskan\s+dari)\b", re.I)
 OBLIGE = re.compile(r"\b(?:wajib|harus|diwajibkan|berkewajiban|shall|must)\b", re.I)
-PERMIT = re.compile(r"\b(?:dapat|boleh|berhak|diperbolehkan|berwenang|mendapat|memperoleh|diberikan)\b", re.I)
+PERMIT = re.compile(r"\b(?:dapat|boleh|berhak|diperbolehkan|berwenang|mendapat|memperoleh|menerima|diberikan)\b", re.I)
 # "Ketentuan … dapat dikecualikan bagi anak berumur 13 sampai 15 tahun": a rule waived for a range is a permission.
 GRANTED_EXCEPTION = re.compile(r"\bdapat\s+dikecualikan\s+(?:bagi|untuk|terhadap)\b", re.I)
 MODAL_STEMS = frozenset(content_stems("boleh bisa dapat wajib harus berhak dilarang tidak tak bukan gak nggak ga "

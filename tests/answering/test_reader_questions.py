@@ -183,3 +183,12 @@ def test_a_schedules_row_named_by_an_acronym_is_chosen_whatever_the_model_says()
             "Rp1.500.000,00;", "c. jenjang Sekolah Menengah Atas sebesar Rp2.000.000,00.")
     assert by_meaning(rows, lambda texts: [0.9, 0.8, 0.1], "anak SMA dapat berapa?")[0] == rows[2]
     assert by_meaning(rows, lambda texts: [0.1, 0.9, 0.2], "anak sekolah dapat berapa?")[0] == rows[1]
+
+
+UNPAID = passage("Selama menjalankan cuti di luar tanggungan negara, pegawai yang bersangkutan tidak menerima tunjangan "
+                 "kinerja.")
+
+
+def test_not_receiving_answers_no_to_still_getting():
+    draft = synthesise("Pegawai yang cuti di luar tanggungan negara masih dapat tunjangan kinerja nggak?", [UNPAID])
+    assert draft.claims[0].text.startswith("Tidak. Selama menjalankan cuti di luar tanggungan negara")
