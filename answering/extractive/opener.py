@@ -109,10 +109,11 @@ _JURISDICTION = re.compile(r"\s*(?:ACEH|REPUBLIK\s+INDONESIA|PROVINSI\s+[A-Z]+|K
                            re.I)
 
 
-_NAME = re.compile(r"(?:(?:DR|Dr|H|Hj|Ir|Prof|Drs)\.\s*)*[A-Z][A-Z'.]{2,}(?:\s+[A-Z][A-Z'.]{1,}){0,4}")
-_TRAILING_NAME = re.compile(r",\s*(?:ttd\.?\s*)?(?P<name>" + _NAME.pattern + r")\s*\.?\s*$")
 # "DR. H. SUSILO BAMBANG YUDHOYONO": the plain sentence names the person without academic or pilgrim titles.
-_HONORIFICS = re.compile(r"^(?:(?:DR|Dr|H|Hj|Ir|Prof|Drs)\.\s*)+")
+_HONORIFIC = r"(?:DR|Dr|H|Hj|Ir|Prof|Drs)\.\s*"
+_HONORIFICS = re.compile(rf"^(?:{_HONORIFIC})+")
+_NAME = re.compile(rf"(?:{_HONORIFIC})*[A-Z][A-Z'.]{{2,}}(?:\s+[A-Z][A-Z'.]{{1,}}){{0,4}}")
+_TRAILING_NAME = re.compile(r",\s*(?:ttd\.?\s*)?(?P<name>" + _NAME.pattern + r")\s*\.?\s*$")
 
 
 def _enactment(lead: Candidate, language: str) -> str | None:
@@ -172,8 +173,9 @@ def by_meaning(items: Sequence[str], rank: ItemRanker | None, question: str = ""
     row for "anak SMP dapat berapa?"); in reading order without either."""
     acronyms = set(_ACRONYM.findall(question))
     named = [any(acronym in item or spells(acronym, item) for acronym in acronyms) for item in items]
-    scores = rank(list(items)) if rank is not None and len(items) > 1 else None
-    scores = scores or [0.0] * len(items)
+    # One item named outright needs no embeddings.
+    measured = rank is not None and len(items) > 1 and named.count(True) != 1
+    scores = (rank(list(items)) if measured else None) or [0.0] * len(items)
     order = sorted(range(len(items)), key=lambda i: (not named[i], -scores[i], i))
     return tuple(items[i] for i in order)
 
