@@ -14,13 +14,15 @@ from typing import Sequence
 from answering.extractive.candidates import Candidate
 from answering.extractive.opener import FIGURE_ASKS, ItemRanker, opening_sentence, states_figure
 from answering.extractive.yesno import polarity_opener, range_opener
-from answering.extractive.question import Question
+from answering.extractive.question import Question, read_question, second_ask
 from answering.extractive.ranker import fit_to_lead
 from answering.types import Claim, Passage
 
 _ITEM_MARKER = re.compile(r"^\s*(?:\(\d+[a-z]?\)|[a-z]\.|\d{1,2}\.)\s")
 _DEFINES = re.compile(r"\b(?:adalah|ialah)\b", re.I)
 MAX_HEADING_CHARS = 160
+# What a second ask's own first sentence can say (a list or a definition is the quoted text itself).
+SECOND_ASK_OPENERS = frozenset({"figure", "duration", "date", "person", "yesno"})
 OMITTED = {"id": "{shown} dari {total} butir ditampilkan", "en": "{shown} of {total} items shown"}
 
 
@@ -32,6 +34,21 @@ def heading_of(passage: Passage) -> str:
 
 def _by_fit(question: Question, chosen: Sequence[tuple[Candidate, dict]]) -> list[tuple[Candidate, dict]]:
     return sorted(chosen, key=lambda pair: fit_to_lead(question, pair[0].text, pair[0].score), reverse=True)
+
+
+def _second_ask_opener(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str,
+                       rank_items: ItemRanker | None) -> tuple[str, dict] | None:
+    """When the first ask has no sentence of its own ("prosedurnya gimana?"), the second ask's ("brp hari
+    jaraknya?", "ada batas waktunya gak?") opens, from the kept unit that best answers it."""
+    rest = second_ask(question.text)
+    sub = read_question(rest, question.language) if rest else None
+    if sub is None or sub.asks not in SECOND_ASK_OPENERS:
+        return None
+    for candidate, labels in _by_fit(sub, chosen):
+        text = opening_sentence(sub, candidate, language, rank_items)
+        if text and (sub.asks not in FIGURE_ASKS or states_figure(sub, text)):
+            return text, labels
+    return None
 
 
 def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str,
@@ -65,6 +82,8 @@ def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], langua
                          and c.passage.chunk_id == lead.passage.chunk_id and not _DEFINES.search(c.text)
                          and (text := opening_sentence(question, c, language, rank_items))), None)
         if said:
+            opener, lead_labels = said
+        elif opener is None and (said := _second_ask_opener(question, chosen, language, rank_items)):
             opener, lead_labels = said
     if opener:
         claims.append(Claim(text=opener, citation_keys=tuple(lead_labels.values())))

@@ -48,6 +48,18 @@ def _deadline(text: str) -> str | None:
 
 
 FIGURE_ASKS = ("figure", "duration")
+# A quantity with its unit: an age, a term, a count ("berusia paling tinggi 55 tahun", "paling banyak 3 orang").
+QUANTITY = re.compile(r"\b\d[\d.,]*\s*(?:\([^)]{1,60}\)\s*)?(?:tahun|bulan|minggu|hari|jam|menit|kali|orang|anggota|"
+                      r"hektare|hektar|ha|meter|m2|km|kilometer|kg|ton|liter|unit)\b", re.I)
+# "Ada batas waktunya gak?" asks whether there is a time limit: a unit stating one says yes.
+ASKS_TIME_LIMIT = re.compile(r"\b(?:batas|jangka|tenggat)\s+waktu|\bdeadline|\btime\s+limit", re.I)
+
+
+def _deadline_exists(question: Question, text: str, language: str) -> str | None:
+    """"Ya. <the deadline clause>" for a question whether a time limit exists, from a unit that states one."""
+    if language != "id" or not ASKS_TIME_LIMIT.search(question.text):
+        return None
+    return f"{YES[language]} {short(clause(text, DURATION))}" if _deadline(text) else None
 
 
 def states_figure(question: Question, text: str) -> bool:
@@ -200,12 +212,14 @@ def opening_sentence(question: Question, lead: Candidate, language: str,
     if asks == "yesno":
         said = polarity(question, text)
         if said is None or quantity_differs(question.text, text):
-            return affirmed(question, lead)
+            return affirmed(question, lead) or _deadline_exists(question, text, language)
         return f"{(YES if said == 'yes' else NO)[language]} {short(text)}"
     if asks in ("duration", "figure"):
-        # The lead-in first, then its list items ("… dibagi sebagai berikut: a. … sebesar 10% …").
+        # The lead-in first, then its list items ("… dibagi sebagai berikut: a. … sebesar 10% …"); a figure asked
+        # as a limit of age, time or count ("batas usia paling tinggi") is a quantity with its unit ("55 tahun").
         pieces = (text, *by_meaning(tuple(map(tidy, lead.items)), rank_items, question.text))
-        return next(filter(None, (_figure(asks, piece) for piece in pieces)), None) or clause(text, _DIGIT)
+        return (next(filter(None, (_figure(asks, piece) for piece in pieces)), None)
+                or next(filter(None, (clause(piece, QUANTITY) for piece in pieces)), None) or clause(text, _DIGIT))
     if asks == "date":
         return clause(text, DATE) or _deadline(text)     # "kapan wajib melapor?": "paling lambat 3 hari kerja …"
     if asks == "person":

@@ -192,3 +192,30 @@ UNPAID = passage("Selama menjalankan cuti di luar tanggungan negara, pegawai yan
 def test_not_receiving_answers_no_to_still_getting():
     draft = synthesise("Pegawai yang cuti di luar tanggungan negara masih dapat tunjangan kinerja nggak?", [UNPAID])
     assert draft.claims[0].text.startswith("Tidak. Selama menjalankan cuti di luar tanggungan negara")
+
+
+CANDIDATE = passage("(1) Calon anggota dewan pengawas harus memenuhi persyaratan sebagai berikut:\na. warga negara Indonesia;\n"
+                    "b. sehat jasmani dan rohani;\nc. berusia paling tinggi 60 (enam puluh) tahun pada saat mendaftar; dan\n"
+                    "d. berpendidikan paling rendah sarjana.")
+APPEAL = passage("(1) Banding administratif diajukan oleh pemohon izin kepada kepala dinas dalam jangka waktu paling lambat "
+                 "14 (empat belas) hari kerja sejak penolakan diterima.\n(2) Kepala dinas memeriksa banding secara tertulis.")
+SUMMONS = passage("(1) Pegawai yang diduga melanggar tata tertib dipanggil secara tertulis oleh atasan langsung.\n"
+                  "(2) Pemanggilan kedua dilakukan paling lambat 5 (lima) hari kerja setelah pemanggilan pertama.")
+
+
+def test_a_figure_asked_as_an_age_limit_opens_with_the_item_stating_it():
+    draft = synthesise("Berapa batas usia paling tinggi calon anggota dewan pengawas?", [CANDIDATE])
+    assert draft.claims[0].text.startswith("Berusia paling tinggi 60 tahun")
+
+
+def test_a_procedure_question_whose_second_ask_is_whether_a_time_limit_exists_opens_with_yes_and_the_limit():
+    draft = synthesise("izin sy ditolak dinas, gimana cara ngajuin banding administratif? ada batas waktunya gak?",
+                       [APPEAL])
+    assert draft.claims[0].text.startswith("Ya. Banding administratif diajukan")
+    assert "paling lambat 14 hari kerja" in draft.claims[0].text
+
+
+def test_a_procedure_question_whose_second_ask_is_how_many_days_opens_with_the_days():
+    draft = synthesise("atasan mau manggil pegawai yg diduga langgar tata tertib, prosedur manggilnya gimana? brp hari jaraknya?",
+                       [SUMMONS])
+    assert "paling lambat 5 hari kerja" in draft.claims[0].text.lower()
