@@ -33,6 +33,8 @@ DURATION = re.compile(r"\d[\d.,]*\s*(?:x\s*\d+\s*)?(?:hari|minggu|bulan|tahun|ja
 DEADLINE = re.compile(r"\b(?:paling\s+(?:lambat|lama|cepat|singkat)|dalam\s+(?:jangka\s+)?waktu|selambat-lambatnya|"
                       r"sekurang-kurangnya|paling\s+sedikit|paling\s+banyak|paling\s+tinggi|maksimal|minimal|selama)\b", re.I)
 
+SENTENCE_END = re.compile(r"\.\s+(?=[A-Z\[(])")
+
 
 def _deadline(text: str) -> str | None:
     """"Paling lambat 10 Hari Kerja sejak permohonan diterima.": the deadline phrase to its clause's end."""
@@ -41,6 +43,9 @@ def _deadline(text: str) -> str | None:
         phrase = next((m for m in DEADLINE.finditer(piece) if m.start() <= (match.start() if match else -1)), None)
         if match and phrase:
             clause = piece[phrase.start():]
+            # One sentence: what follows its full stop is another statement (or an OCR'd page's debris).
+            end = SENTENCE_END.search(clause, match.end() - phrase.start())
+            clause = clause[:end.start() + 1] if end else clause
             # "Paling lambat 10 hari kerja sejak …, Badan Publik wajib …": the deadline is the fronted phrase.
             comma = clause.find(",", match.end() - phrase.start())
             return tidy(clause[:comma] if phrase.start() == 0 and comma > 0 else clause)
@@ -231,13 +236,15 @@ def opening_sentence(question: Question, lead: Candidate, language: str,
     return None
 
 
-def _inline_list(lead_in: str, items: tuple[str, ...]) -> str:
-    """"Pembentukan … dilakukan dengan tahapan: persiapan, penilaian, dan penetapan." when it fits one sentence."""
+def _inline_list(lead_in: str, items: tuple[str, ...]) -> str | None:
+    """"Pembentukan … dilakukan dengan tahapan: persiapan, penilaian, dan penetapan." when it fits one sentence;
+    None when it does not (a lead-in alone, "Kepala Dinas Kesehatan Aceh agar.", says nothing: the quoted list
+    under it leads)."""
     head = lead_in.rstrip(" .:")
     parts = [ITEM_END.sub("", MARKER.sub("", " ".join(item.split()), count=1)) for item in items]
     parts = [p for p in parts if p]
     joined = ", ".join(parts[:-1]) + (", dan " if len(parts) > 2 else " dan ") + parts[-1] if len(parts) > 1 else "".join(parts)
     sentence = tidy(f"{head}: {joined}")
-    return sentence if len(sentence) <= MAX_OPENER_CHARS else tidy(head + ":")
+    return sentence if len(sentence) <= MAX_OPENER_CHARS else None
 
 

@@ -40,6 +40,9 @@ LEGAL_BASIS_QUESTION = re.compile(
     r"legal\s+basis|dasar\s+(pembentukan|penetapan))\b", re.I)
 MAX_LIST_ITEMS = 10
 MAX_LIST_CHARS = 900
+# A question asking for the list ("apa saja …") is answered by the whole of it, within these bounds.
+ASKED_LIST_ITEMS = 20
+ASKED_LIST_CHARS = 1800
 MIN_UNIT_CHARS = 25
 
 
@@ -91,8 +94,10 @@ def _pieces(text: str) -> list[tuple[str, str]]:
     return pieces
 
 
-def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = False) -> list[Unit]:
-    """The passage's quotable units (see the module docstring)."""
+def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = False,
+                  whole_lists: bool = False) -> list[Unit]:
+    """The passage's quotable units (see the module docstring); ``whole_lists`` when the question asks for a list."""
+    max_items, max_chars = (ASKED_LIST_ITEMS, ASKED_LIST_CHARS) if whole_lists else (MAX_LIST_ITEMS, MAX_LIST_CHARS)
     units: list[Unit] = []
     lead: list[str] | None = None      # the open lead-in and its items so far
     lead_chars = 0
@@ -120,7 +125,7 @@ def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = Fals
             close()
             continue
         if _ITEM.match(piece):
-            if lead is not None and len(lead) <= MAX_LIST_ITEMS and lead_chars + len(piece) <= MAX_LIST_CHARS:
+            if lead is not None and len(lead) <= max_items and lead_chars + len(piece) <= max_chars:
                 lead.append(piece)
                 lead_chars += len(piece)
                 continue
