@@ -44,9 +44,3 @@ def stem(word: str) -> str:
 
 def content_stems(text: str) -> set[str]:
     return {stem(token) for token in _TOKEN.findall(normalise(text)) if token not in STOP and not token.isdigit()}
-
-
-def head_stem(text: str) -> str | None:
-    """The stem of the first content word: an Indonesian noun phrase's head ("Pelindungan Hak Perempuan": lindung)."""
-    return next((stem(token) for token in _TOKEN.findall(normalise(text)) if token not in STOP and not token.isdigit()),
-                None)

@@ -11,7 +11,7 @@ import re
 
 from dataclasses import dataclass
 
-from answering.text import content_stems, head_stem
+from answering.text import content_stems
 from retrieval.facade.language import find_article, find_named_regulation
 from retrieval.facade.language import OFFICE, PERSON, SIGNATORY, enacts_instrument
 
@@ -60,7 +60,6 @@ NUMBER = re.compile(r"\d|\b(satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan
 class Focus:
     kind: str      # "definition" | "when" | "enactment" | "signatory" | "who" | "figure" | "about" | "list" | "general"
     term_stems: frozenset[str] = frozenset()
-    head: str | None = None     # a list question's asked noun ("hak" in "Apa saja hak perempuan …?")
 
     def satisfied_by(self, text: str) -> bool:
         """Whether a chosen unit carries what the question asks for."""
@@ -132,8 +131,8 @@ def question_focus(question: str) -> Focus:
         return Focus("enactment" if enacts_instrument(question) else "when")
     if WHO.search(question):
         return Focus("signatory" if SIGNATORY.search(question) or enacts_instrument(question) else "who")
-    if match := LIST_ASKED.search(question):
-        return Focus("list", frozenset(content_stems(question)), _asked_noun(question, match))
+    if LIST_ASKED.search(question):
+        return Focus("list", frozenset(content_stems(question)))
     if HOW_MUCH.search(question):
         return Focus("figure", frozenset(asked_units(question)))
     return Focus("general")
@@ -194,13 +193,6 @@ def carries_unit_figure(text: str, units) -> bool:
     return bool(re.search(rf"(?:\d[\d.,]*|\b{SPELLED})\s*(?:\([^)]{{1,40}}\)\s*)?(?:{pattern})\b", text, re.I))
 
 
-def _asked_noun(question: str, match: re.Match) -> str | None:
-    """The head of the noun a list question asks for: the phrase opening the clause before "apa saja" ("Hak-hak
-    apa saja …", "…, alat apa aja …"), else the one after it ("Apa saja hak perempuan …")."""
-    before = re.split(r"[?.!,;]", question[:match.start()])[-1]
-    return head_stem(before) or head_stem(question[match.end():])
-
-
 def focus_bonus(focus: Focus, text: str, closing: bool) -> float:
     """How much a unit's fit to the question's focus adds to its score."""
     if focus.kind == "definition":
@@ -222,11 +214,8 @@ def focus_bonus(focus: Focus, text: str, closing: bool) -> float:
     if focus.kind == "list":
         # The list whose lead-in names what is asked ("Hak Perempuan meliputi:" for "hak apa saja … perempuan"),
         # not a list beside it ("Qanun ini bertujuan:").
-        # Its subject is the asked noun: "Hak Perempuan meliputi:", not "Pelindungan Hak Perempuan berasaskan:".
         lead_in, colon, _ = text.partition(":")
-        if not colon or len(content_stems(lead_in) & focus.term_stems) < LIST_LEAD_SHARED:
-            return 0.0
-        return 0.6 if focus.head is None or head_stem(lead_in) == focus.head else 0.0
+        return 0.6 if colon and len(content_stems(lead_in) & focus.term_stems) >= LIST_LEAD_SHARED else 0.0
     if focus.kind == "figure":
         if focus.term_stems:                 # the unit asked: its figure, not any number, answers
             return 0.8 if carries_unit_figure(text, focus.term_stems) else (0.1 if re.search(r"\d", text) else -0.1)

@@ -4,8 +4,6 @@ shortens, "siapa yang berwenang menetapkan <a matter>", a wage asked as "digaji 
 meaning, and an office named by the next ayat. Every question and passage here is written for this file."""
 from __future__ import annotations
 
-import dataclasses
-
 from answering.extractive.focus import defines, question_focus
 from answering.extractive.opener import by_meaning
 from answering.extractive.synthesis import synthesise
@@ -233,18 +231,3 @@ def test_a_list_asked_for_is_quoted_whole_past_the_usual_ten_items():
     assert len(items) == 14 and items[-1].startswith("n. kewajiban nomor 14")
     assert not any("butir ditampilkan" in (claim.heading or "") for claim in draft.claims)
 
-
-PRINCIPLES = passage("Pelindungan hak nelayan berasaskan:\na. keadilan;\nb. kepastian hukum; dan\nc. keberlanjutan.")
-# Two articles of one qanun, the principles ranked first.
-FISHER_RIGHTS = dataclasses.replace(
-    passage("Hak nelayan meliputi:\na. hak atas wilayah tangkap;\nb. hak atas bantuan alat tangkap; dan\n"
-            "c. hak atas jaminan keselamatan.", reference="Peraturan Contoh Nomor 7 Tahun 2024 Pasal 6"),
-    document_id=PRINCIPLES.document_id)
-
-
-def test_a_list_question_leads_with_the_list_whose_subject_is_the_asked_noun():
-    for question in ("Apa saja hak nelayan yang diakui dalam qanun pelindungan hak nelayan?",
-                     "Hak-hak apa saja yang dimiliki nelayan menurut qanun pelindungan nelayan?"):
-        draft = synthesise(question, [PRINCIPLES, FISHER_RIGHTS])
-        lead_ins = [claim.text for claim in draft.claims if claim.heading]
-        assert lead_ins[0].startswith("Hak nelayan meliputi"), (question, lead_ins)
