@@ -139,9 +139,12 @@ def denied(question: Question, unit: Candidate) -> str | None:
     if not DENYING_LEAD.search(lead_in):
         return None
     asked = _asked(question)
+    # What the regulation is about is said once, in its title ("… Pajak Kendaraan Bermotor … Aceh"), not in the
+    # exempting list: the title's words count as carried (the item must still name the case).
+    about = unit.passage.document_title
     for item in unit.items:
         brings = (content_stems(item) & asked) - content_stems(lead_in)
-        if brings and not _NEGATION.search(item) and _carries_most(asked, f"{lead_in} {item}"):
+        if brings and not _NEGATION.search(item) and _carries_most(asked, f"{lead_in} {item} {about}"):
             return f"{NO[question.language]} {_lead_in_with(lead_in, item)}"
     return None
 

@@ -231,3 +231,15 @@ def test_a_list_asked_for_is_quoted_whole_past_the_usual_ten_items():
     assert len(items) == 14 and items[-1].startswith("n. kewajiban nomor 14")
     assert not any("butir ditampilkan" in (claim.heading or "") for claim in draft.claims)
 
+
+
+STALL_EXEMPT = passage("(2) Objek retribusi sebagaimana dimaksud pada ayat (1) dikecualikan bagi:\na. pedagang kaki lima binaan "
+                       "dinas;\nb. kios milik koperasi desa; dan\nc. lapak di pasar darurat bencana.",
+                       title="Peraturan Bupati Contoh Nomor 3 Tahun 2024 tentang Retribusi Pelayanan Pasar Kabupaten Contoh")
+
+
+def test_an_exempting_list_answers_no_when_the_regulations_title_says_the_rest_of_the_question():
+    draft = synthesise("lapak di pasar darurat bencana kabupaten contoh kena retribusi pelayanan pasar gak?",
+                       [STALL_EXEMPT])
+    assert draft.claims[0].text.startswith("Tidak. Objek retribusi")
+    assert "lapak di pasar darurat bencana" in draft.claims[0].text
