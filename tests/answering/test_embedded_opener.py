@@ -103,12 +103,13 @@ def test_a_signature_block_is_never_quoted_unless_the_question_asks_who_signed_o
 
 
 def test_a_list_cut_short_says_how_many_items_were_left_out():
-    items = "\n".join(f"{chr(97 + n)}. kewajiban nomor {n + 1} dalam pengelolaan dana abadi pendidikan;" for n in range(14))
+    # Past the bound a list question's list is quoted to (units.ASKED_LIST_ITEMS, 20).
+    items = "\n".join(f"{n + 1}. kewajiban nomor {n + 1} dalam pengelolaan dana abadi pendidikan;" for n in range(26))
     source = passage(f"(1) Pengelola dana abadi mempunyai kewajiban:\n{items}")
     draft = synthesise("Apa saja kewajiban pengelola dana abadi?", [source])
     heading = next(claim.heading for claim in draft.claims if claim.heading)
     shown = sum(1 for claim in draft.claims if claim.layout == "list_item")
-    assert shown < 14 and f"({shown} dari 14 butir ditampilkan)" in heading
+    assert shown < 26 and f"({shown} dari 26 butir ditampilkan)" in heading
 
 
 def test_text_a_broken_font_left_behind_is_never_quoted():
