@@ -13,10 +13,13 @@ REPORT_EVERY = 2000
 
 
 def chunk_units(kind: str, text: str) -> list[str]:
-    """The units the answer step would score for a chunk of this kind."""
+    """The units the answer step would score for a chunk of this kind (a list as most questions cut it, and
+    whole, as a list question reads it)."""
     if kind == "closing":
         return closing_units(text)
-    return [unit.text for unit in passage_units(text, preamble=kind == "preamble")]
+    preamble = kind == "preamble"
+    units = passage_units(text, preamble=preamble) + passage_units(text, preamble=preamble, whole_lists=True)
+    return list(dict.fromkeys(unit.text for unit in units))
 
 
 class Command(BaseCommand):
