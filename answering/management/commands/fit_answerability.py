@@ -23,12 +23,13 @@ def _project_examples(paths: list[Path]) -> list:
     return examples
 
 
-def _examples(part: str) -> tuple[list, int]:
+def _examples(part: str, directory: Path | None = None) -> tuple[list, int]:
+    """Labelled examples from one part of the shared sets (``directory``: every row of another set of that form)."""
     records = []
     for name in ("questions", "unanswerable"):
-        for row in in_part(read_rows(name), part):
+        for row in in_part(read_rows(name, directory), part):
             records.append(run_single(row, name, route="query", collection=None))
-    for row in in_part(read_rows("conversations"), part):
+    for row in in_part(read_rows("conversations", directory), part):
         records.extend(run_conversation(row, route="query", collection=None))
     examples = [e for r in records if (e := example(r, r.answerability)) is not None]
     return examples, len(records) - len(examples)
@@ -64,14 +65,19 @@ class Command(BaseCommand):
                             help="Fit the unit ranker instead (answering/extractive/unit_ranker.json with --write).")
         parser.add_argument("--with-set", type=Path, action="append", default=[], dest="project_sets",
                             help="Also fit on a project set (bench/answers_*.jsonl); repeatable.")
+        parser.add_argument("--with-quality-dir", type=Path, action="append", default=[], dest="quality_dirs",
+                            help="Also fit on every row of a set in the shared sets' form (bench/fresh); repeatable.")
 
-    def handle(self, *args, write: bool, regularisation: float, project_sets: list, units: bool, **options):
+    def handle(self, *args, write: bool, regularisation: float, project_sets: list, units: bool, quality_dirs: list,
+               **options):
         require_evaluation_tools("fit_answerability", "sklearn")
         if units:
             return self._fit_units(write, regularisation, project_sets)
         try:
             train, skipped = _examples("train")
             extra = _project_examples(project_sets)
+            for directory in quality_dirs:
+                extra += _examples("all", directory)[0]
         except (OSError, ValueError) as exc:
             raise CommandError(f"cannot read the shared sets: {exc}") from exc
         if len({e.label for e in train}) < 2:
