@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Sequence
 from answering.extractive.anchors import find_article, find_named_regulation
 from answering.text import content_stems, normalise
 from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
-from answering.extractive.question import STATUS, colloquial_words, met_colloquially
+from answering.extractive.question import act_years, asks_status as asks_instrument_status, colloquial_words, met_colloquially
 # What answers "is it still in force?": a clause that revokes, amends or keeps an instrument in force, or its own
 # entry-into-force article.
 STATUS_STATED = re.compile(r"\b(dicabut|tidak\s+berlaku|diubah|perubahan|mulai\s+berlaku|tetap\s+berlaku|masih\s+berlaku|"
@@ -143,7 +143,7 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
 
     named = find_named_regulation(question)
     rest = question.replace(named.text, " ") if named else question
-    status = bool(STATUS.search(question))
+    status = asks_instrument_status(question)
     # "Apakah PP itu juga mencabut PP Nomor 29 Tahun 2008?": a clause revoking or amending the named one speaks for it.
     acting = status or asks_status(question)
     if named and not any(_is_instrument(p, named, status=acting) for p in cited):
@@ -160,7 +160,8 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     # A document's own number and enactment year ("Nomor 500.15.14.1/1488/2025", "Nomor 25 Tahun 2025") say
     # when it was made, not what it is about: only what its title says it is about counts.
     stated_where = normalise(claims_text + "\n" + "\n".join(_subject(p) for p in cited))
-    dated, own = instrument_years(question), " ".join(p.document_title.split(" tentang ", 1)[0] for p in cited)
+    dated = instrument_years(question) | act_years(question)
+    own = " ".join(p.document_title.split(" tentang ", 1)[0] for p in cited)
     for year in dict.fromkeys(YEAR.findall(rest)):
         if not re.search(rf"\b{year}\b", stated_where) and not (year in dated and _dated_by_citation(year, own)):
             unmet.append(f"year {year}")

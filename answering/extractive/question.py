@@ -50,6 +50,38 @@ SECOND_ASK = re.compile(
     r"bagaimana|mana)\s*(?:lama|banyak|hari|bulan|tahun|persen)?\s*(?:sih|ya|aja)?\s*\?)", re.I)   # "… berapa lama?"
 STATUS = re.compile(r"\b(?:masih\s+berlaku|sudah\s+dicabut|dicabut|tidak\s+berlaku|still\s+in\s+force|repealed|revoked|"
                     r"amended|diubah|status(?:nya)?\s+hukum|masih\s+dipakai)\b", re.I)
+# "Ketentuan apa yang diubah oleh …?", "yg diubah apa?", "what did it amend?": what an amendment says, not whether
+# an instrument still holds.
+CHANGE_CONTENT = re.compile(r"\b(?:apa|apa\s+saja|mana|which|what)\b[^?.]{0,40}?\b(?:diubah|amended|changed)\b|"
+                            r"\b(?:yang|yg)\s+diubah\s+(?:apa|apa\s+saja|apa\s+aja)\b", re.I)
+
+
+# A year the question ties to the act of making or changing an instrument ("ketika dibentuk pada tahun 1996",
+# "setelah perubahan tahun 2025", "made a free port in 1970"): the instrument's own year says it. A year the act
+# is *for* ("ditetapkan untuk tahun 2025") is what it is about, not one of these.
+_ACT = re.compile(r"\b(?:dibentuk|dibuat|ditetapkan|disahkan|diundangkan|diubah|perubahan|diterbitkan|dikeluarkan|"
+                  r"established|enacted|made|created|formed|passed|amended|issued)\b", re.I)
+_ACT_FOR = frozenset({"untuk", "bagi", "tentang", "mengenai", "for", "about", "on"})
+ACT_YEAR_WORDS = 10
+
+
+def act_years(text: str) -> frozenset[str]:
+    """Years the question gives as when an instrument was made or changed."""
+    years = set()
+    for act in _ACT.finditer(text):
+        clause = re.split(r"[,;?.!]", text[act.end():], maxsplit=1)[0]
+        for word in re.findall(r"[\w'/-]+", clause)[:ACT_YEAR_WORDS]:
+            if word.lower() in _ACT_FOR:
+                break
+            if YEAR.fullmatch(word):
+                years.add(word)
+                break
+    return frozenset(years)
+
+
+def asks_status(text: str) -> bool:
+    """Whether the question asks if an instrument still holds (not what an amendment changed)."""
+    return bool(STATUS.search(CHANGE_CONTENT.sub(" ", text)))
 
 
 @dataclass(frozen=True)
@@ -82,7 +114,7 @@ def detect_language(text: str, preferred: str | None = None) -> str:
 
 
 def _asks(text: str, focus: Focus) -> str:
-    if STATUS.search(text):
+    if asks_status(text):
         return "status"
     if focus.kind in ("definition", "about"):
         return focus.kind

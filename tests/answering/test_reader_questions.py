@@ -10,7 +10,8 @@ from answering.extractive.synthesis import synthesise
 from answering.text import content_stems
 from retrieval.facade.language import enacts_instrument
 from retrieval.signature import asks_closing
-from tests.answering.test_embedded_opener import passage
+from answering.extractive.question import read_question
+from tests.answering.test_embedded_opener import WAGE, passage
 
 ALLOWANCE = passage("Tunjangan kinerja tidak diberikan kepada pegawai dalam hal:\na. sedang menjalani cuti besar;\n"
                     "b. sedang menjalani hukuman disiplin berat; atau\nc. diberhentikan sementara.")
@@ -243,3 +244,22 @@ def test_an_exempting_list_answers_no_when_the_regulations_title_says_the_rest_o
                        [STALL_EXEMPT])
     assert draft.claims[0].text.startswith("Tidak. Objek retribusi")
     assert "lapak di pasar darurat bencana" in draft.claims[0].text
+
+
+DISTRICT = passage("Wilayah Kabupaten Contoh terdiri atas Kecamatan Teluk Indah, Kecamatan Bukit Hijau, dan Kecamatan Pantai "
+                   "Barat.", title="Peraturan Pemerintah Nomor 9 Tahun 1996 tentang Pembentukan Kabupaten Contoh")
+
+
+def test_a_year_given_as_when_the_instrument_was_made_is_met_by_its_own_year():
+    made = synthesise("Kecamatan apa saja yang menjadi wilayah Kabupaten Contoh ketika dibentuk pada tahun 1996?",
+                      [DISTRICT])
+    assert not made.no_answer and "Kecamatan Teluk Indah" in " ".join(c.text for c in made.claims)
+    # A year the figure is for is what the instrument is about: the 2026 wage decree (filed in 2025) does not say
+    # the 2025 wage.
+    assert synthesise("Berapa UMP Aceh yang ditetapkan untuk tahun 2025?", [WAGE]).no_answer
+
+
+def test_asking_what_an_amendment_changed_is_not_asking_whether_an_instrument_still_holds():
+    assert read_question("Ketentuan apa yang diubah oleh Peraturan Gubernur Contoh Nomor 4 Tahun 2025?").asks != "status"
+    assert read_question("Pasal mana yang diubah oleh qanun itu?").asks != "status"
+    assert read_question("Apakah Peraturan Gubernur Contoh Nomor 4 Tahun 2020 sudah dicabut?").asks == "status"
