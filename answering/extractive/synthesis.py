@@ -37,6 +37,8 @@ MAX_LIST_ANSWER_CHARS = ASKED_LIST_CHARS + 400
 # as the best one to state the answer is off the question's point. Chosen on the training part (bench/fit_units.py:
 # ln 2, 8, 16, 32 carried the gold evidence in 33, 39, 43, 44 of 71 answers).
 KEEP_MARGIN = math.log(16)
+# A follow-up's carried document answers it when its best unit is within this margin of the best unit read.
+FOLLOWUP_MARGIN = 2 * KEEP_MARGIN
 # A signature block or a distribution list is quoted only when the question asks who signed or when.
 SIGNATURE = re.compile(r"\b(?:Ditetapkan|Disahkan|Diundangkan)\s+di\b|\bTembusan\b|Salinan\s+sesuai\s+dengan\s+aslinya|"
                        r"\bLEMBARAN\s+(?:NEGARA|ACEH|DAERAH)\b|\bBERITA\s+DAERAH\b")
@@ -133,6 +135,14 @@ def select(question: Question, ranked: list[Candidate]) -> list[tuple[Candidate,
     # A focused question is answered from one document; a question naming several instruments wants each.
     one_document = (question.focus.kind not in UNFOCUSED or question.asks in OPENER_ASKS) and len(question.named) < 2
     home = _home_document(question, near) if one_document else None
+    # A follow-up ("Di mana ibu kotanya?") is about the document the conversation is on: when that document
+    # answers within a wider margin, the answer comes from it, not from another law's look-alike units.
+    referent = next((c.passage.document_id for c in ranked if c.passage.origin in CARRIED_ORIGINS
+                     and c.score >= ranked[0].score - FOLLOWUP_MARGIN), None)
+    followed = referent is not None and not any(c.passage.document_id == referent for c in near)
+    if followed:
+        near = [c for c in ranked if c.passage.document_id == referent and c.score >= ranked[0].score - FOLLOWUP_MARGIN]
+        home = referent
     # The same words in another document (two regulations' identical closings) add that document's label.
     chosen: list[tuple[Candidate, dict]] = []
     total = 0
@@ -150,7 +160,7 @@ def select(question: Question, ranked: list[Candidate]) -> list[tuple[Candidate,
     for candidate, _ in chosen:
         fit = fit_to_lead(question, candidate.text, candidate.score)
         lead[candidate.passage_rank] = max(lead.get(candidate.passage_rank, (False, -math.inf)), fit)
-    if question.focus.kind in UNFOCUSED and question.asks not in OPENER_ASKS:
+    if question.focus.kind in UNFOCUSED and question.asks not in OPENER_ASKS and not followed:
         chosen.sort(key=lambda pair: (pair[0].passage_rank, pair[0].position))   # reading order, best passage first
     else:
         # The passage that answers best leads (the opener comes from it), each passage's units in reading order.
