@@ -295,3 +295,17 @@ def test_an_issuers_acronym_names_the_circular_whose_title_spells_it_out():
     assert titled_documents("menurut surat edaran BAPETEN 2019 izin diperpanjang berapa lama?", principal=ADMIN,
                             scope=None) == [circular.id]
     assert titled_documents("SE Bapeten 2020 soal izin", principal=ADMIN, scope=None) == []    # another year
+
+
+@pytest.mark.django_db
+def test_the_shipped_english_legal_vocabulary_puts_an_english_question_in_the_laws_words():
+    forget_glossary()
+    lexical = rewrite_query("Can my employer fire me on a fixed-term contract during probation?").lexical.split()
+    assert {"pengusaha", "pemutusan", "hubungan", "kerja", "perjanjian", "waktu", "tertentu", "masa",
+            "percobaan"} <= set(lexical)
+    wanted = make_document(title="Ketenagakerjaan", chunks=[
+        "Perjanjian kerja untuk waktu tertentu tidak dapat mensyaratkan adanya masa percobaan kerja."])
+    make_document(title="Lain", chunks=["Pekerja yang sakit tetap menerima upah."])
+    outcome = chunk_search("Can a fixed-term contract require a probation period?", mode="lexical", top_k=3,
+                           principal=ADMIN)
+    assert outcome.hits and outcome.hits[0].chunk.document_id == wanted.id
