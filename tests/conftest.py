@@ -200,7 +200,7 @@ def shipped_glossary(request):
     from retrieval.models import GlossaryEntry
 
     if not GlossaryEntry.objects.exists():
-        for migration in ("0006_glossary_defaults", "0014_glossary_issuer_acronyms"):
+        for migration in ("0006_glossary_defaults", "0014_glossary_issuer_acronyms", "0016_glossary_english_legal"):
             import_module(f"retrieval.migrations.{migration}").load(apps, None)
         from retrieval.search.glossary import forget_glossary
 
