@@ -62,7 +62,7 @@ def test_per_style_table_and_twin_pairs_summary(tmp_path):
         # Twin group 1: only the formal wording shares words with the text.
         {"id": "t1-f", "twin": "t1", "query": "kapan zakat profesi dibayar", "style": ["formal"], "relevant": zakat},
         {"id": "t1-c", "twin": "t1", "query": "kapan setor duit ke lembaga amal", "style": ["colloquial"], "relevant": zakat},
-        {"id": "t1-e", "twin": "t1", "query": "payment schedule for the salary levy", "style": ["english"], "relevant": zakat},
+        {"id": "t1-e", "twin": "t1", "query": "how often is the vocational contribution handed over", "style": ["english"], "relevant": zakat},
         # Twin group 2: every wording names infak.
         {"id": "t2-f", "twin": "t2", "query": "apakah infak bersifat sukarela", "style": ["formal"], "relevant": infak},
         {"id": "t2-c", "twin": "t2", "query": "infak itu wajib gak", "style": ["colloquial"], "relevant": infak},
