@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Check the fresh evaluation set: valid JSON lines, unique ids, required fields,
+"""Check a fresh evaluation set: valid JSON lines, unique ids, required fields,
 and every evidence string is an exact substring of its corpus file after
-collapsing whitespace runs (" ".join(text.split()))."""
+collapsing whitespace runs (" ".join(text.split())).
+
+Usage: check_evidence.py [SET_DIR]  (default: this directory; e.g. bench/fresh2)."""
 import json, os, sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.environ.get("CORPUS", "/work/shared/corpus")
 KINDS_Q = {"national", "aceh", "yes-no", "status", "list"}
 TONES = {"colloquial", "formal", "english"}
