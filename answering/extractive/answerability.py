@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Sequence
 from answering.extractive.anchors import find_article, find_named_regulation
 from answering.text import content_stems, normalise
 from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
-from answering.extractive.question import act_years, asks_status as asks_instrument_status, colloquial_words, met_colloquially
+from answering.extractive.question import act_years, asks_in_force, colloquial_words, met_colloquially
 # What answers "is it still in force?": a clause that revokes, amends or keeps an instrument in force, or its own
 # entry-into-force article.
 STATUS_STATED = re.compile(r"\b(dicabut|tidak\s+berlaku|diubah|perubahan|mulai\s+berlaku|tetap\s+berlaku|masih\s+berlaku|"
@@ -143,7 +143,7 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
 
     named = find_named_regulation(question)
     rest = question.replace(named.text, " ") if named else question
-    status = asks_instrument_status(question)
+    status = asks_in_force(question)
     # "Apakah PP itu juga mencabut PP Nomor 29 Tahun 2008?": a clause revoking or amending the named one speaks for it.
     acting = status or asks_status(question)
     if named and not any(_is_instrument(p, named, status=acting) for p in cited):

@@ -54,8 +54,9 @@ def _deadline(text: str) -> str | None:
 
 FIGURE_ASKS = ("figure", "duration")
 # A quantity with its unit: an age, a term, a count ("berusia paling tinggi 55 tahun", "paling banyak 3 orang").
-QUANTITY = re.compile(r"\b\d[\d.,]*\s*(?:\([^)]{1,60}\)\s*)?(?:tahun|bulan|minggu|hari|jam|menit|kali|orang|anggota|"
-                      r"hektare|hektar|ha|meter|m2|km|kilometer|kg|ton|liter|unit)\b", re.I)
+# (Applied to tidied text, whose spelled-out numbers are gone.)
+QUANTITY = re.compile(r"\b\d[\d.,]*\s*(?:tahun|bulan|minggu|hari|jam|menit|kali|orang|anggota|hektare|hektar|ha|meter|"
+                      r"m2|km|kilometer|kg|ton|liter|unit)\b", re.I)
 # "Ada batas waktunya gak?" asks whether there is a time limit: a unit stating one says yes.
 ASKS_TIME_LIMIT = re.compile(r"\b(?:batas|jangka|tenggat)\s+waktu|\bdeadline|\btime\s+limit", re.I)
 

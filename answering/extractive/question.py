@@ -79,7 +79,7 @@ def act_years(text: str) -> frozenset[str]:
     return frozenset(years)
 
 
-def asks_status(text: str) -> bool:
+def asks_in_force(text: str) -> bool:
     """Whether the question asks if an instrument still holds (not what an amendment changed)."""
     return bool(STATUS.search(CHANGE_CONTENT.sub(" ", text)))
 
@@ -114,7 +114,7 @@ def detect_language(text: str, preferred: str | None = None) -> str:
 
 
 def _asks(text: str, focus: Focus) -> str:
-    if asks_status(text):
+    if asks_in_force(text):
         return "status"
     if focus.kind in ("definition", "about"):
         return focus.kind
