@@ -19,6 +19,8 @@ from retrieval.signature import ENACTED_AT, closing_block
 from retrieval.access import Scope, chunk_enabled_q, chunks_visible, document_access_q, visible_documents_q
 from retrieval.citations import citation_for
 from retrieval.models import Chunk, Document
+# The answer step's semantic scoring (answering.extractive): vectors only.
+from retrieval.facade.vectors import chunk_vectors_get, unit_vectors_get  # noqa: F401
 from retrieval.search.timeouts import search_deadline  # noqa: F401  (re-exported: an answer's tool deadline)
 
 
@@ -293,25 +295,6 @@ def document_source_identity(*, principal: Principal, document_id: uuid.UUID) ->
     """``source_key`` and ``source_name`` of a visible document (empty when not visible)."""
     return (Document.objects.filter(visible_documents_q(principal), id=document_id)
             .values("source_key", "source_name").first()) or {}
-
-
-# -- the answer step's semantic scoring (answering.extractive) ---------------------------------
-
-def unit_vectors_get(texts: Sequence[str], *, embed_missing: bool = True):
-    """Unit-norm passage vectors of answer units (cached by text; retrieval/unit_vectors.py).
-
-    The texts come from passages the caller already read through this facade; no text is stored or
-    returned, so nothing here needs the access predicate. Raises EmbeddingError.
-    """
-    from retrieval.unit_vectors import unit_vectors
-
-    return unit_vectors(texts, embed_missing=embed_missing)
-
-
-def chunk_vectors_get(chunk_ids: Sequence[uuid.UUID]) -> dict:
-    """The stored vector of each given chunk (vectors only: ids the caller already read as visible passages)."""
-    rows = Chunk.objects.filter(id__in=list(chunk_ids)).values_list("id", "embedding")
-    return {chunk_id: embedding for chunk_id, embedding in rows}
 
 
 def chunk_texts_iter(batch_size: int = 500):

@@ -53,6 +53,12 @@ def _unit_examples(part: str, project_sets: list[Path]) -> list:
     return examples
 
 
+def _quality_dir(value: str) -> tuple[Path, str]:
+    """``DIR`` (every row) or ``DIR:train`` / ``DIR:validation`` (one part of the fixed split)."""
+    directory, _, part = value.rpartition(":") if value.endswith((":train", ":validation", ":all")) else (value, "", "all")
+    return Path(directory), part
+
+
 class Command(BaseCommand):
     help = ("Run the training part of ../shared/quality/ through /query, fit the answerability decision (logistic "
             "regression over the answer's signals), print the fitted values and the validation figures, and write "
@@ -65,8 +71,10 @@ class Command(BaseCommand):
                             help="Fit the unit ranker instead (answering/extractive/unit_ranker.json with --write).")
         parser.add_argument("--with-set", type=Path, action="append", default=[], dest="project_sets",
                             help="Also fit on a project set (bench/answers_*.jsonl); repeatable.")
-        parser.add_argument("--with-quality-dir", type=Path, action="append", default=[], dest="quality_dirs",
-                            help="Also fit on every row of a set in the shared sets' form (bench/fresh); repeatable.")
+        parser.add_argument("--with-quality-dir", type=_quality_dir, action="append", default=[], dest="quality_dirs",
+                            metavar="DIR[:PART]",
+                            help="Also fit on a set in the shared sets' form: every row (bench/fresh), or one part of "
+                                 "its split (bench/fresh2:train keeps the other half held out); repeatable.")
 
     def handle(self, *args, write: bool, regularisation: float, project_sets: list, units: bool, quality_dirs: list,
                **options):
@@ -76,8 +84,8 @@ class Command(BaseCommand):
         try:
             train, skipped = _examples("train")
             extra = _project_examples(project_sets)
-            for directory in quality_dirs:
-                extra += _examples("all", directory)[0]
+            for directory, part in quality_dirs:
+                extra += _examples(part, directory)[0]
         except (OSError, ValueError) as exc:
             raise CommandError(f"cannot read the shared sets: {exc}") from exc
         if len({e.label for e in train}) < 2:
