@@ -35,15 +35,17 @@ def _examples(part: str, directory: Path | None = None) -> tuple[list, int]:
     return examples, len(records) - len(examples)
 
 
-def _unit_examples(part: str, project_sets: list[Path]) -> list:
+def _unit_examples(part: str, project_sets: list[Path], quality_dirs: list[tuple[Path, str]] = ()) -> list:
     """Labelled units of the answerable questions' passages (unit_fitting.py)."""
     from answering.evaluation import unit_fitting
 
     examples = []
-    for row in in_part(read_rows("questions"), part):
-        result, _ = ask(row["query"], route="query", conversation_id=None, collection=None)
-        evidences = [r.get("evidence", "") for r in row.get("relevant", [])]
-        examples += unit_fitting.question_examples(f"q:{row['id']}", row["query"], evidences, result.passages)
+    for directory, directory_part in [(None, part), *quality_dirs]:
+        for row in in_part(read_rows("questions", directory), directory_part):
+            result, _ = ask(row["query"], route="query", conversation_id=None, collection=None)
+            evidences = [r.get("evidence", "") for r in row.get("relevant", [])]
+            name = f"q:{row['id']}" if directory is None else f"{directory.name}:{row['id']}"
+            examples += unit_fitting.question_examples(name, row["query"], evidences, result.passages)
     for path in project_sets:
         for question in load_set(path):
             if question.answerable:
@@ -80,7 +82,7 @@ class Command(BaseCommand):
                **options):
         require_evaluation_tools("fit_answerability", "sklearn")
         if units:
-            return self._fit_units(write, regularisation, project_sets)
+            return self._fit_units(write, regularisation, project_sets, quality_dirs)
         try:
             train, skipped = _examples("train")
             extra = _project_examples(project_sets)
@@ -111,11 +113,11 @@ class Command(BaseCommand):
 
 
 
-    def _fit_units(self, write: bool, regularisation: float, project_sets: list) -> None:
+    def _fit_units(self, write: bool, regularisation: float, project_sets: list, quality_dirs: list) -> None:
         from answering.evaluation import unit_fitting
         from answering.extractive.ranker import frozen_ranker
 
-        train = _unit_examples("train", project_sets)
+        train = _unit_examples("train", project_sets, quality_dirs)
         if len({e.label for e in train}) < 2:
             raise CommandError("no training question has a read unit that states its evidence")
         params = unit_fitting.fit(train, regularisation=regularisation)
