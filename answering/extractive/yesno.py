@@ -87,16 +87,26 @@ def excluded(question: Question, unit: Candidate) -> str | None:
 # yang dibayarkan … kepada BAZNAS … dikurangkan dari penghasilan kena pajak" for "zakat lewat BAZNAS bisa
 # ngurangin penghasilan kena pajak?"): this share of the question's content words, and three at least. A list
 # answers yes when its lead-in and one of its items together carry that share and the item brings a word the
-# lead-in lacks ("berwenang … di bidang: … i. ekonomi syariah"). Word overlap measures nothing across
-# languages, so both are for questions in the corpus's language. Chosen on the training part: every yes/no
-# question whose lead unit shared this much was answered yes by its gold.
+# lead-in lacks ("berwenang … di bidang: … i. ekonomi syariah"). An English question's own words measure nothing
+# against Indonesian text: its words are the law's words the glossary gives it ("legal evidence" -> "alat bukti
+# hukum"), and it needs three of them. Chosen on the training part: every yes/no question whose lead unit shared
+# this much was answered yes by its gold.
 AFFIRM_SHARE = 0.6
 AFFIRM_LEAST = 3
 _NEGATION = re.compile(r"\b(?:tidak|tak|bukan|belum|dilarang|kecuali|dikecualikan|not|no|never)\b", re.I)
 
 
 def _asked(question: Question) -> frozenset[str]:
-    return frozenset(question.stems - MODAL_STEMS - GENERIC_STEMS)
+    stems = question.law_stems if question.language == "en" else question.stems
+    return frozenset(stems - MODAL_STEMS - GENERIC_STEMS)
+
+
+def _reads(question: Question) -> bool:
+    """The question can be read against the unit's words: in the corpus's language, or in English with at least
+    AFFIRM_LEAST of the law's words from the glossary; and not itself negated."""
+    if NEGATED_ASK.search(question.text):
+        return False
+    return question.language == "id" or (question.language == "en" and len(_asked(question)) >= AFFIRM_LEAST)
 
 
 def _carries_most(asked: frozenset[str], text: str) -> bool:
@@ -106,7 +116,7 @@ def _carries_most(asked: frozenset[str], text: str) -> bool:
 
 def affirmed(question: Question, unit: Candidate) -> str | None:
     """"Ya. <the clause that states what is asked>" from a statement, or from a list's lead-in and its item."""
-    if question.language != "id" or NEGATED_ASK.search(question.text):
+    if not _reads(question):
         return None
     asked = _asked(question)
     if unit.items:
@@ -132,8 +142,8 @@ DENYING_LEAD = re.compile(r"\b(?:tidak|tak|dikecualikan|dibebaskan|dilarang|kecu
 def denied(question: Question, unit: Candidate) -> str | None:
     """"Tidak. <lead-in>: <the item naming the asked case>" from a denying or exempting list: the item brings a
     word of the question the lead-in lacks, and lead-in and item together carry most of what is asked (the share
-    ``affirmed`` asks of a yes); for a question in the corpus's language that is not itself negated."""
-    if not unit.items or question.language != "id" or NEGATED_ASK.search(question.text):
+    ``affirmed`` asks of a yes); for a question ``_reads`` can read."""
+    if not unit.items or not _reads(question):
         return None
     lead_in = unit.text.split(unit.items[0])[0]
     if not DENYING_LEAD.search(lead_in):

@@ -2,6 +2,8 @@
 without a modal, and a list whose item is what is asked (answering/extractive/yesno.py)."""
 from __future__ import annotations
 
+import pytest
+
 from answering.extractive.synthesis import synthesise
 from tests.answering.test_embedded_opener import passage
 
@@ -38,3 +40,26 @@ def test_a_list_whose_item_is_what_is_asked_answers_yes_with_that_item():
     draft = synthesise("Apakah Mahkamah Syar'iyah berwenang memutus perkara jinayah?", [COURT])
     assert draft.claims[0].text == ("Ya. Mahkamah Syar'iyah bertugas dan berwenang memeriksa, memutus, dan "
                                     "menyelesaikan perkara di bidang: jinayah.")
+
+
+EVIDENCE = passage("(1) Informasi Elektronik dan/atau Dokumen Elektronik dan/atau hasil cetaknya merupakan alat bukti "
+                   "hukum yang sah.")
+
+
+@pytest.mark.django_db
+def test_an_english_question_read_in_the_laws_words_answers_yes():
+    # "legal evidence", "electronic": the glossary's "alat bukti hukum", "elektronik"; the unit states them, unnegated.
+    from retrieval.facade.language import glossary_expansions
+
+    draft = synthesise("Are electronic documents admissible as legal evidence in Indonesia?", [EVIDENCE],
+                       expansions=glossary_expansions)
+    assert draft.claims[0].text.startswith("Yes. Informasi Elektronik dan/atau Dokumen Elektronik")
+
+
+@pytest.mark.django_db
+def test_an_english_question_the_glossary_barely_reads_gets_no_yes():
+    # Without three of the law's words, an English question's overlap with the unit decides nothing.
+    from retrieval.facade.language import glossary_expansions
+
+    draft = synthesise("Are printed chat logs accepted in Indonesia?", [EVIDENCE], expansions=glossary_expansions)
+    assert not draft.claims or not draft.claims[0].text.startswith(("Yes.", "No."))
