@@ -55,10 +55,13 @@ def _unit_examples(part: str, project_sets: list[Path], quality_dirs: list[tuple
     return examples
 
 
+SPLIT_PARTS = ("train", "validation", "all")
+
+
 def _quality_dir(value: str) -> tuple[Path, str]:
     """``DIR`` (every row) or ``DIR:train`` / ``DIR:validation`` (one part of the fixed split)."""
-    directory, _, part = value.rpartition(":") if value.endswith((":train", ":validation", ":all")) else (value, "", "all")
-    return Path(directory), part
+    directory, _, part = value.rpartition(":")
+    return (Path(directory), part) if directory and part in SPLIT_PARTS else (Path(value), "all")
 
 
 class Command(BaseCommand):
@@ -117,7 +120,10 @@ class Command(BaseCommand):
         from answering.evaluation import unit_fitting
         from answering.extractive.ranker import frozen_ranker
 
-        train = _unit_examples("train", project_sets, quality_dirs)
+        try:
+            train = _unit_examples("train", project_sets, quality_dirs)
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"cannot read the sets: {exc}") from exc
         if len({e.label for e in train}) < 2:
             raise CommandError("no training question has a read unit that states its evidence")
         params = unit_fitting.fit(train, regularisation=regularisation)
