@@ -57,10 +57,12 @@ def embedded_server(data_dir: Path) -> EmbeddedServer:
         return server
 
 
-# initdb's defaults target a tiny machine. shared_buffers (and max_connections,
-# below) apply from the next server start; the others at once (pg_reload_conf).
+# initdb's defaults target a tiny machine. shared_buffers (fitted_shared_buffers), the
+# preloaded library and max_connections (below) apply from the next server start; the others
+# at once (pg_reload_conf). pg_prewarm's autoprewarm worker records which pages the buffer
+# cache holds and reads them back after a restart, so a restarted server is not cold.
 SERVER_SETTINGS = {
-    "shared_buffers": "512MB",
+    "shared_preload_libraries": "pg_prewarm",
     "effective_cache_size": "4GB",
     "work_mem": "16MB",
     "maintenance_work_mem": "512MB",
@@ -84,11 +86,29 @@ def fitted_max_connections() -> int:
     return max(100, db.embedded_processes * db.pool_max + RESERVED_CONNECTIONS)
 
 
+# "auto": PostgreSQL's documented starting point, a quarter of RAM, within these bounds.
+AUTO_BUFFERS_MIN_MB, AUTO_BUFFERS_MAX_MB = 512, 8192
+
+
+def fitted_shared_buffers() -> str:
+    """``ACEH_RAG_DB__SHARED_BUFFERS``, with ``auto`` resolved against this machine's RAM."""
+    import os
+
+    from django.conf import settings
+
+    value = settings.ACEH_RAG.db.shared_buffers
+    if value != "auto":
+        return value
+    ram_mb = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**20
+    return f"{min(max(ram_mb // 4, AUTO_BUFFERS_MIN_MB), AUTO_BUFFERS_MAX_MB)}MB"
+
+
 def tune_server(server: EmbeddedServer) -> None:
     """Persist the settings above with ALTER SYSTEM when they differ."""
     import psycopg
 
-    wanted = {**SERVER_SETTINGS, "max_connections": str(fitted_max_connections())}
+    wanted = {**SERVER_SETTINGS, "shared_buffers": fitted_shared_buffers(),
+              "max_connections": str(fitted_max_connections())}
     with psycopg.connect(**server.conninfo("postgres"), autocommit=True) as conn:
         current = dict(conn.execute(
             "SELECT name, setting FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf' AND applied"
@@ -100,11 +120,11 @@ def tune_server(server: EmbeddedServer) -> None:
                 changed = True
         if changed:
             conn.execute("SELECT pg_reload_conf()")
-        running = int(conn.execute("SHOW max_connections").fetchone()[0])
-        if running < int(wanted["max_connections"]):
-            # max_connections needs a restart; the processes of this data dir share the server.
-            logger.warning("embedded PostgreSQL allows %s connections, %s wanted: applies from its next start "
-                           "(manage.py embedded_db stop)", running, wanted["max_connections"])
+        pending = [row[0] for row in conn.execute("SELECT name FROM pg_settings WHERE pending_restart ORDER BY 1")]
+        if pending:
+            # These need a restart; the processes of this data dir share the server.
+            logger.warning("embedded PostgreSQL applies %s from its next start (manage.py embedded_db stop)",
+                           ", ".join(pending))
 
 
 def ensure_database(server: EmbeddedServer, dbname: str) -> None:

@@ -25,6 +25,29 @@ def django_setup(data_dir: str = "var/bench", *, root: Path = ROOT, **env: str) 
     from django.core.management import call_command
 
     call_command("migrate", interactive=False, verbosity=0)
+    _restart_if_pending()
+
+
+def _restart_if_pending() -> None:
+    """Settings that apply from the server's next start (``shared_buffers``, the preloaded library) apply now:
+    stop the embedded server and run this bench again in a fresh process, once."""
+    from django.conf import settings
+    from django.db import connection
+
+    if settings.ACEH_RAG.database_url or os.environ.get("_ACEH_RAG_BENCH_RESTARTED"):
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT string_agg(name, ', ') FROM pg_settings WHERE pending_restart")
+        pending = cursor.fetchone()[0]
+    if not pending:
+        return
+    from acehrag.embedded_db import embedded_stop
+
+    print(f"  restarting the embedded PostgreSQL for {pending}", flush=True)
+    connection.close()
+    embedded_stop(Path(settings.ACEH_RAG.data_dir))
+    os.environ["_ACEH_RAG_BENCH_RESTARTED"] = "1"
+    os.execv(sys.executable, [sys.executable, *sys.argv])
 
 
 def percentile(values: list[float], share: float) -> float:

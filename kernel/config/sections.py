@@ -14,7 +14,7 @@ from kernel.archives import FileBounds
 from kernel.config.files import FilesSettings
 from kernel.config.livedata import LiveDataSettings
 from kernel.config.retrieval import RetrievalSettings  # noqa: F401 (re-exported)
-from kernel.config.types import AtLeast0, AtLeast1, CommaList, JwtKeys, Networks, min_int
+from kernel.config.types import AtLeast0, AtLeast1, CommaList, JwtKeys, Networks, PgMemory, min_int
 from kernel.partner_jwt import JwtPolicy
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -202,6 +202,9 @@ class DbSettings:
     pool_timeout_seconds: float = 5.0     # wait for a free connection, then 503
     embedded_processes: AtLeast1 = 8      # processes of one data dir the embedded max_connections fits
     transaction_pooler: bool = False      # DATABASE_URL points at PgBouncer in transaction pooling mode
+    # The embedded server's buffer cache ("512MB", "6GB"; "auto": a quarter of RAM, 512MB to 8GB). A large corpus
+    # wants its vector index and passages here: some hosts reclaim the OS page cache within a minute (docs/scaling.md).
+    shared_buffers: PgMemory = "auto"
 
 
 @dataclass(frozen=True)

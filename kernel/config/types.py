@@ -96,12 +96,25 @@ def _networks(value: tuple[str, ...]) -> tuple[str, ...]:
         raise ValueError(f"not a network in CIDR form: {exc}") from None
 
 
+def _pg_memory(value: str) -> str:
+    """``auto`` or a PostgreSQL memory size in whole kB, MB or GB (``512MB``, ``6GB``)."""
+    import re
+
+    value = value.strip()
+    if value.lower() == "auto":
+        return "auto"
+    if not re.fullmatch(r"[1-9][0-9]*(kB|MB|GB)", value):
+        raise ValueError(f"must be auto or a size such as 512MB or 6GB, got {value!r}")
+    return value
+
+
 CommaList = Annotated[tuple[str, ...], NoDecode, BeforeValidator(_comma_items)]
 HttpUrls = Annotated[CommaList, AfterValidator(_http_urls)]
 Networks = Annotated[CommaList, AfterValidator(_networks)]
 Lower = Annotated[str, BeforeValidator(_lower)]
 JwtKeys = Annotated[tuple[JwtKey, ...], NoDecode, BeforeValidator(_jwt_keys)]
 BaseUrl = Annotated[str, AfterValidator(_no_trailing_slash)]
+PgMemory = Annotated[str, AfterValidator(_pg_memory)]
 AtLeast0 = Annotated[int, Ge(0)]
 AtLeast1 = Annotated[int, Ge(1)]
 
