@@ -154,7 +154,7 @@ def _visible(principal: Principal, scope: Scope | None, document_id: uuid.UUID) 
 
 def article_chunks_visible(*, principal: Principal, scope: Scope, document_id: uuid.UUID, locator) -> list[ChunkHit]:
     """The article's chunks of a visible document (body first, then its Penjelasan)."""
-    from retrieval.search.naming import article_chunks
+    from retrieval.search.articles import article_chunks
 
     if not _visible(principal, scope, document_id):
         return []

@@ -37,17 +37,17 @@ from retrieval.search.definitions import definition_term, defining_chunks
 from retrieval.search.glossary import Rewrite, rewrite_query
 from retrieval.search.lexical import _lexemes, idf, lexeme_shares, query_terms
 from retrieval.search.lexical_tiers import rank_sql as _rank_sql, tsquery as _tsquery
+from retrieval.search.articles import article_chunks, asks_explanation
 from retrieval.search.naming import (
     ArticleLocator,
     NamedRegulation,
-    article_chunks,
-    asks_explanation,
+    candidate_reader,
+    copies_among,
     find_article,
     find_articles,
     find_named_regulations,
     named_anchors,
-    regulation_copies,
-    resolve_regulation,
+    resolved_among,
 )
 from retrieval.search.titles import titled_documents
 
@@ -114,14 +114,16 @@ def named_documents(query: str, rewrite: Rewrite, *, principal: Principal, scope
     return _named(query, rewrite, principal=principal, scope=scope)[0]
 
 
-def _named(query: str, rewrite: Rewrite, *, principal: Principal,
-           scope: Scope | None) -> tuple[list[uuid.UUID], list[NamedRegulation]]:
+def _named(query: str, rewrite: Rewrite, *, principal: Principal, scope: Scope | None,
+           read=None) -> tuple[list[uuid.UUID], list[NamedRegulation]]:
     """Visible documents the question names (type+number+year, nickname, else type+subject), in order of
-    mention, and the regulations it names that resolve to none of them."""
+    mention, and the regulations it names that resolve to none of them. ``read(named)``: the regulation's
+    candidates (``naming.candidate_reader``)."""
+    read = read or candidate_reader(principal, scope)
     found: list[uuid.UUID] = []
     unresolved: list[NamedRegulation] = []
     for named in [*find_named_regulations(query), *rewrite.nicknames]:
-        copies = regulation_copies(named, principal=principal, scope=scope)
+        copies = copies_among(read(named))
         found += [document.id for document in copies if document.id not in found]
         unresolved += [] if copies else [named]
     if not found:
@@ -130,12 +132,12 @@ def _named(query: str, rewrite: Rewrite, *, principal: Principal,
 
 
 def _article_owners(query: str, documents: list[uuid.UUID], *, principal: Principal,
-                    scope: Scope | None) -> list[tuple[uuid.UUID, tuple]]:
+                    scope: Scope | None, read) -> list[tuple[uuid.UUID, tuple]]:
     """Each named document with the locators that belong to its own citation; a question whose documents
     come from nicknames or titles reads its locators in every one of them."""
     pairs = []
     for anchor in named_anchors(query):
-        document = resolve_regulation(anchor.named, principal=principal, scope=scope)
+        document = resolved_among(read(anchor.named))
         if document is not None and anchor.locators:
             pairs.append((document.id, anchor.locators))
     return pairs or [(document_id, tuple(find_articles(query))) for document_id in documents]
@@ -236,11 +238,12 @@ def focus_anchors(query: str, rewrite: Rewrite, *, principal: Principal, scope: 
     search reads it on a worker while the query is embedded and the legs run."""
     stages: list[str] = []
     front: list[uuid.UUID] = []
-    documents, unresolved = _named(query, rewrite, principal=principal, scope=scope)
+    read = candidate_reader(principal, scope)
+    documents, unresolved = _named(query, rewrite, principal=principal, scope=scope, read=read)
     locator = find_article(query) if documents else None
     explanation = asks_explanation(query)
     if locator:
-        for document_id, locators in _article_owners(query, documents, principal=principal, scope=scope):
+        for document_id, locators in _article_owners(query, documents, principal=principal, scope=scope, read=read):
             for own in locators:
                 front += [chunk.id for chunk in article_chunks(document_id, own, explanation_first=explanation)]
         stages.append("named-article")

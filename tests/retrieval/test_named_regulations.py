@@ -7,9 +7,9 @@ from kernel.principal import Principal
 from retrieval.facade import Scope, closing_chunks_visible
 from retrieval.models import Chunk
 from retrieval.search import naming
+from retrieval.search.articles import article_chunks
 from retrieval.search.naming import (
     ArticleRange,
-    article_chunks,
     find_article,
     find_named_regulations,
     named_anchors,

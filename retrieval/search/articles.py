@@ -1,0 +1,63 @@
+"""The chunks of a named article inside one document (a retrieval component): its body, its Penjelasan, the
+ayat or angka the question names first. ``naming`` finds the locators; this reads their passages."""
+from __future__ import annotations
+
+import re
+import uuid
+
+from django.db.models import Q
+
+from retrieval.access import chunk_enabled_q
+from retrieval.models import Chunk
+from retrieval.references import covered_articles
+from retrieval.search.naming import ARTICLE_RANGE_LIMIT, ArticleLocator
+
+ANCHOR_CHUNK_LIMIT = 6
+
+
+def asks_explanation(question: str) -> bool:
+    """The question asks what the Penjelasan (the official elucidation) says, not the article itself."""
+    return bool(_EXPLANATION.search(question))
+
+
+_EXPLANATION = re.compile(r"\bpenjelasan(?:nya)?\b|\belucidation\b|\bexplanatory\s+(?:note|memorandum)", re.IGNORECASE)
+
+
+def article_chunks(document_id: uuid.UUID, locator: ArticleLocator, limit: int = ANCHOR_CHUNK_LIMIT,
+                   explanation_first: bool = False) -> list[Chunk]:
+    """Chunks of the article or article range (body first, then its Penjelasan, or the Penjelasan first
+    when ``explanation_first``), ayat/angka-specific first."""
+    articles = locator.articles()
+    headings = Q()
+    for article in articles:
+        headings |= Q(section_path__contains=[f"Pasal {article}"])
+    # The headings are read first and the text of the chunks that hold the article only: a long law has a hundred
+    # chunks under article ranges ("Pasal 60-62"), and loading their text cost 8-10 ms of a named article's search.
+    headed = (Chunk.objects.filter(chunk_enabled_q(), document_id=document_id)
+              .filter(headings | Q(legal_reference__regex=r"Pasal [0-9]+[A-Z]?\s*[-–]"))
+              .values_list("id", "section_path", "legal_reference"))
+    holding = [chunk_id for chunk_id, path, reference in headed if set(articles) & covered_articles(path, reference)]
+    chunks = list(Chunk.objects.filter(id__in=holding).select_related("document")
+                  .defer("embedding", "search_vector", "document__text").order_by("ordinal"))
+    chunks.sort(key=lambda c: ((c.kind == "penjelasan") != explanation_first, not _mentions_unit(c, locator), c.ordinal))
+    return chunks[:limit]
+
+
+def _mentions_unit(chunk: Chunk, locator: ArticleLocator) -> bool:
+    if locator.angka:
+        last = int(locator.angka_last or locator.angka)
+        return any(_angka_in_reference(chunk.legal_reference or "", n)
+                   for n in range(int(locator.angka), min(last, int(locator.angka) + ARTICLE_RANGE_LIMIT) + 1))
+    return bool(locator.ayat) and f"({locator.ayat})" in (chunk.legal_reference or chunk.text[:20])
+
+
+_ANGKA_RANGE = re.compile(r"angka\s+(\d+)(?:\s*[-–]\s*(\d+))?")
+
+
+def _angka_in_reference(reference: str, angka: int) -> bool:
+    """Whether "... Pasal 1 angka 5-9" (or "angka 7") covers ``angka``."""
+    for match in _ANGKA_RANGE.finditer(reference):
+        first, last = int(match.group(1)), int(match.group(2) or match.group(1))
+        if first <= angka <= last:
+            return True
+    return False
