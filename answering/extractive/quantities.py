@@ -48,18 +48,45 @@ def asked_quantities(question: str) -> list[tuple[float, str]]:
     return [(_number(m.group(1)), _unit_word(m.group(2))) for m in _ASKED_QUANTITY.finditer(_with_ordinals(question))]
 
 
-def holds(value: float, measure: str, text: str) -> bool | None:
-    """Whether the stated range of ``measure`` in ``text`` holds ``value`` (None: the text states none)."""
+# Durations compare across their units, in days (a month as 30, a year as 365): "3 minggu" is below "1 bulan".
+_DAYS = {"jam": 1 / 24, "hari": 1.0, "minggu": 7.0, "bulan": 30.0, "tahun": 365.0}
+
+
+def _as(value: float, measure: str, stated: str) -> float | None:
+    """``value`` of ``measure`` in the ``stated`` unit; None when the two do not compare."""
+    stated = _unit_word(stated)
+    if stated == measure:
+        return value
+    if stated in _DAYS and measure in _DAYS:
+        return value * _DAYS[measure] / _DAYS[stated]
+    return None
+
+
+def bounded(value: float, measure: str, text: str) -> tuple[bool, float] | None:
+    """``(holds, width)``: whether the first range ``text`` states for the measure holds ``value``, and how wide
+    the range is in days or in the measure (a bound below or a range is narrower than a bound above: the
+    narrowest range that holds is the most specific rule). None: the text states none."""
     text = _with_ordinals(text)
     for match in _RANGE.finditer(text):
-        if _unit_word(match.group(4)) == measure:
-            return _number(match.group(1)) <= value <= _number(match.group(3))
-    for pattern, within in ((_AT_LEAST, lambda bound: value >= bound), (_AT_MOST, lambda bound: value <= bound),
-                            (_BELOW, lambda bound: value < bound), (_ABOVE, lambda bound: value > bound)):
+        low, high = _number(match.group(1)), _number(match.group(3))
+        asked = _as(value, measure, match.group(4))
+        if asked is not None:
+            return low <= asked <= high, _width(high - low, match.group(4))
+    for pattern, within, narrow in ((_AT_LEAST, lambda bound, v: v >= bound, False),
+                                    (_AT_MOST, lambda bound, v: v <= bound, True),
+                                    (_BELOW, lambda bound, v: v < bound, True),
+                                    (_ABOVE, lambda bound, v: v > bound, False)):
         for match in pattern.finditer(text):
-            if _unit_word(match.group(2)) == measure:
-                return within(_number(match.group(1)))
+            asked = _as(value, measure, match.group(2))
+            if asked is not None:
+                bound = _number(match.group(1))
+                return within(bound, asked), _width(bound, match.group(2)) if narrow else float("inf")
     return None
+
+
+def _width(amount: float, unit: str) -> float:
+    unit = _unit_word(unit)
+    return amount * _DAYS.get(unit, 1.0)
 
 
 def quantity_differs(question: str, unit: str) -> bool:

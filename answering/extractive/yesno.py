@@ -13,7 +13,7 @@ from answering.extractive.answerability import GENERIC_STEMS
 from answering.extractive.candidates import Candidate
 from answering.extractive.phrasing import (EXEMPT, GRANTED_EXCEPTION, ITEM_END, MARKER, MODAL_STEMS, NO, OBLIGE, PERMIT,
                                            PROHIBIT, YES, short, tidy)
-from answering.extractive.quantities import NEGATED_ASK, asked_quantities, holds, quantity_differs
+from answering.extractive.quantities import NEGATED_ASK, asked_quantities, bounded, quantity_differs
 from answering.extractive.question import Question
 from answering.extractive.requirements import excluding_item
 from answering.text import content_stems
@@ -40,6 +40,10 @@ def _shares(said: set[str], asked: frozenset[str], share: float) -> bool:
 
 # "tidak diberikan", "tak memperoleh", "belum wajib": a duty or a permission negated says no.
 _NEGATED_BEFORE = re.compile(r"\b(?:tidak|tak|belum|bukan)\s+$", re.I)
+
+
+# "tidak diberikan THR", "tidak memperoleh": a grant negated, read as a no inside its range (range_opener).
+NEGATED_GRANT = re.compile(r"\b(?:tidak|tak)\s+(?:diberikan|diberi|mendapat|memperoleh|menerima)\b", re.I)
 
 
 def _negated(unit: str, match: re.Match) -> bool:
@@ -182,16 +186,18 @@ def range_opener(question: Question, units: list[Candidate], language: str) -> t
         return None
     for value, measure in asked_quantities(question.text):
         for unit in units:
-            text = tidy(unit.text)
-            for piece in re.split(r";\s+", text):
-                inside = holds(value, measure, piece)
-                if inside is None:
-                    continue
+            # Of the pieces of one unit that decide, the narrowest range holding the value is the rule for it
+            # ("kurang dari 1 bulan … tidak diberikan" before "kurang dari 1 tahun … diberikan" for 3 weeks).
+            pieces = enumerate(re.split(r";\s+", tidy(unit.text)))
+            decided = [(not found[0], found[1] if found[0] else 0.0, place, piece) for place, piece in pieces
+                       if (found := bounded(value, measure, piece)) is not None]
+            for outside, _, _, piece in sorted(decided):
                 # Inside a prohibition's range is a no; outside it the clause decides nothing. Inside a
                 # permission's or a requirement's range is a yes, outside it a no.
-                prohibits = bool(PROHIBIT.search(piece) or EXEMPT.search(GRANTED_EXCEPTION.sub("", piece)))
-                if prohibits and not inside:
+                prohibits = bool(PROHIBIT.search(piece) or EXEMPT.search(GRANTED_EXCEPTION.sub("", piece))
+                                 or NEGATED_GRANT.search(piece))
+                if prohibits and outside:
                     continue
-                answer = NO if prohibits or not inside else YES
+                answer = NO if prohibits or outside else YES
                 return f"{answer[language]} {short(tidy(piece))}", unit
     return None

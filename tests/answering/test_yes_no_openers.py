@@ -63,3 +63,23 @@ def test_an_english_question_the_glossary_barely_reads_gets_no_yes():
 
     draft = synthesise("Are printed chat logs accepted in Indonesia?", [EVIDENCE], expansions=glossary_expansions)
     assert not draft.claims or not draft.claims[0].text.startswith(("Yes.", "No."))
+
+
+ALLOWANCE = passage("THR dan Gaji Ke-13 bagi PPPK berlaku ketentuan:\n"
+                    "a. PPPK dengan masa kerja kurang dari 1 (satu) tahun diberikan THR secara proporsional sesuai "
+                    "bulan bekerja;\n"
+                    "b. PPPK yang masa kerja kurang dari 1 (satu) bulan kalender sebelum Hari Raya, tidak diberikan "
+                    "THR; dan\n"
+                    "c. PPPK yang sedang cuti di luar tanggungan negara tidak diberikan THR.")
+
+
+@pytest.mark.parametrize("question,opening", [
+    # 3 weeks is below one month and below one year: the narrower rule, a grant negated, decides.
+    ("PPPK yang baru bekerja 3 minggu sebelum lebaran, dapat THR?", "Tidak. PPPK yang masa kerja kurang dari 1 bulan"),
+    # 5 months is past the month rule and inside the year rule (said with the list's lead-in).
+    ("PPPK yang baru bekerja 5 bulan sebelum lebaran, dapat THR?", "Ya. THR dan Gaji Ke-13 bagi PPPK berlaku ketentuan: "
+                                                             "a. PPPK dengan masa kerja kurang dari 1 tahun diberikan THR"),
+])
+def test_a_duration_in_another_unit_meets_the_narrowest_range_that_holds_it(question, opening):
+    draft = synthesise(question, [ALLOWANCE])
+    assert draft.claims[0].text.startswith(opening)
