@@ -10,7 +10,8 @@ import re
 
 _MEASURE = r"(tahun|thn|persen|%|hari|bulan|minggu|jam|kali|urutan)"
 _NUMBER = r"(\d+(?:[.,]\d+)?)"
-_ASKED_QUANTITY = re.compile(rf"{_NUMBER}\s*{_MEASURE}\b", re.I)
+# Not a citation: "Nomor 29 Tahun 2025" names a regulation, not 29 years.
+_ASKED_QUANTITY = re.compile(rf"(?<!nomor )(?<!no\. )(?<!no )\b{_NUMBER}\s*{_MEASURE}\b(?!\s*\d{{4}}\b)", re.I)
 # A statute spells each number out after the digits: "13 (tiga belas) tahun".
 _SPELLED = r"(?:\([^)]{1,40}\)\s*)?"
 # "13 tahun sampai dengan 15 tahun", "anak pertama sampai dengan kelahiran anak ketiga" (a few words between).

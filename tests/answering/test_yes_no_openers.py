@@ -83,3 +83,14 @@ ALLOWANCE = passage("THR dan Gaji Ke-13 bagi PPPK berlaku ketentuan:\n"
 def test_a_duration_in_another_unit_meets_the_narrowest_range_that_holds_it(question, opening):
     draft = synthesise(question, [ALLOWANCE])
     assert draft.claims[0].text.startswith(opening)
+
+
+METER = passage("(2) Meter air sebagaimana dimaksud pada ayat (1) wajib dipasang paling lama 1 (satu) bulan sejak "
+                "dilakukan pendataan.")
+
+
+def test_a_regulations_number_and_year_are_not_a_duration_asked():
+    # "Nomor 29 Tahun 2025" is a citation: read as 29 years it would fall outside "paling lama 1 bulan".
+    draft = synthesise("Apakah wajib pajak wajib memasang meter air menurut Peraturan Gubernur Aceh Nomor 29 Tahun "
+                       "2025?", [METER])
+    assert draft.claims[0].text.startswith("Ya. Meter air sebagaimana dimaksud pada ayat (1) wajib dipasang")
