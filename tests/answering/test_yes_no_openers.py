@@ -86,11 +86,12 @@ def test_a_duration_in_another_unit_meets_the_narrowest_range_that_holds_it(ques
 
 
 METER = passage("(2) Meter air sebagaimana dimaksud pada ayat (1) wajib dipasang paling lama 1 (satu) bulan sejak "
-                "dilakukan pendataan.")
+                "dilakukan pendataan.", reference="Peraturan Gubernur Aceh Nomor 29 Tahun 2025 Pasal 5",
+                title="Peraturan Gubernur Aceh Nomor 29 Tahun 2025 tentang Pajak Air Permukaan")
 
 
 def test_a_regulations_number_and_year_are_not_a_duration_asked():
     # "Nomor 29 Tahun 2025" is a citation: read as 29 years it would fall outside "paling lama 1 bulan".
-    draft = synthesise("Apakah wajib pajak wajib memasang meter air menurut Peraturan Gubernur Aceh Nomor 29 Tahun "
-                       "2025?", [METER])
+    draft = synthesise("Apakah Wajib Pajak Air Permukaan wajib memasang meter air menurut Peraturan Gubernur Aceh "
+                       "Nomor 29 Tahun 2025, dan dalam jangka waktu berapa lama?", [METER])
     assert draft.claims[0].text.startswith("Ya. Meter air sebagaimana dimaksud pada ayat (1) wajib dipasang")
