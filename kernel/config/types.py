@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Annotated, Any
 
 from annotated_types import Ge
@@ -98,8 +99,6 @@ def _networks(value: tuple[str, ...]) -> tuple[str, ...]:
 
 def _pg_memory(value: str) -> str:
     """``auto`` or a PostgreSQL memory size in whole kB, MB or GB (``512MB``, ``6GB``)."""
-    import re
-
     value = value.strip()
     if value.lower() == "auto":
         return "auto"
