@@ -49,8 +49,9 @@ def asked_quantities(question: str) -> list[tuple[float, str]]:
     return [(_number(m.group(1)), _unit_word(m.group(2))) for m in _ASKED_QUANTITY.finditer(_with_ordinals(question))]
 
 
-# Durations compare across their units, in days (a month as 30, a year as 365): "3 minggu" is below "1 bulan".
-_DAYS = {"jam": 1 / 24, "hari": 1.0, "minggu": 7.0, "bulan": 30.0, "tahun": 365.0}
+# Periods compare across their units, in days (a month as 30, a year as 365): "3 minggu" is below "1 bulan". Not
+# hours: "maksimum 3 jam" is a working day's length, never the period or age a question names in days or years.
+_DAYS = {"hari": 1.0, "minggu": 7.0, "bulan": 30.0, "tahun": 365.0}
 
 
 def _as(value: float, measure: str, stated: str) -> float | None:

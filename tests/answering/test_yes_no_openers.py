@@ -95,3 +95,15 @@ def test_a_regulations_number_and_year_are_not_a_duration_asked():
     draft = synthesise("Apakah Wajib Pajak Air Permukaan wajib memasang meter air menurut Peraturan Gubernur Aceh "
                        "Nomor 29 Tahun 2025, dan dalam jangka waktu berapa lama?", [METER])
     assert draft.claims[0].text.startswith("Ya. Meter air sebagaimana dimaksud pada ayat (1) wajib dipasang")
+
+
+LIGHT_WORK = passage("Pengusaha yang mempekerjakan anak pada pekerjaan ringan harus memenuhi persyaratan:\n"
+                     "a. izin tertulis dari orang tua atau wali;\n"
+                     "b. waktu kerja maksimum 3 (tiga) jam; dan\n"
+                     "c. dilakukan pada siang hari dan tidak mengganggu waktu sekolah.")
+
+
+def test_an_age_in_years_is_never_measured_against_hours_of_work():
+    # 14 years is not "more than 3 hours": a working day's length says nothing about the asked age.
+    draft = synthesise("Anak umur 14 tahun boleh kerja ringan di warung?", [LIGHT_WORK])
+    assert draft.claims and not draft.claims[0].text.startswith(("Ya.", "Tidak."))
