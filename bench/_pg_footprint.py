@@ -33,6 +33,8 @@ def pg_memory_bytes() -> int:
 def storage_bytes() -> dict:
     from django.db import connection
 
+    from retrieval.collection_indexes import INDEX_PREFIX as COLLECTION_INDEX_PREFIX
+
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_database_size(current_database()), pg_indexes_size('retrieval_chunk'), "
@@ -40,4 +42,9 @@ def storage_bytes() -> dict:
             [HNSW_INDEX, GIN_INDEX],
         )
         db, indexes, table, hnsw, gin = cursor.fetchone()
-    return {"db_bytes": db, "index_bytes": indexes, "chunk_table_bytes": table, "hnsw_bytes": hnsw, "gin_bytes": gin}
+        cursor.execute("SELECT coalesce(sum(pg_relation_size(indexrelid)), 0) FROM pg_index x JOIN pg_class i "
+                       "ON i.oid = x.indexrelid WHERE x.indrelid = 'retrieval_chunk'::regclass AND i.relname LIKE %s",
+                       [COLLECTION_INDEX_PREFIX + "%"])
+        collections = int(cursor.fetchone()[0])
+    return {"db_bytes": db, "index_bytes": indexes, "chunk_table_bytes": table, "hnsw_bytes": hnsw, "gin_bytes": gin,
+            "collection_hnsw_bytes": collections}

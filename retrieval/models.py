@@ -99,6 +99,10 @@ class Document(models.Model):
 class Chunk(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="chunks")
+    # The document's collection, kept by the database (migration 0017's triggers): a large collection's own
+    # vector index is partial on it (retrieval/collection_indexes.py), so a search scoped to that collection
+    # walks a graph of its passages only.
+    collection_id = models.CharField(max_length=100, null=True, blank=True, editable=False)
     ordinal = models.PositiveIntegerField()
     kind = models.CharField(max_length=12, default="body")
     text = models.TextField()

@@ -17,6 +17,7 @@ from retrieval.ingestion import (
     document_reindex,
     source_key_for,
 )
+from retrieval.collection_indexes import collection_index_plan, collection_indexes_sync
 from retrieval.errors import IngestionQueueUnavailable
 from retrieval.ingestion_jobs import chunk_statistics_refresh, ingestion_run, vector_index_rebuild_if_bulk
 from retrieval.models import Chunk, Collection, Document, Ingestion
@@ -153,6 +154,8 @@ __all__ = [
     "IngestOptions",
     "IngestProgress",
     "chunk_set_enabled",
+    "collection_index_plan",
+    "collection_indexes_sync",
     "chunk_statistics_refresh",
     "discover_files",
     "document_delete",

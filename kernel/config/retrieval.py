@@ -42,6 +42,10 @@ class RetrievalSettings:
     # or purge is seen after at most this long.
     lexeme_statistics_ttl_seconds: AtLeast0 = 60
     mean_vector_ttl_seconds: AtLeast0 = 600
+    # A collection of at least this many passages, and at most this share of all, gets a vector index of its own
+    # (retrieval/collection_indexes.py): below it a scoped search is exact, above it the corpus's index serves.
+    collection_index_min_chunks: AtLeast1 = 20_000
+    collection_index_max_share: float = 0.5
     rerank_base_url: Optional[str] = None
     rerank_model: Optional[str] = None
     rerank_candidate_limit: AtLeast1 = 20

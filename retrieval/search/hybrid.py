@@ -172,6 +172,7 @@ def chunk_search(
     pending: Future | None = None
     lexical_leg = mode == "lexical" or (mode == "hybrid" and keyword_leg)
     scoped = scope is not None and scope.selected
+    collection = scope.collection_ids[0] if scope is not None and len(scope.collection_ids) == 1 else None
     understanding = mode == "hybrid" and config.query_understanding
     if mode == "hybrid" and _can_overlap_legs():
         # A worker runs in a copy of this context, so its span joins the search's trace.
@@ -192,7 +193,8 @@ def chunk_search(
         with bounded_transaction(config.statement_timeout_ms, **_hnsw_options(config, limit)):
             exact = scope is not None and scope.selected and exact_scan_pays(condition)
             semantic = chunk_search_semantic(vector, model_name=embedder.model_name, document_condition=condition,
-                                             limit=limit, exact=exact, centered=config.semantic_centering)
+                                             limit=limit, exact=exact, centered=config.semantic_centering,
+                                             collection=collection)
         timings["semantic"] = (time.perf_counter() - started) * 1000
 
     if pending is not None:
@@ -221,7 +223,8 @@ def chunk_search(
             if moved is not None:
                 with bounded_transaction(config.statement_timeout_ms, **_hnsw_options(config, limit)):
                     again = chunk_search_semantic(moved, model_name=embedder.model_name, document_condition=condition,
-                                                  limit=limit, centered=config.semantic_centering)
+                                                  limit=limit, centered=config.semantic_centering,
+                                                  collection=collection)
                 ranked = reciprocal_rank_fusion(legs + [([chunk_id for chunk_id, _ in again], config.semantic_weight)],
                                                 config.rrf_k)
             timings["feedback"] = (time.perf_counter() - started) * 1000

@@ -87,11 +87,17 @@ def exact_scan_pays(document_condition) -> bool:
 @traced_semantic_leg
 def chunk_search_semantic(
     query_vector: Sequence[float], *, model_name: str, document_condition, limit: int, exact: bool = False,
-    centered: bool = False,
+    centered: bool = False, collection: str | None = None,
 ) -> list[tuple[uuid.UUID, float]]:
     """Nearest chunks by cosine similarity (of centered vectors with ``centered``); caller sets ef_search and
-    the iterative scan (``exact``: no index scan)."""
+    the iterative scan (``exact``: no index scan).
+
+    ``collection``: the one collection ``document_condition`` admits. Said on the chunk as well, it lets
+    PostgreSQL walk that collection's own index when it has one (retrieval/collection_indexes.py).
+    """
     predicate_sql, predicate_params = document_condition_sql(document_condition)
+    if collection is not None:
+        predicate_sql, predicate_params = f"{predicate_sql} AND c.collection_id = %s", [*predicate_params, collection]
     literal = vector_literal(query_vector)
     mean = corpus_mean(model_name) if centered else None
     with connection.cursor() as cursor:

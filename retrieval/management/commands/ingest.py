@@ -18,7 +18,8 @@ from retrieval.models import Ingestion
 from retrieval.formats import accepted_extensions
 from retrieval.selectors import collection_ids, document_get_staff
 from retrieval.services import (
-    chunk_statistics_refresh, discover_files, ingestion_create, ingestion_enqueue, vector_index_rebuild_if_bulk,
+    chunk_statistics_refresh, collection_indexes_sync, discover_files, ingestion_create, ingestion_enqueue,
+    vector_index_rebuild_if_bulk,
 )
 from retrieval.tasks import ingest_file
 
@@ -89,6 +90,9 @@ class Command(BaseCommand):
         new_chunks = sum(o.chunk_count for o in outcomes if o.status in ("ingested", "replaced"))
         if not options.get("keep_vector_index") and (seconds := vector_index_rebuild_if_bulk(new_chunks)) is not None:
             self.stdout.write(f"vector index rebuilt after a bulk load in {seconds:.1f}s")
+        if new_chunks and (indexes := collection_indexes_sync()).built:
+            self.stdout.write(f"vector index built for collection(s) {', '.join(indexes.built)} "
+                              f"in {indexes.seconds:.1f}s")
         if any(outcome.status == "failed" for outcome in outcomes):
             sys.exit(1)
 

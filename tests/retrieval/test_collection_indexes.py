@@ -1,0 +1,135 @@
+"""A large collection's own vector index: built, chosen by the planner for a search scoped to it, kept in step
+with the documents (issue #36)."""
+from dataclasses import replace
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+from kernel.principal import Principal
+from retrieval.access import Scope, visible_documents_q
+from retrieval.collection_indexes import collection_index_plan, collection_indexes_sync, index_name
+from retrieval.embedders import get_embedder
+from retrieval.models import Chunk, Collection, Document
+from retrieval.search import chunk_search
+from retrieval.search.semantic import chunk_search_semantic
+from tests.factories import make_document
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ADMIN = Principal(subject="admin", role="admin", verified=True)
+
+
+@pytest.fixture
+def small_thresholds(settings):
+    """Thresholds for a handful of passages; the indexes built are dropped after the test (a table flush
+    between tests keeps DDL)."""
+    retrieval = replace(settings.ACEH_RAG.retrieval, collection_index_min_chunks=4, collection_index_max_share=0.6)
+    settings.ACEH_RAG = replace(settings.ACEH_RAG, retrieval=retrieval)
+    yield
+    with connection.cursor() as cursor:
+        for name in collection_index_plan().existing:
+            cursor.execute(f"DROP INDEX IF EXISTS {name}")
+
+
+def _corpus() -> dict[str, list[Document]]:
+    for collection in ("PPID", "KAB"):
+        Collection.objects.get_or_create(id=collection)
+    return {
+        "JDIH": [make_document(title=f"Qanun Pasar {i}", chunks=[f"Retribusi pasar {i} dipungut setiap bulan.",
+                                                                  f"Pedagang pasar {i} wajib memiliki izin."])
+                 for i in range(3)],
+        "PPID": [make_document(collection="PPID", title=f"Informasi Publik {i}",
+                               chunks=[f"Badan publik menjawab permintaan informasi dalam {i + 10} hari kerja."])
+                 for i in range(2)],
+        "KAB": [make_document(collection="KAB", title="Qanun Kabupaten",
+                              chunks=["Retribusi pasar kabupaten dipungut setiap minggu."])],
+    }
+
+
+def _plan_of(sql: str, params: list) -> str:
+    """The plan when the nearest passages must come from a vector index (a table this small would be sorted):
+    which of the two the planner takes is then its choice."""
+    switches = ("enable_seqscan", "enable_sort", "enable_bitmapscan")
+    with connection.cursor() as cursor:
+        for switch in switches:
+            cursor.execute(f"SET {switch} = off")
+        cursor.execute("EXPLAIN " + sql, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+        for switch in switches:
+            cursor.execute(f"RESET {switch}")
+    return plan
+
+
+def test_the_database_keeps_each_chunks_collection_whichever_path_writes(small_thresholds):
+    # Given documents ingested into two collections
+    corpus = _corpus()
+    # Then every chunk carries its document's collection
+    assert not Chunk.objects.filter(collection_id__isnull=True).exists()
+    assert set(Chunk.objects.filter(document__in=corpus["PPID"]).values_list("collection_id", flat=True)) == {"PPID"}
+    # When a document moves to another collection, its chunks move with it
+    moved = corpus["KAB"][0]
+    Document.objects.filter(pk=moved.pk).update(collection_id="PPID")
+    assert set(Chunk.objects.filter(document=moved).values_list("collection_id", flat=True)) == {"PPID"}
+
+
+def test_a_large_collection_gets_its_own_index_and_a_scoped_search_walks_it(small_thresholds):
+    # Given three passages in each JDIH document (its title block and two Pasal), one in each PPID or KAB one
+    _corpus()
+    Document.objects.filter(collection_id="KAB").update(collection_id="JDIH")
+    for i in range(3):
+        make_document(collection="PPID", title=f"Informasi Lain {i}", chunks=[f"Keberatan diajukan {i} kali."])
+    # PPID holds 5 of 15 passages (at least 4, at most 0.6 of all); JDIH 10 of 15 (above the share)
+    plan = collection_index_plan()
+    assert set(plan.wanted.values()) == {"PPID"}
+
+    # When the indexes are synced
+    done = collection_indexes_sync()
+    assert done.built == ("PPID",) and done.dropped == ()
+    assert collection_index_plan().to_build == []
+
+    # Then a semantic search scoped to PPID is planned on its index, one scoped to JDIH on the corpus's
+    vector = get_embedder().embed_queries(["berapa hari badan publik menjawab"])[0]
+    model = get_embedder().model_name
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE retrieval_chunk")
+    condition = visible_documents_q(ADMIN, Scope(collection_ids=("PPID",)))
+    captured = []
+    connection.execute_wrappers.append(lambda execute, sql, params, many, context: (
+        captured.append((sql, params)), execute(sql, params, many, context))[1])
+    try:
+        rows = chunk_search_semantic(vector, model_name=model, document_condition=condition, limit=5,
+                                     collection="PPID")
+    finally:
+        connection.execute_wrappers.pop()
+    sql, params = captured[-1]
+    assert f"Index Scan using {index_name('PPID')}" in _plan_of(sql, list(params))
+    # And it finds the same passages as an exact search of the collection
+    exact = chunk_search_semantic(vector, model_name=model, document_condition=condition, limit=5, exact=True)
+    assert [chunk_id for chunk_id, _ in rows] == [chunk_id for chunk_id, _ in exact]
+    assert set(Chunk.objects.filter(id__in=[chunk_id for chunk_id, _ in rows]).values_list("collection_id", flat=True)) == {"PPID"}
+
+    # And /search scoped to the collection returns its passages only
+    outcome = chunk_search("berapa hari badan publik menjawab permintaan informasi", mode="hybrid", top_k=5,
+                           principal=ADMIN, scope=Scope(collection_ids=("PPID",)))
+    assert outcome.hits and {hit.chunk.document.collection_id for hit in outcome.hits} == {"PPID"}
+
+
+def test_an_index_no_longer_wanted_is_dropped_and_the_command_reports_both(small_thresholds, capsys):
+    # Given PPID indexed
+    _corpus()
+    for i in range(3):
+        make_document(collection="PPID", title=f"Informasi Lain {i}", chunks=[f"Keberatan diajukan {i} kali."])
+    call_command("collection_indexes")
+    # (JDIH: 9 of 15 passages, PPID: 5 of 15, KAB: 1)
+    assert set(collection_index_plan().existing.values()) == {"JDIH", "PPID"}
+    assert "built 2" in capsys.readouterr().out
+    # When PPID's documents go below the minimum passage count (and JDIH's share above the maximum: 9 of 12)
+    Document.objects.filter(collection_id="PPID", title__startswith="Informasi Lain").delete()
+    call_command("collection_indexes", "--dry-run")
+    out = capsys.readouterr().out
+    assert "PPID: no longer qualifies, to drop" in out
+    assert index_name("PPID") in collection_index_plan().existing   # a dry run changes nothing
+    call_command("collection_indexes")
+    # Then their indexes are gone
+    assert collection_index_plan().existing == {}
+    assert "dropped 2" in capsys.readouterr().out
