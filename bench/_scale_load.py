@@ -154,12 +154,13 @@ def build_indexes(*, maintenance_work_mem: str, parallel_workers: int, m: int = 
         )
         timings["hnsw_build_s"] = time.perf_counter() - started
         started = time.perf_counter()
-        cursor.execute(f"CREATE INDEX IF NOT EXISTS {GIN_INDEX} ON retrieval_chunk USING gin (search_vector)")
+        cursor.execute(f"CREATE INDEX IF NOT EXISTS {GIN_INDEX} ON retrieval_chunk "
+                       "USING gin (collection_id, search_vector) WITH (fastupdate = off)")
         timings["gin_build_s"] = time.perf_counter() - started
         # The large collections' own vector indexes, as the ingest command builds them after a load.
         cursor.execute("ANALYZE retrieval_document")
         started = time.perf_counter()
-        built = collection_indexes_sync(maintenance_work_mem=maintenance_work_mem).built
+        built = collection_indexes_sync(maintenance_work_mem=maintenance_work_mem, concurrently=False).built
         timings["collection_hnsw_build_s"] = time.perf_counter() - started
         timings["collection_indexes"] = len(built)
         # Measure a settled table: the visibility map set and fresh statistics,

@@ -56,6 +56,11 @@ class CollectionIndexSync:
     built: tuple[str, ...]
     dropped: tuple[str, ...]
     seconds: float
+    busy: bool = False      # another process was syncing: its plan covers this one's
+
+
+# One sync at a time across processes (workers after their ingestions, the staff commands).
+SYNC_LOCK = 0x636F6C6C   # "coll"
 
 
 def index_name(collection_id: str) -> str:
@@ -92,29 +97,44 @@ def _corpus_index_options() -> str:
     return f"m = {int(index.m)}, ef_construction = {int(index.ef_construction)}"
 
 
-def collection_indexes_sync(*, maintenance_work_mem: str | None = None) -> CollectionIndexSync:
+def collection_indexes_sync(*, maintenance_work_mem: str | None = None, concurrently: bool = True) -> CollectionIndexSync:
     """Build the indexes the plan wants and drop the ones it no longer does.
 
-    Outside a transaction the builds are ``CONCURRENTLY``: searches and ingestion go on meanwhile.
+    Outside a transaction the builds are ``CONCURRENTLY``: searches and ingestion go on meanwhile (each build
+    then reads the table twice). ``concurrently=False`` is for a load nobody searches yet. While another
+    process syncs, this returns at once with ``busy``.
     """
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [SYNC_LOCK])
+        if not cursor.fetchone()[0]:
+            return CollectionIndexSync(built=(), dropped=(), seconds=0.0, busy=True)
+        try:
+            return _sync(cursor, maintenance_work_mem, concurrently and not connection.in_atomic_block)
+        finally:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [SYNC_LOCK])
+
+
+def _sync(cursor, maintenance_work_mem: str | None, online: bool) -> CollectionIndexSync:
     plan = collection_index_plan()
     started = time.monotonic()
-    concurrently = "" if connection.in_atomic_block else "CONCURRENTLY "
-    with connection.cursor() as cursor:
-        if maintenance_work_mem:
-            cursor.execute("SELECT set_config('maintenance_work_mem', %s, false)", [maintenance_work_mem])
+    concurrently = "CONCURRENTLY " if online else ""
+    if maintenance_work_mem:
+        cursor.execute("SELECT set_config('maintenance_work_mem', %s, false)", [maintenance_work_mem])
+    try:
         for name in plan.to_drop:
             cursor.execute(f"DROP INDEX {concurrently}IF EXISTS {name}")
         for name in plan.to_build:
-            collection = plan.wanted[name]
             # A build that failed CONCURRENTLY leaves an invalid index of this name behind: drop it first.
             cursor.execute(f"DROP INDEX {concurrently}IF EXISTS {name}")
             cursor.execute(
                 f"CREATE INDEX {concurrently}{name} ON retrieval_chunk USING hnsw (embedding vector_cosine_ops) "
                 f"WITH ({_corpus_index_options()}) WHERE collection_id = %s",
-                [collection],
+                [plan.wanted[name]],
             )
-            cursor.execute(f"COMMENT ON INDEX {name} IS %s", [collection])
+            cursor.execute(f"COMMENT ON INDEX {name} IS %s", [plan.wanted[name]])
+    finally:
+        if maintenance_work_mem:
+            cursor.execute("RESET maintenance_work_mem")
     return CollectionIndexSync(built=tuple(plan.wanted[name] for name in plan.to_build),
                                dropped=tuple(plan.existing[name] for name in plan.to_drop),
                                seconds=time.monotonic() - started)

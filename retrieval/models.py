@@ -140,7 +140,9 @@ class Chunk(models.Model):
             # No pending list: every full-text lookup scanned it whole (1,688 entries left by an
             # ingestion: 1.2 ms per lexeme instead of 0.2, several lexemes per search); an insert
             # updates the index at once instead, small beside embedding the passage.
-            GinIndex(fields=["search_vector"], name="chunk_search_vector_gin", fastupdate=False),
+            # The chunk's collection sits beside its lexemes (btree_gin), so one collection's matches of a common
+            # word are read without the rest of the corpus's (retrieval/search/lexical.py).
+            GinIndex(fields=["collection_id", "search_vector"], name="chunk_search_vector_gin", fastupdate=False),
         ]
 
     def __str__(self) -> str:

@@ -31,7 +31,18 @@ def ingest_file(self, ingestion_id: str) -> str:
     outcome = ingestion_run(ingestion_id=ingestion_id, final_attempt=self.request.retries >= self.max_retries)
     if outcome == "retry":
         raise TransientIngestionError(f"ingestion {ingestion_id}: transient failure")
+    if outcome in ("ingested", "replaced"):
+        collection_indexes_refresh.delay()
     return outcome
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=2, max_retries=3)
+def collection_indexes_refresh() -> list[str]:
+    """Build the vector index of a collection an ingestion made large enough (a check of the documents'
+    passage counts when none is); the collections built."""
+    from retrieval.collection_indexes import collection_indexes_sync
+
+    return list(collection_indexes_sync().built)
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=2, max_retries=3)

@@ -90,12 +90,12 @@ def reciprocal_rank_fusion(
     return sorted(scores.items(), key=lambda item: (-item[1], best_rank[item[0]], str(item[0])))
 
 
-def _lexical_leg(query: str, condition, limit: int, config, scoped: bool) -> tuple[LexicalResult, float]:
+def _lexical_leg(query: str, condition, limit: int, config, scoped: bool,
+                 collection: str | None) -> tuple[LexicalResult, float]:
     started = time.perf_counter()
     with bounded_transaction(config.statement_timeout_ms):
-        result = chunk_search_lexical(
-            query, document_condition=condition, limit=limit, common_term_share=config.common_term_share, scoped=scoped
-        )
+        result = chunk_search_lexical(query, document_condition=condition, limit=limit,
+                                      common_term_share=config.common_term_share, scoped=scoped, collection=collection)
     return result, (time.perf_counter() - started) * 1000
 
 
@@ -178,7 +178,8 @@ def chunk_search(
         # A worker runs in a copy of this context, so its span joins the search's trace.
         if lexical_leg:
             pending = _lexical_workers().submit(contextvars.copy_context().run, _on_worker, _lexical_leg,
-                                                rewrite.lexical, condition, lexical_limit, config, scoped)
+                                                rewrite.lexical, condition, lexical_limit, config, scoped,
+                                                collection)
         # What the question names is read on this thread, after the legs: read on a worker beside them, the
         # full suite met intermittent wrong answers behind real servers (session 11), not yet explained.
 
@@ -202,7 +203,8 @@ def chunk_search(
         release_connection()
         lexical, timings["lexical"] = pending.result()
     elif lexical_leg:
-        lexical, timings["lexical"] = _lexical_leg(rewrite.lexical, condition, lexical_limit, config, scoped)
+        lexical, timings["lexical"] = _lexical_leg(rewrite.lexical, condition, lexical_limit, config, scoped,
+                                                   collection)
     anchors = None
     if understanding:
         anchors, timings["anchors"] = _anchors(query, rewrite, principal, scope, condition)

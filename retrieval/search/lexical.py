@@ -103,17 +103,27 @@ def _rarest_first(lexemes: list[str], shares: dict[str, float]) -> list[str]:
 SCOPED_MAX_DOCUMENTS = 5000
 
 
-def _predicate(document_condition, scoped: bool) -> tuple[str, list, str]:
-    """The nomination's chunk predicate, its parameters and its join (none when filtering by admitted ids)."""
+def _predicate(document_condition, scoped: bool, collection: str | None) -> tuple[str, list, str]:
+    """The nomination's chunk predicate, its parameters and its join (none when filtering by admitted ids).
+
+    ``collection``, the scope's one collection, is said on the chunk too: the full-text index holds each chunk's
+    collection beside its lexemes (migration 0018), so a common word's matches are read for that collection
+    only (at 1M, one collection's lexical leg read every match of the corpus first).
+    """
     admitted = admitted_document_ids(document_condition, SCOPED_MAX_DOCUMENTS) if scoped else None
     if admitted is not None:
-        return (*document_ids_condition_sql(admitted), "")
-    return (*document_condition_sql(document_condition), DOCUMENT_JOIN)
+        sql, params, join = (*document_ids_condition_sql(admitted, filter_only=collection is not None), "")
+    else:
+        sql, params, join = (*document_condition_sql(document_condition), DOCUMENT_JOIN)
+    if collection is not None:
+        sql, params = f"{sql} AND c.collection_id = %s", [*params, collection]
+    return sql, params, join
 
 
-def _all_words_tier(lexemes, shares, rows, weights, predicate, limit):
-    """The passages holding every lexeme: from the table's head when they are dense there (lexical_tiers.py)."""
-    head = dense_prefix_pages(lexemes, shares, rows, common_lexemes()[2])
+def _all_words_tier(lexemes, shares, rows, weights, predicate, limit, collection: str | None):
+    """The passages holding every lexeme: from the table's head when they are dense there (lexical_tiers.py); not
+    for one collection, whose matches the index reads alone."""
+    head = None if collection is not None else dense_prefix_pages(lexemes, shares, rows, common_lexemes()[2])
     if head:
         hits, matched = run_tier([_tsquery(lexemes, "&")], weights, predicate, [], limit, head_pages=head)
         if matched >= lexical_tiers.RANK_BOUND:
@@ -123,20 +133,21 @@ def _all_words_tier(lexemes, shares, rows, weights, predicate, limit):
 
 @traced_lexical_leg
 def chunk_search_lexical(
-    text: str, *, document_condition, limit: int, common_term_share: float = 0.05, scoped: bool = False
+    text: str, *, document_condition, limit: int, common_term_share: float = 0.05, scoped: bool = False,
+    collection: str | None = None,
 ) -> LexicalResult:
     """Two-tier full-text search; ``document_condition`` is a ``Document`` Q.
 
     ``scoped``: the caller named sources, so the documents they admit are read first and the matches
-    filtered by their ids (``SCOPED_MAX_DOCUMENTS``).
+    filtered by their ids (``SCOPED_MAX_DOCUMENTS``). ``collection``: the one collection they are in.
     """
     lexemes = _lexemes(query_terms(text))
     if not lexemes:
         return LexicalResult((), (), "EMPTY", 0)
     shares, rows = lexeme_shares(lexemes)
     weights = {lexeme: idf(shares[lexeme], rows) for lexeme in lexemes}
-    predicate = _predicate(document_condition, scoped)
-    all_words, matched = _all_words_tier(lexemes, shares, rows, weights, predicate, limit)
+    predicate = _predicate(document_condition, scoped, collection)
+    all_words, matched = _all_words_tier(lexemes, shares, rows, weights, predicate, limit, collection)
     if matched >= limit:
         tier = "all-words fill"
     elif matched:

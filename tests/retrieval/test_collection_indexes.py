@@ -1,5 +1,8 @@
 """A large collection's own vector index: built, chosen by the planner for a search scoped to it, kept in step
 with the documents (issue #36)."""
+import subprocess
+import sys
+import time
 from dataclasses import replace
 
 import pytest
@@ -13,7 +16,9 @@ from retrieval.embedders import get_embedder
 from retrieval.models import Chunk, Collection, Document
 from retrieval.search import chunk_search
 from retrieval.search.semantic import chunk_search_semantic
+from tests.conftest import ROOT, server_env
 from tests.factories import make_document
+from tests.retrieval.celery_processes import redis_server, worker_start, worker_stop
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ADMIN = Principal(subject="admin", role="admin", verified=True)
@@ -133,3 +138,74 @@ def test_an_index_no_longer_wanted_is_dropped_and_the_command_reports_both(small
     # Then their indexes are gone
     assert collection_index_plan().existing == {}
     assert "dropped 2" in capsys.readouterr().out
+
+
+def test_a_sync_already_running_elsewhere_is_not_run_twice(small_thresholds):
+    # Given another process holding the sync lock
+    import psycopg
+
+    from retrieval.collection_indexes import SYNC_LOCK
+
+    _corpus()
+    for i in range(3):
+        make_document(collection="PPID", title=f"Informasi Lain {i}", chunks=[f"Keberatan diajukan {i} kali."])
+    params = connection.get_connection_params()
+    with psycopg.connect(**{k: v for k, v in params.items() if k not in ("cursor_factory", "context")},
+                         autocommit=True) as other:
+        other.execute("SELECT pg_advisory_lock(%s)", [SYNC_LOCK])
+        # Then a sync returns at once, building nothing
+        done = collection_indexes_sync()
+        assert done.busy and done.built == ()
+    # And once the lock is free, it builds
+    assert collection_indexes_sync().built
+
+
+def _refresh_lines(log) -> str:
+    return "\n".join(line for line in log.read_text().splitlines() if "collection_indexes_refresh[" in line)
+
+
+def test_a_worker_builds_the_index_a_queued_ingestion_called_for(tmp_path, small_thresholds):
+    # Given a real broker and a worker whose thresholds make any collection large
+    thresholds = {"ACEH_RAG_RETRIEVAL__COLLECTION_INDEX_MIN_CHUNKS": "1",
+                  "ACEH_RAG_RETRIEVAL__COLLECTION_INDEX_MAX_SHARE": "1.0"}
+    log = ROOT / "var" / "test-logs" / "celery-collection-worker.log"
+    with redis_server() as redis_url:
+        worker = worker_start(server_env({"CELERY_BROKER_URL": redis_url, **thresholds}), log, name="collections")
+        try:
+            (tmp_path / "qanun.txt").write_text("QANUN ACEH\nNOMOR 91 TAHUN 2024\nTENTANG\nTRANSPARANSI ANGGARAN\n\n"
+                                                "Pasal 1\nAnggaran diumumkan.\n")
+            # When a staff member queues a file
+            command = subprocess.run(
+                [sys.executable, "manage.py", "ingest", str(tmp_path), "--collection", "ASYNC", "--create-collection",
+                 "--async", "--wait-timeout", "120"],
+                cwd=ROOT, env=server_env({"CELERY_BROKER_URL": redis_url}), capture_output=True, text=True,
+                timeout=180)
+            assert command.returncode == 0, command.stdout + command.stderr
+            # Then the worker, after the ingestion, built the collection's index (the command, on the default
+            # thresholds, builds none of its own)
+            deadline = time.monotonic() + 30
+            while "succeeded" not in _refresh_lines(log) and time.monotonic() < deadline:
+                time.sleep(0.5)
+            assert "['ASYNC']" in _refresh_lines(log)
+            assert "vector index built for collection" not in command.stdout
+        finally:
+            worker_stop(worker)
+
+
+def test_one_collections_full_text_matches_are_read_through_its_collection_the_same_passages():
+    # Given the same words in two collections, and a restricted document in the scoped one
+    _corpus()
+    make_document(collection="PPID", title="Rahasia", org_unit="BIRO-HUKUM",
+                  chunks=["Badan publik menjawab permintaan informasi rahasia dalam 3 hari kerja."])
+    anonymous = visible_documents_q(Principal(), Scope(collection_ids=("PPID",)))
+    from retrieval.search.lexical import chunk_search_lexical
+
+    # When one collection's full-text search says its collection
+    said = chunk_search_lexical("badan publik menjawab permintaan informasi", document_condition=anonymous,
+                                limit=10, scoped=True, collection="PPID")
+    unsaid = chunk_search_lexical("badan publik menjawab permintaan informasi", document_condition=anonymous,
+                                  limit=10, scoped=True)
+    # Then it finds what the ids alone found, the access rule kept (no restricted passage)
+    assert said == unsaid and said.chunk_ids
+    documents = set(Chunk.objects.filter(id__in=said.chunk_ids).values_list("document__title", flat=True))
+    assert documents == {"Informasi Publik 0", "Informasi Publik 1"}
