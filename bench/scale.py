@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from _scale_corpus import FOCUSED, ChunkTexts, bench_questions, clustered_vectors, corpus_texts, topic_centres
-from _pg_footprint import pg_memory_bytes, storage_bytes
+from _pg_footprint import pg_memory_bytes, prewarm, storage_bytes
 from _scale_load import COLLECTIONS, RESTRICTED_UNIT, ScaleState, build_indexes, load_to, loaded_chunks, scan_settings
 from _setup import CORPUS, django_setup, percentile
 
@@ -101,26 +101,6 @@ def _recall(vectors, conditions: list, model: str, ef: int, truths: list | None 
         timings.append((time.perf_counter() - started) * 1000)
         recalls.append(len(truth & set(found)) / max(1, len(truth)))
     return float(np.mean(recalls)), percentile(timings, 0.95)
-
-
-def prewarm() -> float:
-    """Read the chunk table, then its indexes, into PostgreSQL's buffer cache (pg_prewarm, ``buffer`` mode), as a
-    serving database holds its corpus (and autoprewarm restores after a restart). Not the OS page cache: this VM
-    reclaims it within a minute, and cold pages made single searches take 150-240 ms at 1M. The indexes go
-    last, the ones every search reads (full-text, the corpus's vectors) after the collections' own, so when the
-    cache is smaller than the corpus it is the heap that is left out. Seconds it took."""
-    from django.db import connection
-
-    from _scale_load import HNSW_INDEX
-    from retrieval.services import collection_index_plan
-
-    started = time.perf_counter()
-    with connection.cursor() as cursor:
-        cursor.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
-        for relation in ("retrieval_chunk", "retrieval_document", *sorted(collection_index_plan().existing),
-                         "chunk_search_vector_gin", HNSW_INDEX):
-            cursor.execute("SELECT pg_prewarm(%s::regclass, 'buffer')", [relation])
-    return time.perf_counter() - started
 
 
 def _setting(name: str) -> str:
