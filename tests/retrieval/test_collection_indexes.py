@@ -171,6 +171,7 @@ def test_a_sync_already_running_elsewhere_is_not_run_twice(small_thresholds):
         # Then a sync returns at once, building nothing
         done = collection_indexes_sync()
         assert done.busy and done.built == ()
+        other.execute("SELECT pg_advisory_unlock(%s)", [SYNC_LOCK])   # not left to the server's closing of it
     # And once the lock is free, it builds
     assert collection_indexes_sync().built
 
