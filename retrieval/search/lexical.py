@@ -101,6 +101,10 @@ def _rarest_first(lexemes: list[str], shares: dict[str, float]) -> list[str]:
 
 # A search scoped to named sources admitting at most this many documents filters the matches by their ids.
 SCOPED_MAX_DOCUMENTS = 5000
+# With one collection named, up to this many admitted documents are found by their ids (one document's passages
+# through the document index); more only filter the collection's matches (1,000 documents' ids read 100,000
+# index entries, 15-20 ms at 1M).
+IDS_LEAD_MAX_DOCUMENTS = 100
 
 
 def _predicate(document_condition, scoped: bool, collection: str | None) -> tuple[str, list, str]:
@@ -112,7 +116,9 @@ def _predicate(document_condition, scoped: bool, collection: str | None) -> tupl
     """
     admitted = admitted_document_ids(document_condition, SCOPED_MAX_DOCUMENTS) if scoped else None
     if admitted is not None:
-        sql, params, join = (*document_ids_condition_sql(admitted, filter_only=collection is not None), "")
+        # A few documents' ids still lead (their chunks through the document index); many only filter.
+        many = collection is not None and len(admitted) > IDS_LEAD_MAX_DOCUMENTS
+        sql, params, join = (*document_ids_condition_sql(admitted, filter_only=many), "")
     else:
         sql, params, join = (*document_condition_sql(document_condition), DOCUMENT_JOIN)
     if collection is not None:

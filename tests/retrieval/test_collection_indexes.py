@@ -208,8 +208,12 @@ def test_a_worker_builds_the_index_a_queued_ingestion_called_for(tmp_path, small
             worker_stop(worker)
 
 
-def test_one_collections_full_text_matches_are_read_through_its_collection_the_same_passages():
-    # Given the same words in two collections, and a restricted document in the scoped one
+def test_one_collections_full_text_matches_are_read_through_its_collection_the_same_passages(monkeypatch):
+    # Given the same words in two collections, a restricted document in the scoped one, and (as with a large
+    # collection) its admitted documents' ids only filtering
+    from retrieval.search import lexical
+
+    monkeypatch.setattr(lexical, "IDS_LEAD_MAX_DOCUMENTS", 0)
     _corpus()
     make_document(collection="PPID", title="Rahasia", org_unit="BIRO-HUKUM",
                   chunks=["Badan publik menjawab permintaan informasi rahasia dalam 3 hari kerja."])
@@ -222,6 +226,19 @@ def test_one_collections_full_text_matches_are_read_through_its_collection_the_s
     unsaid = chunk_search_lexical("badan publik menjawab permintaan informasi", document_condition=anonymous,
                                   limit=10, scoped=True)
     # Then it finds what the ids alone found, the access rule kept (no restricted passage)
+    assert "coalesce(c.document_id" in lexical._predicate(anonymous, True, "PPID")[0]
     assert said == unsaid and said.chunk_ids
     documents = set(Chunk.objects.filter(id__in=said.chunk_ids).values_list("document__title", flat=True))
     assert documents == {"Informasi Publik 0", "Informasi Publik 1"}
+
+
+def test_a_few_named_documents_inside_one_collection_are_still_found_by_their_ids():
+    # Given a search scoped to one collection and one of its documents
+    corpus = _corpus()
+    from retrieval.search.lexical import _predicate
+
+    scope = Scope(collection_ids=("PPID",), document_ids=(corpus["PPID"][0].id,))
+    sql, params, join = _predicate(visible_documents_q(ADMIN, scope), True, "PPID")
+    # Then the document's id leads (an index condition), the collection beside it
+    assert "c.document_id = ANY" in sql and "coalesce" not in sql and "c.collection_id = %s" in sql
+    assert join == "" and params[-1] == "PPID"
