@@ -173,6 +173,9 @@ def chunk_search(
     lexical_leg = mode == "lexical" or (mode == "hybrid" and keyword_leg)
     scoped = scope is not None and scope.selected
     collection = scope.collection_ids[0] if scope is not None and len(scope.collection_ids) == 1 else None
+    # Said to the semantic leg only where a collection may have a graph of its own; the lexical leg's index
+    # always holds the collection.
+    graph_collection = collection if config.collection_indexes else None
     understanding = mode == "hybrid" and config.query_understanding
     if mode == "hybrid" and _can_overlap_legs():
         # A worker runs in a copy of this context, so its span joins the search's trace.
@@ -195,7 +198,7 @@ def chunk_search(
             exact = scope is not None and scope.selected and exact_scan_pays(condition)
             semantic = chunk_search_semantic(vector, model_name=embedder.model_name, document_condition=condition,
                                              limit=limit, exact=exact, centered=config.semantic_centering,
-                                             collection=collection)
+                                             collection=graph_collection)
         timings["semantic"] = (time.perf_counter() - started) * 1000
 
     if pending is not None:
@@ -226,7 +229,7 @@ def chunk_search(
                 with bounded_transaction(config.statement_timeout_ms, **_hnsw_options(config, limit)):
                     again = chunk_search_semantic(moved, model_name=embedder.model_name, document_condition=condition,
                                                   limit=limit, centered=config.semantic_centering,
-                                                  collection=collection)
+                                                  collection=graph_collection)
                 ranked = reciprocal_rank_fusion(legs + [([chunk_id for chunk_id, _ in again], config.semantic_weight)],
                                                 config.rrf_k)
             timings["feedback"] = (time.perf_counter() - started) * 1000
