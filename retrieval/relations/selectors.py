@@ -21,7 +21,8 @@ from retrieval.parsing import LegalIdentity
 from .models import LegalRelation
 from .services import document_identity_key
 
-__all__ = ["LegalStatus", "RelationView", "legal_status_for", "legal_statuses", "document_citation"]
+__all__ = ["LegalStatus", "RelationView", "document_citation", "incoming_relations", "legal_status_for",
+           "legal_statuses"]
 
 STATUSES = ("revoked", "revoked_in_part", "amended", "superseded", "unknown")
 # relation -> the status it gives its target, in order of precedence
@@ -107,6 +108,37 @@ def _view(relation: LegalRelation, direction: str) -> RelationView:
     )
 
 
+def _identity_keys(ids: list[uuid.UUID]) -> dict[str, list[uuid.UUID]]:
+    keys: dict[str, list[uuid.UUID]] = {}
+    for row in Document.objects.filter(id__in=ids).only("id", "instrument_type", "number", "year"):
+        key = document_identity_key(row)
+        if key:
+            keys.setdefault(key, []).append(row.id)
+    return keys
+
+
+def incoming_relations(*, principal: Principal, document_ids: Iterable[uuid.UUID], scope: Scope | None = None,
+                       relations: Iterable[str] | None = None) -> dict[uuid.UUID, list[RelationView]]:
+    """What visible regulations say about each document (``relations``: only these kinds), oldest first: a
+    search that needs the clauses replacing a document reads only these, not its status."""
+    ids = list(dict.fromkeys(document_ids))
+    return _incoming(ids, _identity_keys(ids), Document.objects.filter(visible_documents_q(principal, scope)).values("id"),
+                     relations) if ids else {}
+
+
+def _incoming(ids, keys, visible, relations=None) -> dict[uuid.UUID, list[RelationView]]:
+    rows = LegalRelation.objects.filter(Q(target_document_id__in=ids) | Q(target_key__in=list(keys)))
+    rows = rows.filter(relation__in=list(relations)) if relations is not None else rows
+    per_document: dict[uuid.UUID, list[RelationView]] = {i: [] for i in ids}
+    for relation in (rows.filter(source_document__in=visible).select_related("source_document")
+                     .order_by("source_document__year", "char_start")):
+        # the linked document, and every other copy of the same regulation
+        targets = {relation.target_document_id, *keys.get(relation.target_key, ())} & per_document.keys()
+        for target in targets - {relation.source_document_id}:
+            per_document[target].append(_view(relation, "incoming"))
+    return per_document
+
+
 def legal_statuses(*, principal: Principal, document_ids: Iterable[uuid.UUID],
                    scope: Scope | None = None) -> dict[uuid.UUID, LegalStatus]:
     """Status and relations of each document, counting only regulations the caller may see
@@ -115,23 +147,10 @@ def legal_statuses(*, principal: Principal, document_ids: Iterable[uuid.UUID],
     if not ids:
         return {}
     visible = Document.objects.filter(visible_documents_q(principal, scope)).values("id")
-    keys: dict[str, list[uuid.UUID]] = {}
-    for row in Document.objects.filter(id__in=ids).only("id", "instrument_type", "number", "year"):
-        key = document_identity_key(row)
-        if key:
-            keys.setdefault(key, []).append(row.id)
-    incoming = (LegalRelation.objects.filter(Q(target_document_id__in=ids) | Q(target_key__in=list(keys)))
-                .filter(source_document__in=visible)
-                .select_related("source_document").order_by("source_document__year", "char_start"))
+    per_document = _incoming(ids, _identity_keys(ids), visible)
     outgoing = (LegalRelation.objects.filter(source_document_id__in=ids)
                 .filter(Q(target_document__isnull=True) | Q(target_document__in=visible))
                 .select_related("target_document").order_by("char_start"))
-    per_document: dict[uuid.UUID, list[RelationView]] = {i: [] for i in ids}
-    for relation in incoming:
-        # the linked document, and every other copy of the same regulation
-        targets = {relation.target_document_id, *keys.get(relation.target_key, ())} & per_document.keys()
-        for target in targets - {relation.source_document_id}:
-            per_document[target].append(_view(relation, "incoming"))
     for relation in outgoing:
         per_document[relation.source_document_id].append(_view(relation, "outgoing"))
     return {i: _status(views) for i, views in per_document.items()}

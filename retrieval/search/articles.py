@@ -6,6 +6,7 @@ import re
 import uuid
 
 from django.db.models import Q
+from django.db.models.functions import Left
 
 from retrieval.access import chunk_enabled_q
 from retrieval.models import Chunk
@@ -23,32 +24,41 @@ def asks_explanation(question: str) -> bool:
 _EXPLANATION = re.compile(r"\bpenjelasan(?:nya)?\b|\belucidation\b|\bexplanatory\s+(?:note|memorandum)", re.IGNORECASE)
 
 
-def article_chunks(document_id: uuid.UUID, locator: ArticleLocator, limit: int = ANCHOR_CHUNK_LIMIT,
-                   explanation_first: bool = False) -> list[Chunk]:
-    """Chunks of the article or article range (body first, then its Penjelasan, or the Penjelasan first
-    when ``explanation_first``), ayat/angka-specific first."""
+def article_chunk_ids(document_id: uuid.UUID, locator: ArticleLocator, limit: int = ANCHOR_CHUNK_LIMIT,
+                      explanation_first: bool = False) -> list[uuid.UUID]:
+    """Ids of the chunks of the article or article range (body first, then its Penjelasan, or the Penjelasan
+    first when ``explanation_first``), ayat/angka-specific first: one statement reading headings, not texts."""
     articles = locator.articles()
     headings = Q()
     for article in articles:
         headings |= Q(section_path__contains=[f"Pasal {article}"])
-    # The headings are read first and the text of the chunks that hold the article only: a long law has a hundred
-    # chunks under article ranges ("Pasal 60-62"), and loading their text cost 8-10 ms of a named article's search.
-    headed = (Chunk.objects.filter(chunk_enabled_q(), document_id=document_id)
-              .filter(headings | Q(legal_reference__regex=r"Pasal [0-9]+[A-Z]?\s*[-–]"))
-              .values_list("id", "section_path", "legal_reference"))
-    holding = [chunk_id for chunk_id, path, reference in headed if set(articles) & covered_articles(path, reference)]
-    chunks = list(Chunk.objects.filter(id__in=holding).select_related("document")
-                  .defer("embedding", "search_vector", "document__text").order_by("ordinal"))
-    chunks.sort(key=lambda c: ((c.kind == "penjelasan") != explanation_first, not _mentions_unit(c, locator), c.ordinal))
-    return chunks[:limit]
+    # Only the headings and the text's first characters are read: a long law has a hundred chunks under article
+    # ranges ("Pasal 60-62"), and loading their text cost 8-10 ms of a named article's search.
+    rows = (Chunk.objects.filter(chunk_enabled_q(), document_id=document_id)
+            .filter(headings | Q(legal_reference__regex=r"Pasal [0-9]+[A-Z]?\s*[-–]"))
+            .annotate(head=Left("text", 20))
+            .values_list("id", "section_path", "legal_reference", "kind", "ordinal", "head"))
+    held = [row for row in rows if set(articles) & covered_articles(row[1], row[2])]
+    held.sort(key=lambda row: ((row[3] == "penjelasan") != explanation_first,
+                               not _mentions_unit(row[2] or "", row[5] or "", locator), row[4]))
+    return [row[0] for row in held[:limit]]
 
 
-def _mentions_unit(chunk: Chunk, locator: ArticleLocator) -> bool:
+def article_chunks(document_id: uuid.UUID, locator: ArticleLocator, limit: int = ANCHOR_CHUNK_LIMIT,
+                   explanation_first: bool = False) -> list[Chunk]:
+    """The chunks ``article_chunk_ids`` names, in its order, with their documents."""
+    ids = article_chunk_ids(document_id, locator, limit, explanation_first)
+    chunks = {chunk.id: chunk for chunk in Chunk.objects.filter(id__in=ids).select_related("document")
+              .defer("embedding", "search_vector", "document__text")}
+    return [chunks[chunk_id] for chunk_id in ids if chunk_id in chunks]
+
+
+def _mentions_unit(reference: str, head: str, locator: ArticleLocator) -> bool:
     if locator.angka:
         last = int(locator.angka_last or locator.angka)
-        return any(_angka_in_reference(chunk.legal_reference or "", n)
+        return any(_angka_in_reference(reference, n)
                    for n in range(int(locator.angka), min(last, int(locator.angka) + ARTICLE_RANGE_LIMIT) + 1))
-    return bool(locator.ayat) and f"({locator.ayat})" in (chunk.legal_reference or chunk.text[:20])
+    return bool(locator.ayat) and f"({locator.ayat})" in (reference or head)
 
 
 _ANGKA_RANGE = re.compile(r"angka\s+(\d+)(?:\s*[-–]\s*(\d+))?")

@@ -12,7 +12,7 @@
   current wording is found with the old one.
 
 Every read keeps the caller's access predicate and scope: relations come from
-``legal_statuses`` (visible sources only) and the clause chunks are read under
+``incoming_relations`` (visible sources only) and the clause chunks are read under
 the search's document condition.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ from retrieval.access import Scope
 from retrieval.models import Chunk
 from retrieval.relations.citations import identity_key
 from retrieval.relations.models import LegalRelation
-from retrieval.relations.selectors import legal_statuses
+from retrieval.relations.selectors import incoming_relations
 from retrieval.search.naming import ArticleLocator, NamedRegulation
 from retrieval.selectors import chunk_enabled_q
 from retrieval.signature import asks_closing, closing_block
@@ -90,9 +90,11 @@ def relation_clauses(documents: list[uuid.UUID], *, locator: ArticleLocator | No
         return []
     wanted = set(locator.articles()) if locator else set()
     found: list[uuid.UUID] = []
-    for document_id, legal in legal_statuses(principal=principal, document_ids=documents, scope=scope).items():
-        views = [view for view in legal.relations if view.direction == "incoming" and view.relation in REPLACING
-                 and view.source_document_id is not None]
+    # A named article (no status asked) needs only the items that rewrote it.
+    kinds = REPLACING if status else ("amends",)
+    for document_id, relations in incoming_relations(principal=principal, document_ids=documents, scope=scope,
+                                                     relations=kinds).items():
+        views = [view for view in relations if view.source_document_id is not None]
         views.sort(key=lambda view: (view.date or "", view.char_start or 0), reverse=True)
         clauses: list[uuid.UUID] = []
         for view in views:

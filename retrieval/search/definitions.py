@@ -31,14 +31,20 @@ _LEADING = re.compile(r"^(?:dengan|istilah|kata|sebutan)\s+", re.IGNORECASE)
 MAX_TERM_WORDS = 8
 DEFINING_CHUNK_LIMIT = 3
 
+# The Pasal 1 passages first, their text matched after: given the text pattern beside the heading test, the planner
+# ran the pattern over every passage of the document (656 of a long law's texts read: 31 ms; 1 ms this way).
 _DEFINING_SQL = """
-SELECT c.id, c.document_id
-FROM retrieval_chunk c
-JOIN retrieval_document ON retrieval_document.id = c.document_id
-WHERE c.document_id = ANY(%s) AND {predicate}
-  AND (c.legal_reference ~ 'Pasal 1($|[^0-9A-Z])' OR c.section_path @> ARRAY['Pasal 1']::varchar[])
-  AND c.text ~* %s
-ORDER BY array_position(%s::uuid[], c.document_id), c.ordinal
+WITH pasal_one AS MATERIALIZED (
+    SELECT c.id, c.document_id, c.ordinal
+    FROM retrieval_chunk c
+    JOIN retrieval_document ON retrieval_document.id = c.document_id
+    WHERE c.document_id = ANY(%s) AND {predicate}
+      AND (c.legal_reference ~ 'Pasal 1($|[^0-9A-Z])' OR c.section_path @> ARRAY['Pasal 1']::varchar[])
+)
+SELECT p.id, p.document_id
+FROM pasal_one p JOIN retrieval_chunk c ON c.id = p.id
+WHERE c.text ~* %s
+ORDER BY array_position(%s::uuid[], p.document_id), p.ordinal
 LIMIT %s
 """
 

@@ -37,7 +37,7 @@ from retrieval.search.definitions import definition_term, defining_chunks
 from retrieval.search.glossary import Rewrite, rewrite_query
 from retrieval.search.lexical import _lexemes, idf, lexeme_shares, query_terms
 from retrieval.search.lexical_tiers import rank_sql as _rank_sql, tsquery as _tsquery
-from retrieval.search.articles import article_chunks, asks_explanation
+from retrieval.search.articles import article_chunk_ids, asks_explanation
 from retrieval.search.naming import (
     ArticleLocator,
     NamedRegulation,
@@ -245,7 +245,7 @@ def focus_anchors(query: str, rewrite: Rewrite, *, principal: Principal, scope: 
     if locator:
         for document_id, locators in _article_owners(query, documents, principal=principal, scope=scope, read=read):
             for own in locators:
-                front += [chunk.id for chunk in article_chunks(document_id, own, explanation_first=explanation)]
+                front += article_chunk_ids(document_id, own, explanation_first=explanation)
         stages.append("named-article")
     status = bool(documents or unresolved) and asks_status(query)
     clauses = relation_clauses(documents, locator=locator, status=status, principal=principal, scope=scope,
