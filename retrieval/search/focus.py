@@ -158,7 +158,8 @@ def _without_names(query: str, rewrite: Rewrite) -> Rewrite:
     return rewrite_query(stripped) if stripped else rewrite
 
 
-def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite) -> tuple[str, list] | None:
+def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite,
+                      common_term_share: float = 1.0) -> tuple[str, list] | None:
     """The statement ranking the document's chunks that hold any query term: those holding every term first
     (the lexical leg's first tier), then by its IDF-weighted rank; None without a usable term.
 
@@ -170,17 +171,20 @@ def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite) -> tuple[str, li
         return None
     shares, rows = lexeme_shares(lexemes)
     rank_sql, rank_params = _rank_sql({lexeme: idf(shares[lexeme], rows) for lexeme in lexemes})
+    # A common lexeme ranks but does not nominate (as in the lexical leg and the document leg).
+    nominating = [lexeme for lexeme in lexemes if shares[lexeme] < common_term_share] or lexemes
     return (_DOCUMENT_LEXICAL_SQL.format(rank=rank_sql),
-            [*rank_params, _tsquery(lexemes, "&"), document_id, _tsquery(lexemes, "|"), DOCUMENT_CANDIDATES])
+            [*rank_params, _tsquery(lexemes, "&"), document_id, _tsquery(nominating, "|"), DOCUMENT_CANDIDATES])
 
 
 def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_name: str,
-                      explanation_first: bool = False, centered: bool = False) -> list[uuid.UUID]:
+                      explanation_first: bool = False, centered: bool = False,
+                      common_term_share: float = 1.0) -> list[uuid.UUID]:
     parts: list[tuple[str, list]] = []
     if vector is not None:
         mean, moved = centered_literals(vector, model_name, centered)
         parts.append((_DOCUMENT_SEMANTIC_SQL, [mean, moved, document_id, model_name, DOCUMENT_CANDIDATES]))
-    lexical = _document_lexical(document_id, rewrite)
+    lexical = _document_lexical(document_id, rewrite, common_term_share)
     parts += [lexical] if lexical else []
     orders: dict[int, list[uuid.UUID]] = {0: [], 1: []}
     explanations: set[uuid.UUID] = set()
@@ -285,7 +289,7 @@ def focus_ranking(
     if documents:
         inner = _without_names(query, rewrite)
         rankings = [_document_ranking(document_id, inner, vector, model_name, anchors.explanation,
-                                      config.semantic_centering) for document_id in documents]
+                                      config.semantic_centering, config.common_term_share) for document_id in documents]
         front += _fused(rankings)
         stages.append("named-document")
     front = list(dict.fromkeys(front))
