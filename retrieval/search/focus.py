@@ -15,9 +15,7 @@
 
 Every read keeps the caller's access predicate and scope; a name that does not
 resolve changes nothing. What the question names is read by ``focus_anchors``
-(it needs neither the query vector nor the legs, so hybrid search reads it on
-a worker while the query is embedded); ``focus_ranking`` applies it to the
-fused ranking.
+(anchors.py); ``focus_ranking`` applies it to the fused ranking.
 """
 from __future__ import annotations
 
@@ -27,29 +25,15 @@ from typing import Sequence
 
 from django.db import connection
 
-from kernel.principal import Principal
-from retrieval.access import Scope
+from retrieval.search.anchors import Anchors, focus_anchors, named_documents
 from retrieval.search.centering import centered_literals
-from retrieval.search.clauses import (
-    asks_closing, asks_status, clauses_replacing_unindexed, closing_chunks, relation_clauses,
-)
 from retrieval.search.definitions import definition_term, defining_chunks
 from retrieval.search.glossary import Rewrite, rewrite_query
 from retrieval.search.lexical import _lexemes, idf, lexeme_shares, query_terms
 from retrieval.search.lexical_tiers import rank_sql as _rank_sql, tsquery as _tsquery
-from retrieval.search.articles import article_chunk_ids, asks_explanation
-from retrieval.search.naming import (
-    ArticleLocator,
-    NamedRegulation,
-    candidate_reader,
-    copies_among,
-    find_article,
-    find_articles,
-    find_named_regulations,
-    named_anchors,
-    resolved_among,
-)
-from retrieval.search.titles import titled_documents
+from retrieval.search.naming import find_named_regulations
+
+__all__ = ["Anchors", "Focus", "focus_anchors", "focus_ranking", "named_documents"]
 
 DOCUMENT_CANDIDATES = 20
 DEFINITION_DOCUMENTS = 10
@@ -91,56 +75,12 @@ class Focus:
     stages: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Anchors:
-    """What the question itself names, read before the fused ranking exists (``focus_anchors``)."""
-    documents: tuple[uuid.UUID, ...] = ()      # the regulations it names
-    locator: ArticleLocator | None = None
-    explanation: bool = False                   # it asks what the Penjelasan says
-    front: tuple[uuid.UUID, ...] = ()          # named units, their relations' clauses, signature blocks
-    stages: tuple[str, ...] = ()
-
-
 def _fused(lists: Sequence[Sequence[uuid.UUID]]) -> list[uuid.UUID]:
     scores: dict[uuid.UUID, float] = {}
     for ids in lists:
         for rank, chunk_id in enumerate(ids, start=1):
             scores[chunk_id] = scores.get(chunk_id, 0.0) + 1.0 / (RRF_K + rank)
     return sorted(scores, key=lambda chunk_id: (-scores[chunk_id], str(chunk_id)))
-
-
-def named_documents(query: str, rewrite: Rewrite, *, principal: Principal, scope: Scope | None) -> list[uuid.UUID]:
-    """Visible documents the question names (type+number+year, nickname, else type+subject), in order of mention."""
-    return _named(query, rewrite, principal=principal, scope=scope)[0]
-
-
-def _named(query: str, rewrite: Rewrite, *, principal: Principal, scope: Scope | None,
-           read=None) -> tuple[list[uuid.UUID], list[NamedRegulation]]:
-    """Visible documents the question names (type+number+year, nickname, else type+subject), in order of
-    mention, and the regulations it names that resolve to none of them. ``read(named)``: the regulation's
-    candidates (``naming.candidate_reader``)."""
-    read = read or candidate_reader(principal, scope)
-    found: list[uuid.UUID] = []
-    unresolved: list[NamedRegulation] = []
-    for named in [*find_named_regulations(query), *rewrite.nicknames]:
-        copies = copies_among(read(named))
-        found += [document.id for document in copies if document.id not in found]
-        unresolved += [] if copies else [named]
-    if not found:
-        found = titled_documents(query, principal=principal, scope=scope)
-    return found, unresolved
-
-
-def _article_owners(query: str, documents: list[uuid.UUID], *, principal: Principal,
-                    scope: Scope | None, read) -> list[tuple[uuid.UUID, tuple]]:
-    """Each named document with the locators that belong to its own citation; a question whose documents
-    come from nicknames or titles reads its locators in every one of them."""
-    pairs = []
-    for anchor in named_anchors(query):
-        document = resolved_among(read(anchor.named))
-        if document is not None and anchor.locators:
-            pairs.append((document.id, anchor.locators))
-    return pairs or [(document_id, tuple(find_articles(query))) for document_id in documents]
 
 
 def _without_names(query: str, rewrite: Rewrite) -> Rewrite:
@@ -190,7 +130,9 @@ def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_na
     explanations: set[uuid.UUID] = set()
     if parts:
         with connection.cursor() as cursor:
-            cursor.execute(" UNION ALL ".join(f"({sql})" for sql, _ in parts) + " ORDER BY 1, 4",
+            # Wrapped, so that one part alone (no query vector) still takes the outer order.
+            union = " UNION ALL ".join(f"({sql})" for sql, _ in parts)
+            cursor.execute(f"SELECT * FROM ({union}) AS parts ORDER BY 1, 4",
                            [param for _, params in parts for param in params])
             for order, chunk_id, explaining, _ in cursor.fetchall():
                 orders[order].append(chunk_id)
@@ -235,36 +177,6 @@ def _within_document(order: list[uuid.UUID], owner: dict[uuid.UUID, uuid.UUID], 
     for index, chunk_id in zip(positions, reordered):
         result[index] = chunk_id
     return result
-
-
-def focus_anchors(query: str, rewrite: Rewrite, *, principal: Principal, scope: Scope | None, condition) -> Anchors:
-    """The passages the question's own names put first; it needs neither the query vector nor the legs, so hybrid
-    search reads it on a worker while the query is embedded and the legs run."""
-    stages: list[str] = []
-    front: list[uuid.UUID] = []
-    read = candidate_reader(principal, scope)
-    documents, unresolved = _named(query, rewrite, principal=principal, scope=scope, read=read)
-    locator = find_article(query) if documents else None
-    explanation = asks_explanation(query)
-    if locator:
-        for document_id, locators in _article_owners(query, documents, principal=principal, scope=scope, read=read):
-            for own in locators:
-                front += article_chunk_ids(document_id, own, explanation_first=explanation)
-        stages.append("named-article")
-    status = bool(documents or unresolved) and asks_status(query)
-    clauses = relation_clauses(documents, locator=locator, status=status, principal=principal, scope=scope,
-                               condition=condition)
-    clauses += clauses_replacing_unindexed(unresolved, condition=condition) if status else []
-    if clauses:
-        # A status question is answered by the clause that revokes or amends; a named article by its text, then
-        # the item that rewrote it.
-        front = clauses + front if status else front + clauses
-        stages.append("relations")
-    closing = closing_chunks(documents, condition) if documents and not locator and asks_closing(query) else []
-    if closing:
-        front = closing + front
-        stages.append("closing")
-    return Anchors(tuple(documents), locator, explanation, tuple(front), tuple(stages))
 
 
 def focus_ranking(
