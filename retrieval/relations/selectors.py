@@ -122,8 +122,10 @@ def incoming_relations(*, principal: Principal, document_ids: Iterable[uuid.UUID
     """What visible regulations say about each document (``relations``: only these kinds), oldest first: a
     search that needs the clauses replacing a document reads only these, not its status."""
     ids = list(dict.fromkeys(document_ids))
-    return _incoming(ids, _identity_keys(ids), Document.objects.filter(visible_documents_q(principal, scope)).values("id"),
-                     relations) if ids else {}
+    if not ids:
+        return {}
+    visible = Document.objects.filter(visible_documents_q(principal, scope)).values("id")
+    return _incoming(ids, _identity_keys(ids), visible, relations)
 
 
 def _incoming(ids, keys, visible, relations=None) -> dict[uuid.UUID, list[RelationView]]:
