@@ -86,3 +86,24 @@ def test_a_colloquial_verb_picks_the_unit_that_says_it_in_the_laws_words():
     draft = synthesise("brp hari mereka wajib nanggepin keberatan?", [article])
     assert not draft.no_answer
     assert "sejak keberatan diterima" in draft.claims[0].text
+
+
+@pytest.mark.django_db
+def test_a_common_word_is_present_without_a_scan_and_rare_ones_are_looked_up():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from retrieval.search.colloquial import _present, forget_present_words
+    from retrieval.search.lexical import forget_lexeme_statistics
+
+    make_document(chunks=[f"Pemerintah Aceh menetapkan ketentuan nomor {i}." for i in range(30)] + [RULE])
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE retrieval_chunk")
+    forget_lexeme_statistics()
+    forget_present_words()
+    assert _present(["aceh", "pengaduan", "bitcoin"]) == {"aceh", "pengaduan"}
+    forget_present_words()
+    with CaptureQueriesContext(connection) as queries:
+        assert _present(["pemerintah", "aceh"]) == {"pemerintah", "aceh"}
+    # Their lexemes are among the statistics' common ones (and their stems remembered): no statement at all.
+    assert not [query for query in queries.captured_queries if "EXISTS" in query["sql"]]
