@@ -105,6 +105,8 @@ SCOPED_MAX_DOCUMENTS = 5000
 # through the document index); more only filter the collection's matches (1,000 documents' ids read 100,000
 # index entries, 15-20 ms at 1M).
 IDS_LEAD_MAX_DOCUMENTS = 100
+# An all-words lexeme in at least this share of the passages is checked on the row (``_all_words_tier``).
+ROW_CHECK_SHARE = 0.3
 
 
 def _predicate(document_condition, scoped: bool, collection: str | None) -> tuple[str, list, str]:
@@ -134,6 +136,13 @@ def _all_words_tier(lexemes, shares, rows, weights, predicate, limit, collection
         hits, matched = run_tier([_tsquery(lexemes, "&")], weights, predicate, [], limit, head_pages=head)
         if matched >= lexical_tiers.RANK_BOUND:
             return hits, matched
+    # A lexeme in a large share of the passages is checked on the rows the others nominate, not read from the index:
+    # the same rows in the same order, without reading its postings ("aceh", in 52% of the passages at 1M: the
+    # nomination 14-17 -> 12-13 ms).
+    indexed = [lexeme for lexeme in lexemes if shares[lexeme] < ROW_CHECK_SHARE]
+    checked = [lexeme for lexeme in lexemes if lexeme not in indexed]
+    if indexed and checked:
+        return run_tier([_tsquery(indexed, "&")], weights, predicate, [], limit, row_check=_tsquery(checked, "&"))
     return run_tier([_tsquery(lexemes, "&")], weights, predicate, [], limit)
 
 

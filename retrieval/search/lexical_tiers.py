@@ -47,8 +47,10 @@ _NOMINATION_SQL = """(
     SELECT c.id, c.search_vector || ''::tsvector AS search_vector
     FROM retrieval_chunk c
     {join}
-    WHERE c.search_vector @@ %s::tsquery {earlier} AND {predicate} {exclude} {head}
+    WHERE c.search_vector @@ %s::tsquery {earlier} AND {predicate} {exclude} {head} {row_check}
 )"""
+# Not indexable (the copy), so the planner checks it on each nominated row instead of reading its postings.
+_ROW_CHECK_SQL = "AND (c.search_vector || ''::tsvector) @@ %s::tsquery"
 
 
 def rank_sql(weights: dict[str, float]) -> tuple[str, list]:
@@ -76,12 +78,13 @@ def dense_prefix_pages(lexemes: list[str], shares: dict[str, float], rows: float
 
 def run_tier(
     groups: list[str], weights: dict[str, float], predicate: tuple[str, list, str], exclude: list[uuid.UUID], limit: int,
-    *, head_pages: int | None = None,
+    *, head_pages: int | None = None, row_check: str | None = None,
 ):
     """Rank the matches of ``groups`` (tsqueries, nominated in this order, each without the earlier ones' matches).
 
     ``head_pages`` (one group only): nominate from the table's first pages, read in order instead of through
     the index; the same first matches when they fill ``RANK_BOUND`` there (the caller checks ``matched``).
+    ``row_check``: a tsquery every nominated row must also match, checked on the row.
     """
     predicate_sql, predicate_params, join = predicate
     exclude_sql = "AND NOT (c.id = ANY(%s))" if exclude else ""
@@ -91,7 +94,8 @@ def run_tier(
         earlier = groups[:index]
         earlier_sql = "AND NOT c.search_vector @@ %s::tsquery" if earlier else ""
         nominations.append(_NOMINATION_SQL.format(join=join, earlier=earlier_sql, predicate=predicate_sql,
-                                                  exclude=exclude_sql, head=head_sql))
+                                                  exclude=exclude_sql, head=head_sql,
+                                                  row_check=_ROW_CHECK_SQL if row_check else ""))
         params.append(group)
         if earlier:
             params.append(" | ".join(f"({query})" for query in earlier))
@@ -100,6 +104,8 @@ def run_tier(
             params.append(exclude)
         if head_pages:
             params.append(f"({int(head_pages)},0)")
+        if row_check:
+            params.append(row_check)
     ranking, rank_params = rank_sql(weights)
     sql = _TIER_SQL.format(nominations=" UNION ALL ".join(nominations), rank=ranking)
     params += [RANK_BOUND, *rank_params, limit]

@@ -159,3 +159,22 @@ def test_the_tables_head_gives_the_passages_the_index_gives_and_falls_back_when_
     heads.clear()
     result = lexical("retribusi pasar", limit=3)
     assert heads == [everything, None] and result.all_words_count == 40
+
+
+def test_a_very_common_word_is_checked_on_the_row_with_the_same_passages(monkeypatch):
+    from django.test.utils import CaptureQueriesContext
+
+    chunks = [f"Pemerintah Aceh menetapkan ketentuan nomor {i}." for i in range(30)]
+    chunks += [f"Kerbau Aceh dipelihara warga gampong {i}." for i in range(6)] + ["Kerbau dipelihara di Pidie."]
+    make_analysed_document(chunks)
+    with CaptureQueriesContext(connection) as queries:
+        checked = lexical("aceh kerbau", limit=10)
+    # "aceh" is in most passages: only "kerbau" is read from the index, "aceh" is checked on its rows.
+    assert any("|| ''::tsvector) @@" in query["sql"] for query in queries.captured_queries)
+    monkeypatch.setattr(lexical_module, "ROW_CHECK_SHARE", 1.1)
+    with CaptureQueriesContext(connection) as queries:
+        indexed = lexical("aceh kerbau", limit=10)
+    assert not any("|| ''::tsvector) @@" in query["sql"] for query in queries.captured_queries)
+    assert (checked.chunk_ids, checked.tier, checked.all_words_count) == (indexed.chunk_ids, indexed.tier,
+                                                                        indexed.all_words_count)
+    assert checked.all_words_count == 6 and checked.tier == "PARTIAL 6"
