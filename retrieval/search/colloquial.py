@@ -19,7 +19,7 @@ import time
 from django.conf import settings
 from django.db import connection
 
-from retrieval.search.lexeme_stats import common_lexemes
+from retrieval.search.lexeme_stats import common_lexemes, word_lexemes
 
 MAX_FORMS = 24
 _VOWEL = "aeiou"
@@ -74,33 +74,14 @@ def formal_forms(word: str) -> tuple[str, ...]:
 # A word whose lexemes are all among the statistics' common ones is present without a scan; the others are looked
 # up through the full-text index (an EXISTS through the GIN index reads every match first: 100-170 ms for a common
 # word at 1M chunks, a rare word's short list costs little). Sending the 5,050 common lexemes with the statement
-# cost ~3 ms of every question at 1M, so the words' lexemes are read (and remembered: stemming never changes)
-# and compared with the statistics this process already holds.
-_LEXEMES_SQL = "SELECT w, tsvector_to_array(to_tsvector('indonesian', w)) FROM unnest(%s::text[]) AS w"
+# cost ~3 ms of every question at 1M, so the words' lexemes (``word_lexemes``, remembered) are compared with the
+# statistics this process already holds.
 _EXISTS_SQL = """
 SELECT w FROM unnest(%s::text[]) AS w
 WHERE EXISTS (SELECT 1 FROM retrieval_chunk WHERE search_vector @@ plainto_tsquery('indonesian', w))
 """
 _lock = threading.Lock()
 _present_cache: dict[tuple[str, str], tuple[float, bool]] = {}
-_word_lexemes: dict[str, tuple[str, ...]] = {}
-WORD_LEXEMES_KEPT = 20_000
-
-
-def _lexemes_of(words: list[str]) -> dict[str, tuple[str, ...]]:
-    with _lock:
-        known = {w: _word_lexemes[w] for w in words if w in _word_lexemes}
-    asked = [w for w in dict.fromkeys(words) if w not in known]
-    if asked:
-        with connection.cursor() as cursor:
-            cursor.execute(_LEXEMES_SQL, [asked])
-            read = {row[0]: tuple(row[1]) for row in cursor.fetchall()}
-        with _lock:
-            if len(_word_lexemes) > WORD_LEXEMES_KEPT:
-                _word_lexemes.clear()
-            _word_lexemes.update(read)
-        known |= read
-    return known
 
 
 def _present(words: list[str]) -> set[str]:
@@ -112,7 +93,7 @@ def _present(words: list[str]) -> set[str]:
     asked = [w for w in dict.fromkeys(words) if w not in known]
     if asked:
         common = common_lexemes()[0]
-        lexemes = _lexemes_of(asked)
+        lexemes = word_lexemes(asked)
         found = {w for w in asked if lexemes.get(w) and all(lexeme in common for lexeme in lexemes[w])}
         rare = [w for w in asked if w not in found]
         if rare:

@@ -22,6 +22,7 @@ from typing import Sequence
 from django.db import connection
 
 from retrieval.search.glossary import Rewrite
+from retrieval.search.lexeme_stats import nominating
 from retrieval.search.lexical import _lexemes, idf, lexeme_shares, query_terms
 from retrieval.search.lexical_tiers import rank_sql as _rank_sql, tsquery as _tsquery
 from retrieval.search.centering import centered_literals
@@ -92,9 +93,9 @@ def _own_rankings(documents: list[uuid.UUID], rewrite: Rewrite, vector, model_na
         rank_sql, rank_params = _rank_sql({lexeme: idf(shares[lexeme], rows) for lexeme in lexemes})
         # As in the lexical leg, a common lexeme ranks but does not nominate ("dimaksud" is in most passages of a
         # law: ranking them all cost 4 ms of 6 for three documents).
-        nominating = [lexeme for lexeme in lexemes if shares[lexeme] < common_term_share] or lexemes
+        nominated = nominating(lexemes, shares, common_term_share)
         parts.append(_OWN_LEXICAL_SQL.format(rank=rank_sql))
-        params += [_tsquery(lexemes, "&"), *rank_params, documents, _tsquery(nominating, "|"), OWN_PASSAGES]
+        params += [_tsquery(lexemes, "&"), *rank_params, documents, _tsquery(nominated, "|"), OWN_PASSAGES]
     if parts:
         with connection.cursor() as cursor:
             cursor.execute(" UNION ALL ".join(f"({part})" for part in parts) + " ORDER BY 1, 2, 4", params)

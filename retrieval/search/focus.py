@@ -29,6 +29,7 @@ from retrieval.search.anchors import Anchors, focus_anchors, named_documents
 from retrieval.search.centering import centered_literals
 from retrieval.search.definitions import definition_term, defining_chunks
 from retrieval.search.glossary import Rewrite, rewrite_query
+from retrieval.search.lexeme_stats import nominating
 from retrieval.search.lexical import _lexemes, idf, lexeme_shares, query_terms
 from retrieval.search.lexical_tiers import rank_sql as _rank_sql, tsquery as _tsquery
 from retrieval.search.naming import find_named_regulations
@@ -112,9 +113,9 @@ def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite,
     shares, rows = lexeme_shares(lexemes)
     rank_sql, rank_params = _rank_sql({lexeme: idf(shares[lexeme], rows) for lexeme in lexemes})
     # A common lexeme ranks but does not nominate (as in the lexical leg and the document leg).
-    nominating = [lexeme for lexeme in lexemes if shares[lexeme] < common_term_share] or lexemes
+    nominated = nominating(lexemes, shares, common_term_share)
     return (_DOCUMENT_LEXICAL_SQL.format(rank=rank_sql),
-            [*rank_params, _tsquery(lexemes, "&"), document_id, _tsquery(nominating, "|"), DOCUMENT_CANDIDATES])
+            [*rank_params, _tsquery(lexemes, "&"), document_id, _tsquery(nominated, "|"), DOCUMENT_CANDIDATES])
 
 
 def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_name: str,

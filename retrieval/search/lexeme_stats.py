@@ -87,6 +87,34 @@ def lexeme_shares(lexemes: list[str]) -> tuple[dict[str, float], float]:
     return shares, rows
 
 
+_LEXEMES_SQL = "SELECT w, tsvector_to_array(to_tsvector('indonesian', w)) FROM unnest(%s::text[]) AS w"
+_word_lexemes: dict[str, tuple[str, ...]] = {}
+WORD_LEXEMES_KEPT = 20_000
+
+
+def word_lexemes(words: list[str]) -> dict[str, tuple[str, ...]]:
+    """Each word's ``indonesian`` lexemes; the stemming of a word never changes, so it is remembered (one round
+    trip for the words not yet seen)."""
+    with _stats_lock:
+        known = {w: _word_lexemes[w] for w in words if w in _word_lexemes}
+    asked = [w for w in dict.fromkeys(words) if w not in known]
+    if asked:
+        with connection.cursor() as cursor:
+            cursor.execute(_LEXEMES_SQL, [asked])
+            read = {row[0]: tuple(row[1]) for row in cursor.fetchall()}
+        with _stats_lock:
+            if len(_word_lexemes) > WORD_LEXEMES_KEPT:
+                _word_lexemes.clear()
+            _word_lexemes.update(read)
+        known |= read
+    return known
+
+
+def nominating(lexemes: list[str], shares: dict[str, float], common_term_share: float) -> list[str]:
+    """The lexemes that nominate passages: a common one ranks but does not nominate, unless all are common."""
+    return [lexeme for lexeme in lexemes if shares[lexeme] < common_term_share] or list(lexemes)
+
+
 def forget_statistics() -> None:
     with _stats_lock:
         _stats_cache.clear()

@@ -15,17 +15,14 @@ function words are removed here before the query is built.
 """
 from __future__ import annotations
 
-import functools
 import math
 import re
 import uuid
 from dataclasses import dataclass
 
-from django.db import connection
-
 from retrieval.access import admitted_document_ids, document_condition_sql, document_ids_condition_sql
 from retrieval.search.colloquial import forget_present_words, formal_terms
-from retrieval.search.lexeme_stats import common_lexemes, forget_statistics, lexeme_shares
+from retrieval.search.lexeme_stats import common_lexemes, forget_statistics, lexeme_shares, word_lexemes
 from retrieval.search import lexical_tiers
 from retrieval.search.lexical_tiers import DOCUMENT_JOIN, dense_prefix_pages, run_tier
 from retrieval.search.lexical_tiers import tsquery as _tsquery
@@ -67,20 +64,10 @@ def query_terms(text: str) -> list[str]:
 
 def _lexemes(terms: list[str]) -> list[str]:
     """The ``indonesian`` lexemes of ``terms`` (a colloquial word the corpus never uses read as its formal form:
-    colloquial.py); the stemming of a term never changes, so it is remembered."""
-    return list(_stemmed(tuple(formal_terms(terms)))) if terms else []
-
-
-@functools.lru_cache(maxsize=8192)
-def _stemmed(terms: tuple[str, ...]) -> tuple[str, ...]:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('indonesian', t))) "
-            "FROM unnest(%s::text[]) AS t",
-            [list(terms)],
-        )
-        # Sorted so the built tsquery (and so the ranking) is deterministic.
-        return tuple(sorted(row[0] for row in cursor.fetchall()))
+    colloquial.py), sorted so the built tsquery (and so the ranking) is deterministic."""
+    if not terms:
+        return []
+    return sorted({lexeme for lexemes in word_lexemes(formal_terms(terms)).values() for lexeme in lexemes})
 
 
 def forget_lexeme_statistics() -> None:
