@@ -30,3 +30,8 @@ from acehrag.settings import *  # noqa: E402,F401,F403
 # In-process tests render templates without running collectstatic first; the real servers
 # (tests/conftest.py LiveServer) use the project's hashed, compressed storage.
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
+# ... and whitenoise, built with each in-process client, lists and stats STATIC_ROOT: the checkout's
+# ``staticfiles/`` is rewritten by other workers' collectstatic (a FileNotFoundError in CI), so in-process
+# tests read a directory of their own that nothing collects into.
+STATIC_ROOT = Path(TEST_ENV["ACEH_RAG_DATA_DIR"]) / "static-root"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
