@@ -102,7 +102,7 @@ def followup_rule(question: str, history, *, names_instrument: bool | None = Non
     # follow-up whatever words it brings.
     if own and not shared and not pointing and (not marker or (len(own) >= 2 and not short)):
         return FollowupDecision(False, "new_topic")
-    if not (marker or short):
+    if not (marker or short or pointing):
         return FollowupDecision(False, "no_reference")
     documents = _documents(turns)
     if not documents:

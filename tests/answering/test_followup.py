@@ -133,6 +133,10 @@ def _history(question: str, answer: str):
     ("and what is it supposed to be spent on?", True),
     # Asks only a measure of the referent.
     ("for how many years?", True),
+    # Longer than a short question, with no marker word, but pointing back ("trus …", "and … they"): still a
+    # follow-up (it fell through to "no_reference" before).
+    ("trus kalo karyawan kontrak udh lewat dua taun gimana?", True),
+    ("And how soon must they reply to my letter?", True),
     # Words of its own, nothing pointing back: a new question.
     ("siapa yang mengelola wakaf produktif di gampong?", False),
 ])
