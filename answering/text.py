@@ -44,3 +44,12 @@ def stem(word: str) -> str:
 
 def content_stems(text: str) -> set[str]:
     return {stem(token) for token in _TOKEN.findall(normalise(text)) if token not in STOP and not token.isdigit()}
+
+
+# A sentence ends at ".", "!" or "?" before a space, except the abbreviation "No." before its number ("Law No. 17
+# of 2003", "UU No. 13 Tahun 2003"): split there, "17 of 2003 on State Finance?" read as the question asked.
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bno\.)\s+", re.I)
+
+
+def sentences(text: str) -> list[str]:
+    return [sentence for sentence in _SENTENCE_END.split(text.strip()) if sentence.strip()]

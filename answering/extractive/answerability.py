@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from answering.extractive.anchors import find_article, find_named_regulation
-from answering.text import content_stems, normalise
+from answering.text import content_stems, normalise, sentences
 from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
 from answering.extractive.question import act_years, asks_in_force, colloquial_words, met_colloquially
 # What answers "is it still in force?": a clause that revokes, amends or keeps an instrument in force, or its own
@@ -243,8 +243,7 @@ OWN_NUMBER = re.compile(r"\b(?:nomor|no\.?)\s*[\w./-]+(?:\s+tahun\s+\d{4})?", re
 
 
 def _asking_sentence(question: str) -> str:
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+", question.strip()) if s.strip()]
-    asking = [s for s in sentences if s.rstrip().endswith("?")]
+    asking = [s for s in sentences(question) if s.rstrip().endswith("?")]
     return asking[-1] if asking else question
 
 

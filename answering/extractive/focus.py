@@ -35,7 +35,8 @@ LIST_ASKED = re.compile(r"\b(?:apa|mana)\s+(?:saja|aja)\b|\bsebutkan\b|\bwhat\s+
 LIST_LEAD_SHARED = 2        # words of the question a list's lead-in ("Hak Perempuan meliputi:") must say
 WHO = re.compile(r"\b(siapa|siapakah|who)\b", re.I)
 HOW_MUCH = re.compile(
-    r"\b(berapa|seberapa|brp|jumlah|besaran|besarnya|nilai|tarif|biaya|total|persen|persentase|how\s+(?:much|many)|amount|rate)\b", re.I)
+    r"\b(berapa|seberapa|brp|jumlah|besaran|besarnya|nilai|tarif|biaya|total|persen|persentase|how\s+(?:much|many|large|big|high|far|wide|heavy)|"
+    r"what\s+(?:percentage|share|proportion)|amount|rate)\b", re.I)
 # "Qanun 6/2014 mengatur apa?", "Apa isi PP 94/2021?", "UU 27/2022 tentang apa?": what a named instrument is about.
 ABOUT = re.compile(r"\b(mengatur\s+(?:apa|tentang\s+apa|mengenai\s+apa)|tentang\s+apa|mengenai\s+apa|"
                    r"apa\s+(?:saja\s+)?(?:isi(?:nya)?|yang\s+diatur|materi(?:nya)?)|isi(?:nya)?\s+apa|"

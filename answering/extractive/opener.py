@@ -34,6 +34,7 @@ DEADLINE = re.compile(r"\b(?:paling\s+(?:lambat|lama|cepat|singkat)|dalam\s+(?:j
                       r"sekurang-kurangnya|paling\s+sedikit|paling\s+banyak|paling\s+tinggi|maksimal|minimal|selama)\b", re.I)
 
 SENTENCE_END = re.compile(r"\.\s+(?=[A-Z\[(])")
+_DANGLING = re.compile(r"\s+(?:kepada|oleh|dengan|untuk|bagi|dari|pada|terhadap|sebagai\s+berikut)\s*[:.]?\s*$", re.I)
 
 
 def _deadline(text: str) -> str | None:
@@ -48,7 +49,9 @@ def _deadline(text: str) -> str | None:
             clause = clause[:end.start() + 1] if end else clause
             # "Paling lambat 10 hari kerja sejak …, Badan Publik wajib …": the deadline is the fronted phrase.
             comma = clause.find(",", match.end() - phrase.start())
-            return tidy(clause[:comma] if phrase.start() == 0 and comma > 0 else clause)
+            clause = clause[:comma] if phrase.start() == 0 and comma > 0 else clause
+            # "… paling lambat 3 x 24 jam kepada:" leads into a list: the sentence ends at the deadline.
+            return tidy(_DANGLING.sub("", clause))
     return None
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from answering.extractive.anchors import ArticleLocator, NamedRegulation, find_article, find_named_regulations
 from answering.extractive.focus import Focus, asked_units, question_focus
-from answering.text import content_stems
+from answering.text import content_stems, sentences
 from retrieval.facade.language import formal_forms
 
 ENGLISH_HINTS = re.compile(r"\b(what|which|who|how|when|where|does|do|is|are|the|of|according|please|can|may|must|"
@@ -33,7 +33,7 @@ YES_NO = re.compile(
 # A question with no question word that ends in "?" asks yes or no ("Upahnya tetap dibayar penuh?").
 WH_WORD = re.compile(r"\b(?:apa|apaan|siapa|siapakah|berapa|seberapa|brp|kapan|bagaimana|gimana|gmn|mengapa|kenapa|dimana|mana|"
                      r"manakah|what|who|whom|whose|how|when|where|which|why)\b", re.I)
-DURATION = re.compile(r"\b(?:berapa|brp)\s+(?:lama|hari|bulan|minggu|jam|tahun|thn)\b|\bhow\s+(?:long|fast|soon|many\s+days)\b|"
+DURATION = re.compile(r"\b(?:berapa|brp)\s+(?:lama|hari|bulan|minggu|jam|tahun|thn)\b|\bhow\s+(?:long|fast|soon|quickly|often|many\s+(?:days|weeks|months|years|hours))\b|"
                       r"\b(?:batas|jangka|tenggat)\s+waktu\b|\bpaling\s+(?:lambat|lama)\b|\bdeadline\b", re.I)
 LIST = re.compile(r"\b(?:apa\s+saja|siapa\s+saja|mana\s+saja|sebutkan|what\s+are\s+the|which\s+\w+\s+are|list\s+(?:of|the))\b",
                   re.I)
@@ -138,7 +138,7 @@ def _asks(text: str, focus: Focus) -> str:
 
 
 def _bare_question(text: str) -> bool:
-    asking = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s.rstrip().endswith("?")]
+    asking = [s for s in sentences(text) if s.rstrip().endswith("?")]
     return bool(asking) and not any(WH_WORD.search(sentence) for sentence in asking)
 
 

@@ -39,6 +39,12 @@ STAGES = passage("(1) Pembentukan dana abadi dilakukan dengan tahapan:\na. persi
     ("Siapa yang menandatangani peraturan ini?", "signatory"),
     ("Apa saja tahapan pembentukan dana abadi?", "list"),
     ("Apa yang dimaksud dengan PPID?", "definition"),
+    # "No." before a number ends no sentence: the question is not "17 of 2003 …?", a bare yes/no.
+    ("What is the highest fine allowed under Law No. 8 of 1999 on Consumer Protection?", "figure"),
+    ("Berapa denda paling tinggi menurut UU No. 8 Tahun 1999?", "figure"),
+    # English asks for a quantity or a frequency the way "berapa" does.
+    ("How large a plot may a farmer clear?", "figure"),
+    ("How often must the regional fair be held?", "duration"),
 ])
 def test_the_question_is_read_once_into_what_it_asks(question, asks):
     assert read_question(question).asks == asks

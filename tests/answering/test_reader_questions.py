@@ -157,6 +157,15 @@ def test_when_a_duty_falls_due_is_answered_with_its_deadline():
     assert draft.claims[0].text.startswith("Paling lambat 3 hari kerja sejak laporan lisan diterima")
 
 
+NOTIFY = passage("(1) Dalam hal terjadi kebocoran data, pengelola wajib menyampaikan pemberitahuan tertulis paling "
+                 "lambat 2 x 24 jam kepada:\na. pemilik data; dan\nb. dinas.")
+
+
+def test_a_deadline_leading_into_a_list_ends_at_the_deadline():
+    draft = synthesise("How quickly must the manager notify after a data leak?", [NOTIFY])
+    assert draft.claims[0].text == "Paling lambat 2 x 24 jam."
+
+
 def test_seberapa_asks_how_much_not_yes_or_no():
     from answering.extractive.question import read_question
 
