@@ -35,7 +35,9 @@ WH_WORD = re.compile(r"\b(?:apa|apaan|siapa|siapakah|berapa|seberapa|brp|kapan|b
                      r"manakah|what|who|whom|whose|how|when|where|which|why)\b", re.I)
 DURATION = re.compile(r"\b(?:berapa|brp)\s+(?:lama|hari|bulan|minggu|jam|tahun|thn)\b|\bhow\s+(?:long|fast|soon|quickly|often|many\s+(?:days|weeks|months|years|hours))\b|"
                       r"\b(?:batas|jangka|tenggat)\s+waktu\b|\bpaling\s+(?:lambat|lama)\b|\bdeadline\b", re.I)
-LIST = re.compile(r"\b(?:apa\s+saja|siapa\s+saja|mana\s+saja|sebutkan|what\s+are\s+the|which\s+\w+\s+are|list\s+(?:of|the))\b",
+# "apa aja" as much as "apa saja"; "Which islands …", "What fields does … cover?": a plural noun asked for.
+LIST = re.compile(r"\b(?:(?:apa|siapa|mana)\s+(?:saja|aja)|sebutkan|what\s+are\s+the|which\s+\w+\s+are|list\s+(?:of|the)|"
+                  r"which\s+(?!is\b|was\b|has\b|does\b)\w{3,}s|what\s+(?!is\b|was\b|has\b|does\b)\w{3,}s\s+(?:are|do|does|did))\b",
                   re.I)
 PROCEDURE = re.compile(r"\b(?:bagaimana\s+(?:cara|prosedur|mekanisme|tata\s+cara)|gimana\s+(?:cara|caranya)|cara(?:nya)?\s+"
                        r"(?:untuk\s+)?\w+|prosedur|tata\s+cara|langkah|how\s+(?:do|can|should)\s+(?:i|we))\b", re.I)

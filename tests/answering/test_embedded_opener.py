@@ -45,6 +45,10 @@ STAGES = passage("(1) Pembentukan dana abadi dilakukan dengan tahapan:\na. persi
     # English asks for a quantity or a frequency the way "berapa" does.
     ("How large a plot may a farmer clear?", "figure"),
     ("How often must the regional fair be held?", "duration"),
+    # A list asked for in chat ("apa aja", "siapa aja") or as a plural noun ("Which districts …").
+    ("dokumen apa aja yg harus dibawa?", "list"),
+    ("Which districts make up the new regency?", "list"),
+    ("Which is the court that hears it?", "general"),
 ])
 def test_the_question_is_read_once_into_what_it_asks(question, asks):
     assert read_question(question).asks == asks
