@@ -55,6 +55,9 @@ TIME_WORDS = re.compile(r"\b(tanggal|sebelum|sesudah|setelah|sejak|paling\s+(lam
 # A person's name as signature blocks print it: two or more capitalised words ("MUZAKIR MANAF", "DR. H. SUSILO …").
 NUMBER = re.compile(r"\d|\b(satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan|sepuluh|belas|puluh|ratus|ribu|juta|"
                     r"miliar|triliun|seratus|seribu)\b", re.I)
+# A number that points at another text is not a figure: "ayat (2)", "Pasal 15", "Nomor 12 Tahun 2011", "(1)".
+REFERENCE = re.compile(r"\b(?:pasal|ayat|huruf|angka|nomor|no\.|tahun|bab|bagian|paragraf|diktum)\s*\(?\d+[a-z]?\)?|"
+                       r"^\s*\(?\d+[a-z]?[.)]", re.I)
 
 
 @dataclass(frozen=True)

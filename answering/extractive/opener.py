@@ -17,7 +17,7 @@ import re
 from typing import Callable, Sequence
 
 from answering.extractive.candidates import Candidate
-from answering.extractive.focus import DATE
+from answering.extractive.focus import DATE, REFERENCE
 from answering.extractive.phrasing import BY, ITEM_END, MARKER, MAX_OPENER_CHARS, NO, YES, clause, short, tidy
 from answering.extractive.quantities import quantity_differs
 from answering.extractive.question import Question
@@ -76,7 +76,9 @@ def states_figure(question: Question, text: str) -> bool:
     lama")."""
     if question.asks == "duration":
         return bool(DURATION.search(text))
-    return question.focus.satisfied_by(text) if question.focus.kind == "figure" else bool(FIGURE.search(text))
+    # A number that points at another text ("ayat (2)", "Pasal 15") states no figure.
+    return question.focus.satisfied_by(REFERENCE.sub(" ", text)) if question.focus.kind == "figure" else bool(
+        FIGURE.search(text))
 
 
 def _figure(asks: str, text: str) -> str | None:

@@ -264,6 +264,23 @@ def test_a_figure_question_opens_with_the_kept_unit_that_states_the_figure():
     assert claims[0].text == "Jumlah anggota DPRK paling banyak 125% dari jumlah yang ditetapkan undang-undang."
 
 
+def test_a_number_pointing_at_another_ayat_is_not_the_figure_asked():
+    from dataclasses import replace
+
+    from answering.extractive.candidates import candidates
+    from answering.extractive.layout import compose
+
+    penal = passage("(1) Qanun dapat memuat ancaman pidana.\n(2) Ancaman pidana sebagaimana dimaksud pada ayat (1) berupa "
+                    "pidana kurungan paling lama 3 (tiga) bulan.\n(3) Qanun dapat memuat ancaman pidana selain "
+                    "sebagaimana dimaksud pada ayat (2).")
+    question = read_question("Seberapa berat ancaman pidana dalam qanun?")
+    units = candidates(question, [penal], None)
+    # The ranker prefers ayat (3), whose only number is the ayat it cites: the ayat stating the term opens.
+    ranked = sorted((replace(c, score=5.0 if "selain" in c.text else 1.0) for c in units), key=lambda c: -c.score)
+    claims = compose(question, [(c, {c.passage.document_id: c.passage.label}) for c in ranked], "id")
+    assert "paling lama 3 bulan" in claims[0].text
+
+
 def test_still_in_force_is_never_answered_by_the_instrument_s_other_articles():
     article = passage("Penghitungan dasar pengenaan pajak layanan informasi dilakukan terhadap jenis layanan yang "
                       "diselenggarakan sebagaimana dimaksud dalam Pasal 4.")
