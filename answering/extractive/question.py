@@ -50,8 +50,9 @@ SECOND_ASK = re.compile(
     # "… brp lama & pejabatnya wajib jawab kapan?": the second ask's question word closes its clause.
     r"(?:\s+\b(?:dan|serta|trs|terus|lalu)\b|\s*[,;&])\s+(?=[^?,;&]{0,80}?\b(?:kapan|siapa|berapa|brp|gimana|"
     r"bagaimana|mana)\s*(?:lama|banyak|hari|bulan|tahun|persen)?\s*(?:sih|ya|aja)?\s*\?)", re.I)   # "… berapa lama?"
-STATUS = re.compile(r"\b(?:masih\s+berlaku|sudah\s+dicabut|dicabut|tidak\s+berlaku|still\s+in\s+force|repealed|revoked|"
-                    r"amended|diubah|status(?:nya)?\s+hukum|masih\s+dipakai)\b", re.I)
+STATUS = re.compile(r"\b(?:(?:masih|msh)\s+(?:\w+\s+)?(?:berlaku|dipakai|dipake|digunakan|sah|valid|aktif)|sudah\s+dicabut|"
+                    r"dicabut|tidak\s+berlaku|still\s+(?:an?\s+)?(?:in\s+force|valid|in\s+effect|applies|apply|applicable)|repealed|revoked|"
+                    r"amended|diubah|status(?:nya)?\s+hukum)\b", re.I)
 # "Ketentuan apa yang diubah oleh …?", "yg diubah apa?", "what did it amend?": what an amendment says, not whether
 # an instrument still holds.
 CHANGE_CONTENT = re.compile(r"\b(?:apa|apa\s+saja|mana|which|what)\b[^?.]{0,40}?\b(?:diubah|amended|changed)\b|"

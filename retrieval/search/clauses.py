@@ -33,7 +33,7 @@ from retrieval.selectors import chunk_enabled_q
 from retrieval.signature import asks_closing, closing_block
 
 STATUS = re.compile(
-    r"\b(masih\s+(?:\w+\s+)?(?:berlaku|dipakai|dipake|digunakan|sah|valid|aktif|relevan)|"
+    r"\b((?:masih|msh)\s+(?:\w+\s+)?(?:berlaku|dipakai|dipake|digunakan|sah|valid|aktif|relevan)|"
     r"(?:sudah|tidak|udah|gak|nggak)\s+(?:\w+\s+)?berlaku|berlaku\s+lagi|status(?:nya)?|"
     r"dicabut|mencabut|pencabutan|dibatalkan|diganti(?:kan)?|menggantikan|digantiin|diubah|mengubah|perubahan|"
     r"in\s+force|still\s+(?:valid|apply|applies|applicable|in\s+effect)|revoked|repealed|replaced|amended|superseded)\b",

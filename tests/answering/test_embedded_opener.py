@@ -49,6 +49,10 @@ STAGES = passage("(1) Pembentukan dana abadi dilakukan dengan tahapan:\na. persi
     ("dokumen apa aja yg harus dibawa?", "list"),
     ("Which districts make up the new regency?", "list"),
     ("Which is the court that hears it?", "general"),
+    # Whether an instrument still holds, asked in chat or as "still a valid …".
+    ("qanun 5/2020 msh berlaku gak?", "status"),
+    ("perda itu masih dipake gak sih skrg?", "status"),
+    ("Is PP 12/2019 still a valid legal basis?", "status"),
 ])
 def test_the_question_is_read_once_into_what_it_asks(question, asks):
     assert read_question(question).asks == asks

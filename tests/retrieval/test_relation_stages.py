@@ -39,9 +39,11 @@ def test_a_named_article_brings_the_item_that_rewrote_it():
     assert "relations" in outcome.stages
 
 
-def test_a_status_question_finds_the_amending_clause_first():
+@pytest.mark.parametrize("question", ["Apakah PP Nomor 19 Tahun 2010 masih berlaku atau sudah diubah?",
+                                      "pp 19 thn 2010 msh berlaku gak?"])
+def test_a_status_question_finds_the_amending_clause_first(question):
     _ingest(AMENDED, AMENDING)
-    first = _hits("Apakah PP Nomor 19 Tahun 2010 masih berlaku atau sudah diubah?")[0].chunk
+    first = _hits(question)[0].chunk
     assert first.document.number == "23" and first.section_path[0] == "Pasal I"
     assert "Peraturan Pemerintah Nomor 19 Tahun 2010" in first.text
 
