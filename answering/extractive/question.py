@@ -167,8 +167,18 @@ def second_ask(text: str) -> str | None:
     return rest + "?" if len(rest.split()) >= 2 else None
 
 
+def asking_part(text: str) -> str:
+    """The question from its first sentence that asks ("Seorang rekanan punya tagihan …. Apakah hak tagihnya bisa
+    kedaluwarsa?"): what the asker says first is context, not the ask."""
+    parts = sentences(text)
+    first = next((i for i, sentence in enumerate(parts) if sentence.rstrip().endswith("?")), 0)
+    return " ".join(parts[first:]) if first else text
+
+
 def _read_asks(text: str) -> tuple[Focus, str]:
-    """The focus and what is asked, read from the first ask when it asks something of its own."""
+    """The focus and what is asked, read from the first ask when it asks something of its own (after any
+    context the asker gives first)."""
+    text = asking_part(text)
     head = first_ask(text)
     whole = question_focus(text)
     if head != text:

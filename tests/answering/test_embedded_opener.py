@@ -53,6 +53,8 @@ STAGES = passage("(1) Pembentukan dana abadi dilakukan dengan tahapan:\na. persi
     ("qanun 5/2020 msh berlaku gak?", "status"),
     ("perda itu masih dipake gak sih skrg?", "status"),
     ("Is PP 12/2019 still a valid legal basis?", "status"),
+    # What the asker says first is context; the ask is the sentence that asks.
+    ("Kontrak saya habis tahun depan. Apakah saya berhak uang pisah, dan kapan dibayar?", "yesno"),
 ])
 def test_the_question_is_read_once_into_what_it_asks(question, asks):
     assert read_question(question).asks == asks
