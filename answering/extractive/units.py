@@ -24,7 +24,9 @@ _BARE_MARKER_END = re.compile(r"(^|[\s:])(?:[a-z]|\d{1,2})\.$|^[A-Z]{4,}\s*:$")
 _SHOUTING = re.compile(r"^[^a-z]*$")
 _ITEM = re.compile(r"^(?:[a-z]|\d{1,2})[.)]\s+")
 _AYAT = re.compile(r"^\(\d+[a-z]?\)\s")
-_HEADING = re.compile(r"^(#{1,6}\s|(BAB|Bagian|Paragraf|Pasal)\s+\S+\s*$|[A-Z0-9 ,./()\-]{3,80}$)")
+_HEADING = re.compile(r"^(#{1,6}\s|(BAB|Bagian|Paragraf|Pasal)\s+\S+\s*$|[A-Z0-9 ,./()\-]{3,80}$|"
+                      # "Bagian Ketiga Penyelesaian Pengaduan oleh Penyelenggara": a part's heading with its title
+                      r"(?:BAB\s+[IVXLC]+|Bagian\s+(?:Ke[a-z]+|Pertama)(?:\s+Belas)?|Paragraf\s+\d+)\s[^.;:]{0,120}$)")
 _CONTINUATION = re.compile(r"(\.\.\.|…)\s*/\s*\d+\s*$")
 _DEFINITION = re.compile(r"\b(adalah|ialah|merupakan|yang selanjutnya (disebut|disingkat))\b", re.I)
 # "Dalam Qanun ini yang dimaksud dengan:" heads definitions, each quotable on its own.

@@ -138,3 +138,10 @@ def test_kapan_ditetapkan_answers_with_the_enactment_date_not_transitional_provi
                       "Ditetapkan di Banda Aceh\npada tanggal 12 Juni 2024\nGUBERNUR ACEH,\nttd\nAMIRUDDIN YUSUF", 1.0, {}, "closing")
     draft = synthesise("Kapan qanun ini ditetapkan?", [body, closing])
     assert draft.claims and all("12 Juni 2024" in c.text for c in draft.claims)
+
+
+def test_a_parts_heading_with_its_title_is_layout_not_a_quotable_unit():
+    text = ("Bagian Ketiga Penyelesaian Pengaduan oleh Penyelenggara\n(1) Penyelenggara wajib memeriksa pengaduan dari "
+            "masyarakat.\nBagian keuntungan dibagi rata kepada seluruh anggota menurut ketentuan ini.")
+    assert split_sentences(text) == ["(1) Penyelenggara wajib memeriksa pengaduan dari masyarakat.",
+                                     "Bagian keuntungan dibagi rata kepada seluruh anggota menurut ketentuan ini."]
