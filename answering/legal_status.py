@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from kernel.principal import Principal
+from answering.extractive.question import asks_in_force
 from answering.types import LEGAL_RELATION_ORIGIN, Passage, passage_from_hit
 from retrieval.facade import Scope
 from retrieval.facade import clause_chunk_visible
@@ -43,7 +44,9 @@ FRAMING = {"id": "Perlu diperhatikan:", "en": "Note:"}
 
 
 def is_status_question(question: str) -> bool:
-    return bool(_STATUS_QUESTION.search(question))
+    """Asks whether an instrument still holds (the question value's reading: "msh berlaku", "still a valid …")
+    or what replaced or amended it."""
+    return bool(_STATUS_QUESTION.search(question)) or asks_in_force(question)
 
 
 @dataclass(frozen=True)

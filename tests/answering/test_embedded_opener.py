@@ -51,7 +51,7 @@ STAGES = passage("(1) Pembentukan dana abadi dilakukan dengan tahapan:\na. persi
     ("Which is the court that hears it?", "general"),
     # Whether an instrument still holds, asked in chat or as "still a valid …".
     ("qanun 5/2020 msh berlaku gak?", "status"),
-    ("perda itu masih dipake gak sih skrg?", "status"),
+    ("apakah perda lama itu sekarang masih dipake?", "status"),
     ("Is PP 12/2019 still a valid legal basis?", "status"),
     # What the asker says first is context; the ask is the sentence that asks.
     ("Kontrak saya habis tahun depan. Apakah saya berhak uang pisah, dan kapan dibayar?", "yesno"),

@@ -103,10 +103,15 @@ def test_flag_on_marks_the_identity_the_agent_and_judge_read(regulations, surfac
     assert all(p.legal_status is None for p in passages)  # the flag-off passages are untouched
 
 
-@pytest.mark.parametrize("path", ["/query", "/query/v2"])
-def test_status_question_is_answered_from_the_clause_on_every_route(api_client, regulations, path):
+@pytest.mark.parametrize("path,question", [
+    ("/query", STATUS), ("/query/v2", STATUS),
+    # Asked in chat ("msh berlaku", "masih dipake"): the same question, read the same way.
+    ("/query", "kalau Peraturan Gubernur Aceh Nomor 5 Tahun 2025 itu msh berlaku?"),
+    ("/query", "Peraturan Gubernur Aceh Nomor 5 Tahun 2025 masih dipake buat hitung pajak?"),
+])
+def test_status_question_is_answered_from_the_clause_on_every_route(api_client, regulations, path, question):
     old, new = regulations
-    body = ask(api_client, STATUS, path=path)
+    body = ask(api_client, question, path=path)
     assert CLAUSE in body["answer"]
     assert clause_citations(body, new)
 
