@@ -200,7 +200,8 @@ def shipped_glossary(request):
     from retrieval.models import GlossaryEntry
 
     if not GlossaryEntry.objects.exists():
-        for migration in ("0006_glossary_defaults", "0014_glossary_issuer_acronyms", "0016_glossary_english_legal"):
+        for migration in ("0006_glossary_defaults", "0014_glossary_issuer_acronyms", "0016_glossary_english_legal",
+                          "0019_glossary_english_government"):
             import_module(f"retrieval.migrations.{migration}").load(apps, None)
         from retrieval.search.glossary import forget_glossary
 

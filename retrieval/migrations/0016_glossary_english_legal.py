@@ -6,25 +6,11 @@ legislation, budgets, licensing and procedure, each mapped to the wording the re
 word checked to occur in the corpus). Modal verbs are left out (they would read every question as a duty).
 Existing phrases keep their rows.
 """
-import json
-from pathlib import Path
-
 from django.db import migrations
 
-DATA = Path(__file__).with_name("data") / "english_legal_0016.json"
+from retrieval.migrations._glossary_rows import english_rows
 
-
-def load(apps, schema_editor):
-    entry = apps.get_model("retrieval", "GlossaryEntry")
-    rows = json.loads(DATA.read_text(encoding="utf-8"))
-    existing = set(entry.objects.filter(phrase__in=list(rows)).values_list("phrase", flat=True))
-    entry.objects.bulk_create([entry(phrase=phrase, kind="english", expansion=expansion)
-                               for phrase, expansion in rows.items() if phrase not in existing], ignore_conflicts=True)
-
-
-def unload(apps, schema_editor):
-    rows = json.loads(DATA.read_text(encoding="utf-8"))
-    apps.get_model("retrieval", "GlossaryEntry").objects.filter(phrase__in=list(rows), kind="english").delete()
+load, unload = english_rows("english_legal_0016.json")
 
 
 class Migration(migrations.Migration):

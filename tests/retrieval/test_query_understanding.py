@@ -309,3 +309,12 @@ def test_the_shipped_english_legal_vocabulary_puts_an_english_question_in_the_la
     outcome = chunk_search("Can a fixed-term contract require a probation period?", mode="lexical", top_k=3,
                            principal=ADMIN)
     assert outcome.hits and outcome.hits[0].chunk.document_id == wanted.id
+
+
+@pytest.mark.django_db
+def test_the_government_vocabulary_reads_offices_and_regions_in_the_laws_words():
+    forget_glossary()
+    lexical = set(rewrite_query("Which regencies were formed when the province was split, and who appoints the "
+                                "acting regent?").lexical.split())
+    assert {"kabupaten", "dibentuk", "pemekaran", "mengangkat", "penjabat"} <= lexical
+
