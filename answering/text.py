@@ -53,3 +53,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bno\.)\s+", re.I)
 
 def sentences(text: str) -> list[str]:
     return [sentence for sentence in _SENTENCE_END.split(text.strip()) if sentence.strip()]
+
+
+def asking_sentences(text: str) -> list[str]:
+    """The sentences that ask (end in "?"), in order."""
+    return [sentence for sentence in sentences(text) if sentence.rstrip().endswith("?")]
+

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from answering.extractive.anchors import find_article, find_named_regulation
-from answering.text import content_stems, normalise, sentences
+from answering.text import asking_sentences, content_stems, normalise
 from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
 from answering.extractive.question import act_years, asks_in_force, colloquial_words, met_colloquially
 # What answers "is it still in force?": a clause that revokes, amends or keeps an instrument in force, or its own
@@ -243,7 +243,7 @@ OWN_NUMBER = re.compile(r"\b(?:nomor|no\.?)\s*[\w./-]+(?:\s+tahun\s+\d{4})?", re
 
 
 def _asking_sentence(question: str) -> str:
-    asking = [s for s in sentences(question) if s.rstrip().endswith("?")]
+    asking = asking_sentences(question)
     return asking[-1] if asking else question
 
 

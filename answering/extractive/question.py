@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from answering.extractive.anchors import ArticleLocator, NamedRegulation, find_article, find_named_regulations
 from answering.extractive.focus import Focus, asked_units, question_focus
-from answering.text import content_stems, sentences
+from answering.text import asking_sentences, content_stems
 from retrieval.facade.language import formal_forms
 
 ENGLISH_HINTS = re.compile(r"\b(what|which|who|how|when|where|does|do|is|are|the|of|according|please|can|may|must|"
@@ -141,7 +141,7 @@ def _asks(text: str, focus: Focus) -> str:
 
 
 def _bare_question(text: str) -> bool:
-    asking = [s for s in sentences(text) if s.rstrip().endswith("?")]
+    asking = asking_sentences(text)
     return bool(asking) and not any(WH_WORD.search(sentence) for sentence in asking)
 
 
@@ -170,9 +170,9 @@ def second_ask(text: str) -> str | None:
 def asking_part(text: str) -> str:
     """The question from its first sentence that asks ("Seorang rekanan punya tagihan …. Apakah hak tagihnya bisa
     kedaluwarsa?"): what the asker says first is context, not the ask."""
-    parts = sentences(text)
-    first = next((i for i, sentence in enumerate(parts) if sentence.rstrip().endswith("?")), 0)
-    return " ".join(parts[first:]) if first else text
+    asking = asking_sentences(text)
+    start = text.find(asking[0]) if asking else 0
+    return text[start:] if start > 0 else text
 
 
 def _read_asks(text: str) -> tuple[Focus, str]:
