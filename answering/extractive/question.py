@@ -102,6 +102,9 @@ class Question:
     law_stems: frozenset[str] = frozenset()
     # Each colloquial word of the first ask with its formal forms' stems ("nanggepin": {"nanggepin"}, {"anggap", …}).
     colloquial: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+    # A list is asked for, by the first ask or by a second one ("… diakui gak? lembaga adat apa aja sih"): its
+    # lists are quoted whole.
+    lists: bool = False
 
     @property
     def yes_no(self) -> bool:
@@ -217,8 +220,10 @@ def _read_question(text: str, language: str | None, expanded: str) -> Question:
     rest = text
     for instrument in named:
         rest = rest.replace(instrument.text, " ")
+    rest_asked = second_ask(text)
     return Question(
         text=text, language=detect_language(text, language), asks=asks, focus=focus, named=named,
+        lists=asks == "list" or bool(rest_asked and LIST.search(rest_asked)),
         article=find_article(text), years=tuple(dict.fromkeys(YEAR.findall(rest))),
         stems=frozenset(content_stems(text)), colloquial=colloquial_words(first_ask(text)),
         law_stems=_law_stems(text, expanded, language))

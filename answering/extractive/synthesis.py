@@ -61,7 +61,7 @@ def _eligible(question: Question, ranked: list[Candidate]) -> list[Candidate]:
 
 def _fits(question: Question, total: int, text: str) -> bool:
     """The unit fits the answer's length; a list question's lists are quoted whole, so its answer may be longer."""
-    return total + len(text) <= (MAX_LIST_ANSWER_CHARS if question.asks == "list" else MAX_ANSWER_CHARS)
+    return total + len(text) <= (MAX_LIST_ANSWER_CHARS if question.lists else MAX_ANSWER_CHARS)
 
 
 def _limit(question: Question) -> int:

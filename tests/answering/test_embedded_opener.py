@@ -309,3 +309,15 @@ def test_a_requirement_that_rules_out_what_is_asked_answers_no():
                                     "sedang menjadi pengurus partai politik pada saat pendaftaran.")
     gate = faithfulness_gate(draft, {rules.label: rules.text}, partial_answers=False)
     assert not gate.fallback_used and gate.kept[0].text == draft.claims[0].text
+
+
+def test_a_list_asked_for_second_is_quoted_whole():
+    # "… diakui gak? … apa aja sih": the first ask is a yes/no, the second asks for the list, so the list is quoted
+    # to the bound a list question's lists are quoted to (units.ASKED_LIST_ITEMS), not the default ten items.
+    items = "\n".join(f"{chr(97 + n)}. lembaga adat nomor {n + 1} atau nama lain;" for n in range(13))
+    source = passage(f"(3) Lembaga adat sebagaimana dimaksud pada ayat (1) meliputi:\n{items}")
+    question = "tuha peut itu diakui sbg lembaga adat gak? lembaga adat apa aja sih?"
+    assert read_question(question).lists and not read_question("tuha peut itu diakui sbg lembaga adat gak?").lists
+    draft = synthesise(question, [source])
+    assert sum(1 for claim in draft.claims if claim.layout == "list_item") == 13
+    assert not any("butir ditampilkan" in (claim.heading or "") for claim in draft.claims)
