@@ -29,7 +29,8 @@ from answering.extractive.question import asks_in_force
 from answering.types import LEGAL_RELATION_ORIGIN, Passage, passage_from_hit
 from retrieval.facade import Scope
 from retrieval.facade import clause_chunk_visible
-from retrieval.facade.documents import LegalStatus, RelationView, legal_statuses
+from retrieval.facade.documents import LegalStatus, RelationView, legal_statuses, named_status
+from retrieval.facade.language import find_named_regulation
 
 __all__ = ["ClauseNote", "LegalEvidence", "is_status_question", "legal_evidence", "status_framing"]
 
@@ -64,11 +65,18 @@ class LegalEvidence:
     clauses: tuple[ClauseNote, ...] = ()
 
 
-def _deciding(passages: Sequence[Passage], statuses: dict[uuid.UUID, LegalStatus]) -> list[RelationView]:
+def _deciding(passages: Sequence[Passage], statuses: dict[uuid.UUID, LegalStatus],
+              named: LegalStatus | None = None) -> list[RelationView]:
+    """The deciding clauses: about the instrument a status question names when one speaks about it (the other
+    documents the passages reached are beside that question), else about those documents."""
     seen: set[tuple[str, str]] = set()
     out = []
-    for passage in passages:
-        for view in statuses.get(passage.document_id, LegalStatus("unknown", None)).deciding:
+    if named is not None and named.deciding:
+        found = [named]
+    else:
+        found = [statuses.get(passage.document_id, LegalStatus("unknown", None)) for passage in passages]
+    for status in found:
+        for view in status.deciding:
             clause = (view.identity, view.clause_reference)   # one clause, whichever copy states it
             if clause not in seen:
                 seen.add(clause)
@@ -98,7 +106,8 @@ def legal_evidence(passages: list[Passage], *, question: str, principal: Princip
     shown = [with_status(p, statuses) for p in passages] if surface else list(passages)
     by_chunk = {p.chunk_id: p for p in shown}
     notes, added = [], []
-    for note in _clause_notes(_deciding(passages, statuses), principal, MAX_CLAUSES):
+    named = _named_status(question, principal, scope) if asks else None
+    for note in _clause_notes(_deciding(passages, statuses, named), principal, MAX_CLAUSES):
         passage = by_chunk.get(note.passage.chunk_id)      # already returned: cite it, do not add it twice
         if passage is None:
             passage = with_status(note.passage, statuses) if surface else note.passage
@@ -107,6 +116,16 @@ def legal_evidence(passages: list[Passage], *, question: str, principal: Princip
     # A status question is answered by the clause; otherwise the clause follows what was found.
     combined = [*added, *shown] if asks else [*shown, *added]
     return LegalEvidence(combined, tuple(notes))
+
+
+def _named_status(question: str, principal: Principal, scope: Scope) -> LegalStatus | None:
+    """What the indexed regulations say about the instrument a status question names, whether or not that
+    instrument was ingested itself (an old regulation is often known only by the clause that revoked it)."""
+    named = find_named_regulation(question)
+    if named is None:
+        return None
+    return named_status(principal=principal, instrument_types=named.type_prefixes, number=named.number,
+                        year=named.year, scope=scope)
 
 
 def with_status(passage: Passage, statuses: dict[uuid.UUID, LegalStatus]) -> Passage:

@@ -103,8 +103,8 @@ def _revokes_named(question: Question, unit: str) -> bool:
 
 
 def _citations(question: Question) -> list[re.Pattern]:
-    """"Nomor <number> Tahun <year>" of each instrument the question names by number and year."""
-    return [re.compile(rf"\bNomor\s+{re.escape(named.number)}\s+Tahun\s+{named.year}\b", re.I)
+    """"Nomor <number> Tahun <year>" of each instrument the question names by number and year ("Nomor 05" is 5)."""
+    return [re.compile(rf"\bNomor\s+0*{re.escape(named.number.lstrip('0'))}\s+Tahun\s+{named.year}\b", re.I)
             for named in question.named if named.number and named.year]
 
 
@@ -214,7 +214,8 @@ def opening_sentence(question: Question, lead: Candidate, language: str,
         return _enactment(lead, language)
     if asks in ("status", "yesno") and asks_status(question.text):
         if _revokes_named(question, text):
-            return f"{NO[language]} {short(text)}"      # "still in force?" answered by the clause revoking it
+            # "still in force?" answered by the clause revoking it, without its gazette references
+            return f"{NO[language]} {short(_GAZETTE.sub('', text))}"
         if revoked := _revoking_item(question, lead.passage.text):
             return f"{NO[language]} {revoked}"
     if asks == "yesno" and (ruled_out := excluded(question, lead) or denied(question, lead)

@@ -18,11 +18,12 @@ from retrieval.access import Scope, visible_documents_q
 from retrieval.models import Document
 from retrieval.parsing import LegalIdentity
 
+from .citations import identity_key
 from .models import LegalRelation
 from .services import document_identity_key
 
 __all__ = ["LegalStatus", "RelationView", "document_citation", "incoming_relations", "legal_status_for",
-           "legal_statuses"]
+           "legal_statuses", "named_status"]
 
 STATUSES = ("revoked", "revoked_in_part", "amended", "superseded", "unknown")
 # relation -> the status it gives its target, in order of precedence
@@ -156,6 +157,20 @@ def legal_statuses(*, principal: Principal, document_ids: Iterable[uuid.UUID],
     for relation in outgoing:
         per_document[relation.source_document_id].append(_view(relation, "outgoing"))
     return {i: _status(views) for i, views in per_document.items()}
+
+
+def named_status(*, principal: Principal, instrument_types: Iterable[str], number: str, year: int | None,
+                 scope: Scope | None = None) -> LegalStatus:
+    """What visible regulations say about an instrument named by its type, number and year, indexed or not: "Is PP
+    58/2005 still in force?" is answered by the clause of PP 12/2019 that revokes it although PP 58/2005 itself
+    was never ingested. ``instrument_types``: the type names the citation may stand for."""
+    keys = {key for kind in instrument_types if (key := identity_key(kind, number, year))}
+    if not keys:
+        return LegalStatus("unknown", None)
+    visible = Document.objects.filter(visible_documents_q(principal, scope)).values("id")
+    rows = (LegalRelation.objects.filter(target_key__in=keys, source_document__in=visible)
+            .select_related("source_document").order_by("source_document__year", "char_start"))
+    return _status([_view(relation, "incoming") for relation in rows])
 
 
 def legal_status_for(*, principal: Principal, document_id: uuid.UUID) -> LegalStatus:

@@ -36,7 +36,7 @@ STATUS = re.compile(
     r"\b((?:masih|msh)\s+(?:\w+\s+)?(?:berlaku|dipakai|dipake|digunakan|sah|valid|aktif|relevan)|"
     r"(?:sudah|tidak|udah|gak|nggak)\s+(?:\w+\s+)?berlaku|berlaku\s+lagi|status(?:nya)?|"
     r"dicabut|mencabut|pencabutan|dibatalkan|diganti(?:kan)?|menggantikan|digantiin|diubah|mengubah|perubahan|"
-    r"in\s+force|still\s+(?:valid|apply|applies|applicable|in\s+effect)|revoked|repealed|replaced|amended|superseded)\b",
+    r"in\s+force|still\s+(?:an?\s+)?(?:valid|apply|applies|applicable|in\s+effect)|revoked|repealed|replaced|amended|superseded)\b",
     re.IGNORECASE,
 )
 REPLACING = ("revokes", "supersedes", "revokes_in_part", "amends")

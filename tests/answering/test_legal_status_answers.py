@@ -132,3 +132,34 @@ def test_a_confidential_revoker_does_not_reach_an_anonymous_answer(api_client, s
     verified = ask(api_client, STATUS, HTTP_X_USER_SUBJECT="staff")
     assert clause_citations(verified, secret)
     assert any(c["document_id"] == str(old.id) for c in ask(api_client, ORDINARY)["citations"])
+
+
+UNRELATED = pergub("40", 2025, "Retribusi Pelayanan Pasar", [
+    "Retribusi pelayanan pasar dipungut atas penggunaan fasilitas pasar milik Pemerintah Aceh.",
+    "Pada saat Peraturan Gubernur ini mulai berlaku, Peraturan Gubernur Aceh Nomor 09 Tahun 2019 tentang Retribusi "
+    "Pasar (Berita Daerah Aceh Tahun 2019 Nomor 09), dicabut dan dinyatakan tidak berlaku.",
+], promulgated="2 Desember 2025")
+
+
+@pytest.mark.parametrize("path", ["/query", "/query/v2"])
+def test_an_instrument_never_ingested_is_answered_from_the_clause_that_revoked_it(api_client, path):
+    # Only the revoker is in the corpus: the old regulation is known by the clause naming it, and that clause (not
+    # another regulation's revoking clause the search also reached) answers, with the no first.
+    new = make_document(text=NEW, filename="pergub-33-2025.txt")
+    make_document(text=UNRELATED, filename="pergub-40-2025.txt")
+    body = ask(api_client, "Is Aceh Governor Regulation 5/2025 on heavy equipment tax still a valid legal basis?",
+               path=path)
+    assert body["answer"].startswith("No.") and CLAUSE in body["answer"]
+    assert clause_citations(body, new)
+    assert "Retribusi Pasar" not in body["answer"]
+    assert "Berita Daerah" not in body["answer"].split("\n")[0]      # the opener leaves the gazette out
+
+
+def test_a_confidential_revoker_of_an_instrument_never_ingested_stays_unseen(api_client):
+    secret = make_document(text=NEW, filename="pergub-33-2025.txt", confidential=True)
+    make_document(text=UNRELATED, filename="pergub-40-2025.txt")
+    question = "Is Aceh Governor Regulation 5/2025 on heavy equipment tax still a valid legal basis?"
+    anonymous = ask(api_client, question, path="/query")
+    assert CLAUSE not in anonymous["answer"] and all(c["document_id"] != str(secret.id) for c in anonymous["citations"])
+    staff = ask(api_client, question, path="/query", HTTP_X_USER_SUBJECT="staff")
+    assert staff["answer"].startswith("No.") and clause_citations(staff, secret)
