@@ -14,7 +14,9 @@ and they are ordered by the cosine of centered vectors (centering.py says why).
 """
 from __future__ import annotations
 
+import math
 import uuid
+from dataclasses import dataclass
 from typing import Sequence
 
 from django.db import connection
@@ -65,13 +67,23 @@ EXACT_SCAN_MAX_DOCUMENTS = 500
 EXACT_SCAN_MAX_SHARE = 0.1
 
 
-def exact_scan_pays(document_condition) -> bool:
-    """Whether the documents ``document_condition`` admits hold few passages, and a small share of all.
+# Counting the admitted documents stops here: a scope this large keeps the whole pool.
+COUNTED_DOCUMENTS_MAX = 5_000
 
-    Reads at most ``EXACT_SCAN_MAX_DOCUMENTS + 1`` document rows (their ``chunk_count``) and the
-    table's row estimate; a table never analysed counts as empty, so it keeps the index scan.
-    """
-    admitted = Document.objects.filter(document_condition).order_by().values("chunk_count")[: EXACT_SCAN_MAX_DOCUMENTS + 1]
+
+@dataclass(frozen=True)
+class ScopedScan:
+    exact: bool          # the admitted passages are few: scan them exactly, not through the graph
+    share: float         # their share of every passage (1.0 when unknown or large)
+
+
+def scoped_scan(document_condition) -> ScopedScan:
+    """How to search the passages ``document_condition`` admits: exactly when they are few (at most
+    ``EXACT_SCAN_MAX_DOCUMENTS`` documents and ``EXACT_SCAN_MAX_CHUNKS`` passages, and a small share of all), and
+    what share of the corpus they are. Reads at most ``COUNTED_DOCUMENTS_MAX + 1`` document rows (their
+    ``chunk_count``) and the table's row estimate; a table never analysed counts as empty, so it keeps the index
+    scan."""
+    admitted = Document.objects.filter(document_condition).order_by().values("chunk_count")[: COUNTED_DOCUMENTS_MAX + 1]
     sql, params = admitted.query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(
@@ -80,17 +92,34 @@ def exact_scan_pays(document_condition) -> bool:
             params,
         )
         documents, chunks, rows = cursor.fetchone()
-    return (documents <= EXACT_SCAN_MAX_DOCUMENTS and chunks <= EXACT_SCAN_MAX_CHUNKS
-            and chunks <= EXACT_SCAN_MAX_SHARE * max(float(rows), 0.0))
+    rows = max(float(rows), 0.0)
+    exact = (documents <= EXACT_SCAN_MAX_DOCUMENTS and chunks <= EXACT_SCAN_MAX_CHUNKS
+             and chunks <= EXACT_SCAN_MAX_SHARE * rows)
+    counted = documents <= COUNTED_DOCUMENTS_MAX and rows > 0
+    return ScopedScan(exact, min(1.0, chunks / rows) if counted else 1.0)
+
+
+def exact_scan_pays(document_condition) -> bool:
+    """Whether the documents ``document_condition`` admits hold few passages, and a small share of all."""
+    return scoped_scan(document_condition).exact
+
+
+def scoped_pool(share: float, limit: int) -> int:
+    """The centered pool for a search of ``share`` of the passages: the same share of the scope as the whole
+    pool is of the corpus, never fewer than the leg returns. The graph walk gathers the pool from admitted
+    passages only, so a scope of a tenth walks about ten times as far for the same pool; the tenth of the pool
+    reaches as deep into the scope as the whole pool into the corpus."""
+    return max(limit, math.ceil(CENTERED_POOL * max(0.0, min(1.0, share))))
 
 
 @traced_semantic_leg
 def chunk_search_semantic(
     query_vector: Sequence[float], *, model_name: str, document_condition, limit: int, exact: bool = False,
-    centered: bool = False, collection: str | None = None,
+    centered: bool = False, collection: str | None = None, pool: int = CENTERED_POOL,
 ) -> list[tuple[uuid.UUID, float]]:
     """Nearest chunks by cosine similarity (of centered vectors with ``centered``); caller sets ef_search and
-    the iterative scan (``exact``: no index scan).
+    the iterative scan (``exact``: no index scan); ``pool``: how many passages the centered order reorders
+    (``scoped_pool`` for a scoped search).
 
     ``collection``: the one collection ``document_condition`` admits. Said on the chunk as well, it lets
     PostgreSQL walk that collection's own index when it has one (retrieval/collection_indexes.py).
@@ -107,6 +136,6 @@ def chunk_search_semantic(
         else:
             moved = vector_literal([q - m for q, m in zip(query_vector, mean)])
             cursor.execute(_CENTERED_SQL.format(predicate=predicate_sql, order=_ORDER[exact]),
-                           [model_name, *predicate_params, literal, max(CENTERED_POOL, limit), vector_literal(mean),
+                           [model_name, *predicate_params, literal, max(pool, limit), vector_literal(mean),
                             moved, limit])
         return [(row[0], float(row[1])) for row in cursor.fetchall()]

@@ -8,7 +8,7 @@ from retrieval.access import Scope, visible_documents_q
 from retrieval.embedders import get_embedder
 from retrieval.models import Chunk
 from retrieval.search import chunk_search
-from retrieval.search.semantic import exact_scan_pays
+from retrieval.search.semantic import CENTERED_POOL, exact_scan_pays, scoped_pool, scoped_scan
 from tests.factories import make_document
 
 pytestmark = pytest.mark.django_db
@@ -44,3 +44,19 @@ def test_an_unanalysed_table_keeps_the_index_scan():
     condition = visible_documents_q(Principal(), Scope(document_ids=(document.id,)))
     # Then the exact scan is chosen only when the statistics show the scope to be a small share
     assert exact_scan_pays(condition) == (document.chunk_count <= 0.1 * max(rows, 0))
+
+
+def test_a_scoped_search_reorders_the_same_share_of_its_scope_as_the_whole_pool_of_the_corpus():
+    # Given thirty documents of one passage each, the table analysed
+    documents = [make_document(title=f"Qanun Uji {i}", chunks=[f"Retribusi pasar ke-{i} dipungut setiap bulan {i}."])
+                 for i in range(30)]
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE retrieval_chunk")
+    # Then a scope of three documents is a tenth of the passages, the whole corpus all of them
+    tenth = scoped_scan(visible_documents_q(ADMIN, Scope(document_ids=tuple(d.id for d in documents[:3]))))
+    assert tenth.share == pytest.approx(0.1)
+    assert scoped_scan(visible_documents_q(ADMIN, Scope())).share == 1.0
+    # And the pool follows the share, never below what the leg returns
+    assert scoped_pool(1.0, 50) == CENTERED_POOL
+    assert scoped_pool(tenth.share, 10) == CENTERED_POOL // 10
+    assert scoped_pool(tenth.share, 50) == 50
