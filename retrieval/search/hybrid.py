@@ -26,7 +26,7 @@ from retrieval.search.feedback import feedback_vector
 from retrieval.search.focus import Anchors, focus_anchors, focus_ranking
 from retrieval.search.glossary import Rewrite, rewrite_query
 from retrieval.search.lexical import LexicalResult, chunk_search_lexical
-from retrieval.search.semantic import ScopedScan, chunk_search_semantic, scoped_pool, scoped_scan
+from retrieval.search.semantic import UNSCOPED, chunk_search_semantic, scoped_scan
 from retrieval.search.telemetry import traced_search
 from retrieval.search.timeouts import bounded_transaction
 
@@ -195,10 +195,10 @@ def chunk_search(
         limit = top_k if mode == "semantic" else max(config.semantic_candidate_limit, top_k)
         started = time.perf_counter()
         with bounded_transaction(config.statement_timeout_ms, **_hnsw_options(config, limit)):
-            scan = scoped_scan(condition) if scope is not None and scope.selected else ScopedScan(False, 1.0)
+            scan = scoped_scan(condition) if scope is not None and scope.selected else UNSCOPED
             semantic = chunk_search_semantic(vector, model_name=embedder.model_name, document_condition=condition,
                                              limit=limit, exact=scan.exact, centered=config.semantic_centering,
-                                             collection=graph_collection, pool=scoped_pool(scan.share, limit))
+                                             collection=graph_collection, pool=scan.pool(limit))
         timings["semantic"] = (time.perf_counter() - started) * 1000
 
     if pending is not None:

@@ -76,6 +76,19 @@ class ScopedScan:
     exact: bool          # the admitted passages are few: scan them exactly, not through the graph
     share: float         # their share of every passage (1.0 when unknown or large)
 
+    def pool(self, limit: int) -> int:
+        """The centered pool: through the graph, the same share of the scope as the whole pool is of the corpus,
+        never fewer than the leg returns. The graph walk gathers the pool from admitted passages only, so a
+        scope of a tenth walks about ten times as far for the same pool; a tenth of the pool reaches as deep into
+        the scope as the whole pool into the corpus. An exact scan reads every admitted passage anyway: the whole
+        pool."""
+        if self.exact:
+            return max(CENTERED_POOL, limit)
+        return max(limit, math.ceil(CENTERED_POOL * max(0.0, min(1.0, self.share))))
+
+
+UNSCOPED = ScopedScan(exact=False, share=1.0)
+
 
 def scoped_scan(document_condition) -> ScopedScan:
     """How to search the passages ``document_condition`` admits: exactly when they are few (at most
@@ -104,14 +117,6 @@ def exact_scan_pays(document_condition) -> bool:
     return scoped_scan(document_condition).exact
 
 
-def scoped_pool(share: float, limit: int) -> int:
-    """The centered pool for a search of ``share`` of the passages: the same share of the scope as the whole
-    pool is of the corpus, never fewer than the leg returns. The graph walk gathers the pool from admitted
-    passages only, so a scope of a tenth walks about ten times as far for the same pool; the tenth of the pool
-    reaches as deep into the scope as the whole pool into the corpus."""
-    return max(limit, math.ceil(CENTERED_POOL * max(0.0, min(1.0, share))))
-
-
 @traced_semantic_leg
 def chunk_search_semantic(
     query_vector: Sequence[float], *, model_name: str, document_condition, limit: int, exact: bool = False,
@@ -119,7 +124,7 @@ def chunk_search_semantic(
 ) -> list[tuple[uuid.UUID, float]]:
     """Nearest chunks by cosine similarity (of centered vectors with ``centered``); caller sets ef_search and
     the iterative scan (``exact``: no index scan); ``pool``: how many passages the centered order reorders
-    (``scoped_pool`` for a scoped search).
+    (``ScopedScan.pool`` for a scoped search).
 
     ``collection``: the one collection ``document_condition`` admits. Said on the chunk as well, it lets
     PostgreSQL walk that collection's own index when it has one (retrieval/collection_indexes.py).

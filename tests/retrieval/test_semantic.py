@@ -8,7 +8,7 @@ from retrieval.access import Scope, visible_documents_q
 from retrieval.embedders import get_embedder
 from retrieval.models import Chunk
 from retrieval.search import chunk_search
-from retrieval.search.semantic import CENTERED_POOL, exact_scan_pays, scoped_pool, scoped_scan
+from retrieval.search.semantic import CENTERED_POOL, ScopedScan, exact_scan_pays, scoped_scan
 from tests.factories import make_document
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +56,9 @@ def test_a_scoped_search_reorders_the_same_share_of_its_scope_as_the_whole_pool_
     tenth = scoped_scan(visible_documents_q(ADMIN, Scope(document_ids=tuple(d.id for d in documents[:3]))))
     assert tenth.share == pytest.approx(0.1)
     assert scoped_scan(visible_documents_q(ADMIN, Scope())).share == 1.0
-    # And the pool follows the share, never below what the leg returns
-    assert scoped_pool(1.0, 50) == CENTERED_POOL
-    assert scoped_pool(tenth.share, 10) == CENTERED_POOL // 10
-    assert scoped_pool(tenth.share, 50) == 50
+    # And through the graph the pool follows the share, never below what the leg returns
+    assert ScopedScan(exact=False, share=1.0).pool(50) == CENTERED_POOL
+    assert ScopedScan(exact=False, share=tenth.share).pool(10) == CENTERED_POOL // 10
+    assert ScopedScan(exact=False, share=tenth.share).pool(50) == 50
+    # while an exact scan, which reads every admitted passage anyway, reorders the whole pool
+    assert ScopedScan(exact=True, share=tenth.share).pool(10) == CENTERED_POOL
