@@ -38,6 +38,10 @@ ENGLISH_FUNCTION_WORDS = frozenset(
     """.split()
 )
 _WORD = re.compile(r"[\w']+", re.UNICODE)
+# Indonesian writes an affix on an abbreviation with a hyphen ("di-PHK", "mem-PHK", "THR-nya", "di-SK-kan"): the
+# phrase inside is the glossary's.
+_PREFIX = r"(?:(?:di|me|mem|men|meng|ber|ter|pe|pem|pen|peng|se|ke)-)?"
+_SUFFIX = r"(?:-(?:nya|kan|an|i|lah|pun|ku|mu))?"
 
 
 @dataclass(frozen=True)
@@ -72,7 +76,7 @@ def _load() -> _Table:
     if entries:
         phrases = sorted(entries, key=lambda phrase: (-len(phrase), phrase))
         alternation = "|".join(r"\s+".join(re.escape(word) for word in phrase.split()) for phrase in phrases)
-        pattern = re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.IGNORECASE)
+        pattern = re.compile(rf"(?<![\w-]){_PREFIX}(?P<phrase>{alternation}){_SUFFIX}(?![\w-])", re.IGNORECASE)
     table = _Table(pattern, entries)
     with _lock:
         _cache = (now, table)
@@ -101,7 +105,7 @@ def rewrite_query(text: str) -> Rewrite:
     nicknames: list[NamedRegulation] = []
 
     def replace(match: re.Match) -> str:
-        entry = table.entries[_phrase_key(match.group(0))]
+        entry = table.entries[_phrase_key(match.group("phrase"))]
         if entry.kind == GlossaryEntry.Kind.NICKNAME:
             nicknames.append(NamedRegulation((entry.instrument_type,), entry.number, entry.year, match.group(0)))
             return f" {entry.expansion or match.group(0)} "
@@ -128,7 +132,7 @@ def glossary_expansions(text: str) -> dict[str, str]:
     english = looks_english(text)
     found = {}
     for match in table.pattern.finditer(text):
-        entry = table.entries[_phrase_key(match.group(0))]
+        entry = table.entries[_phrase_key(match.group("phrase"))]
         if entry.expansion and (entry.kind != GlossaryEntry.Kind.ENGLISH or english):
             found[match.group(0)] = entry.expansion
     return found

@@ -121,6 +121,16 @@ def test_an_admin_edit_of_the_glossary_takes_effect():
 
 
 @pytest.mark.django_db
+def test_an_abbreviation_with_a_hyphenated_affix_is_read_in_the_laws_words():
+    GlossaryEntry.objects.create(phrase="PHKX", kind="abbreviation", expansion="pemutusan hubungan kerja")
+    forget_glossary()
+    for question in ("boleh gak aku di-PHKX gara-gara hamil?", "Bolehkah pengusaha mem-PHKX pekerja?", "PHKX-nya sah?"):
+        assert "pemutusan hubungan kerja" in rewrite_query(question).lexical
+    # a hyphenated word that only contains the phrase is not it
+    assert "pemutusan" not in rewrite_query("kode-PHKX-lama").lexical
+
+
+@pytest.mark.django_db
 def test_colloquial_forms_are_matched_lexically():
     wanted = make_document(title="Qanun Kependudukan", chunks=["Penduduk yang membuat akta kelahiran tidak dipungut biaya."])
     make_document(title="Qanun Lain", chunks=["Akta pendirian koperasi dicatat dinas."])
