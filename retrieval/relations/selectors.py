@@ -129,12 +129,18 @@ def incoming_relations(*, principal: Principal, document_ids: Iterable[uuid.UUID
     return _incoming(ids, _identity_keys(ids), visible, relations)
 
 
+def _stated_by_visible(condition: Q, visible):
+    """The relations matching ``condition`` that a visible source states, oldest source first."""
+    return (LegalRelation.objects.filter(condition, source_document__in=visible).select_related("source_document")
+            .order_by("source_document__year", "char_start"))
+
+
 def _incoming(ids, keys, visible, relations=None) -> dict[uuid.UUID, list[RelationView]]:
-    rows = LegalRelation.objects.filter(Q(target_document_id__in=ids) | Q(target_key__in=list(keys)))
-    rows = rows.filter(relation__in=list(relations)) if relations is not None else rows
+    condition = Q(target_document_id__in=ids) | Q(target_key__in=list(keys))
+    if relations is not None:
+        condition &= Q(relation__in=list(relations))
     per_document: dict[uuid.UUID, list[RelationView]] = {i: [] for i in ids}
-    for relation in (rows.filter(source_document__in=visible).select_related("source_document")
-                     .order_by("source_document__year", "char_start")):
+    for relation in _stated_by_visible(condition, visible):
         # the linked document, and every other copy of the same regulation
         targets = {relation.target_document_id, *keys.get(relation.target_key, ())} & per_document.keys()
         for target in targets - {relation.source_document_id}:
@@ -168,9 +174,7 @@ def named_status(*, principal: Principal, instrument_types: Iterable[str], numbe
     if not keys:
         return LegalStatus("unknown", None)
     visible = Document.objects.filter(visible_documents_q(principal, scope)).values("id")
-    rows = (LegalRelation.objects.filter(target_key__in=keys, source_document__in=visible)
-            .select_related("source_document").order_by("source_document__year", "char_start"))
-    return _status([_view(relation, "incoming") for relation in rows])
+    return _status([_view(relation, "incoming") for relation in _stated_by_visible(Q(target_key__in=keys), visible)])
 
 
 def legal_status_for(*, principal: Principal, document_id: uuid.UUID) -> LegalStatus:
