@@ -145,7 +145,7 @@ class EvidenceGatherer:
                 merged.append(replace(passage, origin="followup") if carried else passage)
         # A legal-status question reads the revoking or amending clauses first (answering/legal_status.py).
         passages = legal_evidence(merged[:MAX_PASSAGES], question=question, principal=principal, scope=scope,
-                                  surface=False).passages
+                                  surface=False, current_first=True).passages
         present = {p.chunk_id for p in passages}
         return passages + [n.passage for n in self.legal_notes if n.passage.chunk_id not in present]
 

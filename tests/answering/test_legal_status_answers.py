@@ -163,3 +163,36 @@ def test_a_confidential_revoker_of_an_instrument_never_ingested_stays_unseen(api
     assert CLAUSE not in anonymous["answer"] and all(c["document_id"] != str(secret.id) for c in anonymous["citations"])
     staff = ask(api_client, question, path="/query", HTTP_X_USER_SUBJECT="staff")
     assert staff["answer"].startswith("No.") and clause_citations(staff, secret)
+
+
+@pytest.mark.parametrize("path", ["/query", "/query/v2"])
+def test_a_question_that_names_no_instrument_is_answered_from_the_law_in_force(api_client, regulations, path):
+    old, new = regulations
+    body = ask(api_client, BROAD, path=path)
+    assert "0,4 persen" in body["answer"]
+    assert "0,2 persen" not in body["answer"].split("\n")[0]
+    assert body["citations"][0]["document_id"] == str(new.id)
+
+
+def test_the_revoked_regulation_still_answers_when_the_question_gives_its_year_or_the_relation_is_gone(
+        api_client, regulations):
+    old, new = regulations
+    principal = Principal()
+    hits = chunk_search(BROAD, mode="hybrid", top_k=8, principal=principal, scope=Scope()).hits
+    passages = [passage_from_hit(chunk_hit(hit.chunk, hit.score), "search") for hit in hits]
+    old_first = sorted(passages, key=lambda p: p.document_id != old.id)
+
+    def order(question):
+        found = legal_evidence(old_first, question=question, principal=principal, scope=Scope(), surface=False,
+                               current_first=True).passages
+        return [p.document_id for p in found]
+
+    assert order(BROAD)[0] == new.id                                   # the law in force leads
+    assert set(order(BROAD)) == {p.document_id for p in passages}       # nothing is removed
+    assert order("Berapa persen dasar pengenaan pajak alat berat menurut pergub tahun 2025?")[0] == old.id
+    carried = [replace(p, origin="followup") if p.document_id == old.id else p for p in old_first]
+    kept = legal_evidence(carried, question=BROAD, principal=principal, scope=Scope(), surface=False,
+                          current_first=True).passages
+    assert kept[0].document_id == old.id                                # a follow-up's document keeps its place
+    LegalRelation.objects.all().delete()
+    assert order(BROAD)[0] == old.id                                    # no relation: the search's order stands
