@@ -97,9 +97,13 @@ _REVOKED = re.compile(r"\b(dicabut|dinyatakan\s+tidak\s+berlaku|tidak\s+berlaku\
 def _revokes_named(question: Question, unit: str) -> bool:
     """The unit revokes the regulation the question names: it says "dicabut" / "tidak berlaku" and cites that
     regulation by its number and year."""
-    if not _REVOKED.search(unit):
-        return False
-    return any(citation.search(unit) for citation in _citations(question))
+    return bool(_REVOKED.search(unit)) and cites_named(question, unit)
+
+
+def cites_named(question: Question, text: str) -> bool:
+    """The text cites an instrument the question names, by its number and year."""
+    flat = " ".join(text.split())
+    return any(citation.search(flat) for citation in _citations(question))
 
 
 def _citations(question: Question) -> list[re.Pattern]:
@@ -125,6 +129,31 @@ def _revoking_item(question: Question, passage: str) -> str | None:
             if cited.search(item.split(" sebagaimana ")[0]):
                 core = _GAZETTE.split(item)[0] if _GAZETTE.search(item) else item.split(" sebagaimana ")[0]
                 return tidy(f"{core.strip(' ,;')} {tail.group(1)}")
+    return None
+
+
+_AMENDED = re.compile(r"\bdiubah\b", re.I)
+# "masih berlaku atau sudah diubah?" asks which of two, not yes or no ("… atau tidak?" is a yes/no question).
+_ALTERNATIVE = re.compile(r"\b(?:atau|ato|or)\s+(?!tidak\b|tdk\b|nggak\b|gak\b|ga\b|enggak\b|belum\b|bukan\b|not\b)\w", re.I)
+_ASKS_REVOKED = re.compile(r"\b(?:dicabut|tidak\s+berlaku|gak\s+berlaku|revoked|repealed|no\s+longer)\b", re.I)
+_ARTICLE_HEAD = re.compile(r"^\s*Pasal\s+[IVXLC]+\b\s*", re.I)
+
+
+def amending_sentence(question: Question, text: str, language: str) -> str | None:
+    """"Ya. Beberapa ketentuan dalam Qanun Aceh Nomor 6 Tahun 2014 tentang Hukum Jinayat diubah.": a clause that
+    amends the instrument the question names (and revokes nothing) says it holds, changed. Asked whether it was
+    revoked, that is a no; asked which of two ("masih berlaku atau sudah diubah?"), the clause says it alone."""
+    if _REVOKED.search(text):
+        return None
+    for cited in _citations(question):
+        found = cited.search(text)
+        change = _AMENDED.search(text, found.end()) if found else None
+        if change:
+            clause = re.sub(r"\s*,\s*(?=diubah$)", " ", _GAZETTE.sub("", _ARTICLE_HEAD.sub("", text[:change.end()])))
+            said = tidy(clause.strip(" ,") + ".")
+            if _ALTERNATIVE.search(question.text):
+                return said
+            return f"{(NO if _ASKS_REVOKED.search(question.text) else YES)[language]} {said}"
     return None
 
 
@@ -218,6 +247,8 @@ def opening_sentence(question: Question, lead: Candidate, language: str,
             return f"{NO[language]} {short(_GAZETTE.sub('', text))}"
         if revoked := _revoking_item(question, lead.passage.text):
             return f"{NO[language]} {revoked}"
+        if amended := amending_sentence(question, text, language):
+            return amended
     if asks == "yesno" and (ruled_out := excluded(question, lead) or denied(question, lead)
                             or (lead.items and affirmed(question, lead))):
         return ruled_out

@@ -18,7 +18,8 @@ from answering.extractive.ranker import NORMATIVE, fit_to_lead
 from answering.extractive.semantic import SemanticScorer
 from answering.extractive.units import ASKED_LIST_CHARS
 from answering.extractive.signals import CARRIED_ORIGINS, TOOL_ORIGINS, answer_signals
-from answering.types import AnswerDraft, Claim, Passage
+from answering.extractive.opener import cites_named
+from answering.types import LEGAL_RELATION_ORIGIN, AnswerDraft, Claim, Passage
 
 __all__ = ["NO_ANSWER", "detect_language", "no_answer_text", "synthesise"]
 
@@ -127,10 +128,22 @@ def _cover_second_ask(question: Question, passages: Sequence[Passage], ranked: l
         chosen.append((unit, {unit.passage.document_id: unit.passage.label}))
 
 
+def _deciding_first(question: Question, ranked: list[Candidate]) -> list[Candidate]:
+    """Whether a named instrument still holds is the clause's to say that revokes or amends it (legal_status.py
+    reads it), not the instrument's own "mulai berlaku" article: for a status question, that clause's units lead."""
+    if question.asks != "status" or not question.named:
+        return ranked
+    deciding = [c for c in ranked if c.passage.origin == LEGAL_RELATION_ORIGIN and cites_named(question, c.passage.text)]
+    # The clause's own unit ("Beberapa ketentuan dalam <the instrument> … diubah") before the passage's others.
+    deciding.sort(key=lambda c: not cites_named(question, c.text))
+    return [*deciding, *(c for c in ranked if c not in deciding)] if deciding else ranked
+
+
 def select(question: Question, ranked: list[Candidate]) -> list[tuple[Candidate, dict]]:
     """The units that answer, each with its labels by document, leading with the one that answers best."""
     if not ranked:
         return []
+    ranked = _deciding_first(question, ranked)
     near = [c for c in ranked if c.score >= ranked[0].score - KEEP_MARGIN or _states_scope(question, c)]
     # A focused question is answered from one document; a question naming several instruments wants each.
     one_document = (question.focus.kind not in UNFOCUSED or question.asks in OPENER_ASKS) and len(question.named) < 2

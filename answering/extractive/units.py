@@ -36,7 +36,7 @@ _LEGAL_BASIS_LINE = re.compile(
     r"(Lembaran Negara|Tambahan Lembaran|Lembaran Aceh|Lembaran Daerah|Berita Daerah)", re.I)
 # A closing provision that revokes or amends another regulation cites its gazette too; it is not legal basis.
 # ("sebagaimana telah diubah dengan …" in a Mengingat item is still legal basis.)
-_ACTING_CLAUSE = re.compile(r"\b(dicabut|dinyatakan\s+tidak\s+berlaku|diubah\s+sebagai\s+berikut)\b", re.I)
+_ACTING_CLAUSE = re.compile(r"\b(dicabut|dinyatakan\s+tidak\s+berlaku|diubah\s+(?:sebagai\s+berikut|sehingga))\b", re.I)
 LEGAL_BASIS_QUESTION = re.compile(
     r"\b(dasar\s+hukum|landasan\s+hukum|mengingat|menimbang|pertimbangan|latar\s+belakang|konsiderans|"
     r"legal\s+basis|dasar\s+(pembentukan|penetapan))\b", re.I)
@@ -109,6 +109,9 @@ def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = Fals
         nonlocal lead, omitted
         if lead is not None and len(lead) > 1:   # a lead-in whose list is not here is not quoted
             units.append(Unit(" ".join(lead), "list", len(units), tuple(lead[1:]), omitted))
+        elif lead is not None and _ACTING_CLAUSE.search(lead[0]):
+            # … unless it acts by itself: "Beberapa ketentuan dalam … diubah sebagai berikut:" says the amendment
+            units.append(Unit(lead[0], "sentence", len(units)))
         lead, omitted = None, 0
 
     for kind, piece in _pieces(text):
