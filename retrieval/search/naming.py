@@ -35,7 +35,8 @@ NAMED_REGULATION = re.compile(
     # "SE Gubernur Aceh Nomor 5 Tahun 2020"; several words only capitalised, so "UU ini dan PP Nomor 3" is not one)
     rf"|(?P<type>{_TYPE})(?:\s+(?P<place>(?:kabupaten|kota)\s+{_WORD}(?:\s+{_WORD}){{0,2}}?)"
     rf"|\s+(?!nomor\b|nomer\b|no\b|nr\b|number\b|kabupaten\b|kota\b)(?:{_NAME}(?:\s+{_NAME}){{1,3}}|{_WORD})"
-    rf"(?=\s+(?:nomor|nomer|no\.?|number)\s*\d))?)"
+    # … or a bare number with its year ("qanun jinayat 6/2014", "UU pemda 22 tahun 1999")
+    rf"(?=\s+(?:(?:nomor|nomer|no\.?|number)\s*\d|\d+[a-z]?\s*(?:/|(?:tahun|th\.?|thn\.?)\s)\s*(?:19|20)\d\d(?!\d))))?)"
     rf"\s*(?:nomor|nomer|no\.?|nr\.?|number)?\s*(?P<number>\d+[a-z]?)(?:\s*/\s*pojk\s*\.?\s*\d+)?"
     rf"\s*(?:(?:tahun|th\.?|thn\.?|year|of|/)\s*(?P<year>(?:19|20)\d\d))(?!\d)",
     re.IGNORECASE,

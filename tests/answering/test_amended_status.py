@@ -44,6 +44,7 @@ def ask(client, query, path="/query"):
     ("Apakah Peraturan Gubernur Aceh Nomor 5 Tahun 2025 sudah dicabut?", f"Tidak. {CLAUSE}"),
     ("Peraturan Gubernur Aceh Nomor 5 Tahun 2025 masih berlaku atau sudah diubah?", CLAUSE),
     ("Is Aceh Governor Regulation No. 5 of 2025 still in force?", f"Yes. {CLAUSE}"),
+    ("pergub pajak 5/2025 msh berlaku gak?", f"Ya. {CLAUSE}"),
 ])
 def test_the_amending_clause_answers_first(api_client, regulations, path, question, opens):
     old, new = regulations

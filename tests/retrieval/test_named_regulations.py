@@ -32,6 +32,23 @@ def test_the_seed_forms_including_closing_punctuation_and_letter_suffixes(questi
     assert (named.type_prefixes, named.number, named.year, named.exact) == (prefixes, number, year, exact)
 
 
+@pytest.mark.parametrize("question,prefix,number,year", [
+    # a short name between the type and a bare number with its year, as people write it in chat
+    ("qanun jinayat 6/2014 masih berlaku?", "Qanun", "6", 2014),
+    ("UU pemda 22/1999 masih berlaku gak?", "Undang-Undang", "22", 1999),
+    ("pp bpma 23/2015 diteken kapan", "Peraturan Pemerintah", "23", 2015),
+    ("uu ketenagakerjaan 13 tahun 2003 pasal 59", "Undang-Undang", "13", 2003),
+])
+def test_a_short_name_before_a_bare_number_and_year(question, prefix, number, year):
+    (named,) = find_named_regulations(question)
+    assert (named.type_prefixes[0], named.number, named.year) == (prefix, number, year)
+
+
+def test_a_word_before_another_instruments_number_names_nothing_of_its_own():
+    assert [(n.number, n.year) for n in find_named_regulations("UU ini dan PP 3/2015 mengatur apa?")] == [("3", 2015)]
+    assert find_named_regulations("UU pemda 22 orang anggota tahun 1999") == ()
+
+
 def test_several_instruments_each_keep_their_own_locators_before_or_after_the_law():
     question = ("Bandingkan Pasal 8 Qanun Aceh Nomor 1 Tahun 2024 dengan Peraturan Gubernur Aceh Nomor 5 Tahun 2025 "
                 "Pasal 3 sampai dengan Pasal 5 dan UU 11/2006 Pasal 1 angka 5-9.")
