@@ -113,22 +113,33 @@ def _citations(question: Question) -> list[re.Pattern]:
 
 
 _GAZETTE = re.compile(r"\s*\((?:Lembaran|Berita|Tambahan)[^)]*\)", re.I)
-_REVOKING_TAIL = re.compile(r"\b(dicabut(?:\s+dan\s+dinyatakan\s+tidak\s+berlaku(?:\s+lagi)?)?|"
-                            r"dinyatakan\s+tidak\s+berlaku(?:\s+lagi)?)\s*\.?\s*$", re.I)
+_PREDICATE = re.compile(r"\b(dicabut(?:\s+dan\s+dinyatakan\s+tidak\s+berlaku(?:\s+lagi)?)?|"
+                        r"dinyatakan\s+tidak\s+berlaku(?:\s+lagi)?)\b", re.I)
+_ITEM_SPLIT = re.compile(r"(?:^|[;:]\s+(?:dan\s+|atau\s+)?)(?:[a-z]|\d{1,2})\.\s+")    # "…; dan c. …" too
+_ARTICLE_HEADING = re.compile(r"(?m)^\s*Pasal\s+\d+[A-Z]?\s*$")     # an article's own heading line
+_KEPT = re.compile(r"\b(?:tetap|masih)\s+berlaku\b", re.I)
+# The instrument an item revokes is its subject: cited at the item's start ("Peraturan Pemerintah Nomor 43 Tahun
+# 2006 …"), not inside another subject ("Peraturan … yang merupakan pelaksanaan dari PP 53/2010 … tetap berlaku").
+SUBJECT_REACH = 45
 
 
 def _revoking_item(question: Question, passage: str) -> str | None:
     """"Undang-Undang Nomor 32 Tahun 2004 tentang Pemerintahan Daerah dicabut dan dinyatakan tidak berlaku.": the
-    item of a revoking list that names the instrument asked about, with the list's closing predicate."""
-    flat = " ".join(passage.split())
-    tail = _REVOKING_TAIL.search(flat)
-    if not tail:
-        return None
-    for cited in _citations(question):
-        for item in re.split(r"(?:^|[;:]\s+)(?:[a-z]|\d{1,2})\.\s+", flat)[1:]:
-            if cited.search(item.split(" sebagaimana ")[0]):
-                core = _GAZETTE.split(item)[0] if _GAZETTE.search(item) else item.split(" sebagaimana ")[0]
-                return tidy(f"{core.strip(' ,;')} {tail.group(1)}")
+    item of a revoking list whose subject is the instrument asked about, with the predicate that closes the item or
+    the list (within its article)."""
+    for article in _ARTICLE_HEADING.split(passage):
+        flat = " ".join(article.split())
+        for cited in _citations(question):
+            for item in _ITEM_SPLIT.split(flat)[1:]:
+                head = item.split(" sebagaimana ")[0]
+                found = cited.search(head)
+                if not found or found.start() > SUBJECT_REACH or _KEPT.search(item):
+                    continue
+                predicate = _PREDICATE.search(flat, flat.index(item))
+                if predicate is None:
+                    continue
+                core = _GAZETTE.split(item)[0] if _GAZETTE.search(item) else _PREDICATE.split(head)[0]
+                return tidy(f"{core.strip(' ,;')} {predicate.group(1)}")
     return None
 
 

@@ -68,3 +68,28 @@ def test_an_amending_lead_in_whose_items_are_in_the_next_passage_is_still_quoted
     assert passage_units("Syarat pendaftaran adalah sebagai berikut:") == []
     assert passage_units("Mengingat : Undang-Undang Nomor 11 Tahun 2006 (Lembaran Negara Tahun 2006 Nomor 62) "
                          "sebagaimana telah diubah dengan Undang-Undang Nomor 1 Tahun 2022;") == []
+
+
+REVOKING_LIST = pergub("40", 2025, "Retribusi Pasar dan Terminal", [
+    "Tarif retribusi pasar ditetapkan sebesar Rp2.000,00 per hari.",
+    "Pada saat Peraturan Gubernur ini mulai berlaku:\n"
+    "a. semua peraturan pelaksanaan dari Peraturan Gubernur Aceh Nomor 7 Tahun 2024 tentang Retribusi Pasar "
+    "dinyatakan tetap berlaku sepanjang tidak bertentangan dengan Peraturan Gubernur ini;\n"
+    "b. Peraturan Gubernur Aceh Nomor 7 Tahun 2024 tentang Retribusi Pasar (Berita Daerah Aceh Tahun 2024 Nomor 7); dan\n"
+    "c. Peraturan Gubernur Aceh Nomor 8 Tahun 2024 tentang Retribusi Terminal (Berita Daerah Aceh Tahun 2024 Nomor 8),\n"
+    "dicabut dan dinyatakan tidak berlaku.",
+    "Ketentuan lebih lanjut diatur oleh Kepala Dinas Perhubungan Aceh Nomor 5 Tahun 2024 sesuai kewenangannya.",
+])
+
+
+@pytest.mark.parametrize("question,opens", [
+    ("Apakah Peraturan Gubernur Aceh Nomor 7 Tahun 2024 tentang retribusi pasar masih berlaku?",
+     "Tidak. Peraturan Gubernur Aceh Nomor 7 Tahun 2024 tentang Retribusi Pasar dicabut dan dinyatakan tidak berlaku."),
+    ("pergub retribusi 8/2024 msh berlaku?",
+     "Tidak. Peraturan Gubernur Aceh Nomor 8 Tahun 2024 tentang Retribusi Terminal dicabut dan dinyatakan tidak berlaku."),
+])
+def test_the_revoked_item_of_a_list_closed_by_one_predicate_answers_first(api_client, question, opens):
+    make_document(text=REVOKING_LIST, filename="pergub-40-2025.txt")
+    body = ask(api_client, question)
+    answer = re.sub(r"\s*\[[\w:-]+\]", "", body["answer"])
+    assert answer.startswith(opens), body["answer"]
