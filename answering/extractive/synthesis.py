@@ -18,7 +18,7 @@ from answering.extractive.ranker import NORMATIVE, fit_to_lead
 from answering.extractive.semantic import SemanticScorer
 from answering.extractive.units import ASKED_LIST_CHARS
 from answering.extractive.signals import CARRIED_ORIGINS, TOOL_ORIGINS, answer_signals
-from answering.extractive.opener import cites_named
+from answering.extractive.status import cites_named
 from answering.types import LEGAL_RELATION_ORIGIN, AnswerDraft, Claim, Passage
 
 __all__ = ["NO_ANSWER", "detect_language", "no_answer_text", "synthesise"]
