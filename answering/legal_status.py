@@ -29,7 +29,7 @@ from answering.extractive.question import YEAR, asks_in_force
 from answering.types import LEGAL_RELATION_ORIGIN, Passage, passage_from_hit
 from retrieval.facade import Scope
 from retrieval.facade import clause_chunk_visible
-from retrieval.facade.documents import LegalStatus, RelationView, legal_statuses, named_status
+from retrieval.facade.documents import LegalStatus, RelationView, legal_statuses, named_status, replaced_documents
 from retrieval.facade.language import find_named_regulation
 
 __all__ = ["ClauseNote", "LegalEvidence", "is_status_question", "legal_evidence", "status_framing"]
@@ -101,12 +101,13 @@ def legal_evidence(passages: list[Passage], *, question: str, principal: Princip
     """The passages with what indexed regulations say about their documents (see module doc); with
     ``current_first``, the law in force before what it revoked (``in_force_first``)."""
     asks = is_status_question(question)
-    if not passages or not (asks or surface or current_first):
+    if passages and current_first and not (asks or surface):
+        replaced = replaced_documents(principal=principal, document_ids=[p.document_id for p in passages], scope=scope)
+        return LegalEvidence(in_force_first(list(passages), replaced, question))
+    if not passages or not (asks or surface):
         return LegalEvidence(list(passages))
     statuses = legal_statuses(principal=principal, document_ids=[p.document_id for p in passages], scope=scope)
     shown = [with_status(p, statuses) for p in passages] if surface else list(passages)
-    if not (asks or surface):
-        return LegalEvidence(in_force_first(shown, statuses, question))
     by_chunk = {p.chunk_id: p for p in shown}
     notes, added = [], []
     named = _named_status(question, principal, scope) if asks else None
@@ -121,25 +122,23 @@ def legal_evidence(passages: list[Passage], *, question: str, principal: Princip
     return LegalEvidence(combined, tuple(notes))
 
 
-_REPLACED = frozenset({"revoked", "superseded"})
 _TITLE_YEAR = re.compile(r"\bTahun\s+(\d{4})\b", re.I)
 
 
-def in_force_first(passages: list[Passage], statuses: dict[uuid.UUID, LegalStatus], question: str) -> list[Passage]:
+def in_force_first(passages: list[Passage], replaced: set[uuid.UUID], question: str) -> list[Passage]:
     """A question that does not ask about status is about the law in force: a search passage of a revoked or
     replaced document ("hierarki peraturan" in UU 10/2004, which UU 12/2011 revoked) follows the others, unless
     the question gives that document's year ("UU otsus taun 2001"). Nothing is removed, and passages a name, a
     follow-up or a tool brought keep their place."""
     years = set(YEAR.findall(question))
 
-    def replaced(passage: Passage) -> bool:
-        status = statuses.get(passage.document_id)
-        if passage.origin != "search" or status is None or status.status not in _REPLACED:
+    def outdated(passage: Passage) -> bool:
+        if passage.origin != "search" or passage.document_id not in replaced:
             return False
         year = _TITLE_YEAR.search(passage.document_title or "")
         return not (year and year.group(1) in years)
 
-    return sorted(passages, key=replaced)
+    return sorted(passages, key=outdated)
 
 
 def _named_status(question: str, principal: Principal, scope: Scope) -> LegalStatus | None:

@@ -23,7 +23,7 @@ from .models import LegalRelation
 from .services import document_identity_key
 
 __all__ = ["LegalStatus", "RelationView", "document_citation", "incoming_relations", "legal_status_for",
-           "legal_statuses", "named_status"]
+           "legal_statuses", "named_status", "replaced_documents"]
 
 STATUSES = ("revoked", "revoked_in_part", "amended", "superseded", "unknown")
 # relation -> the status it gives its target, in order of precedence
@@ -127,6 +127,23 @@ def incoming_relations(*, principal: Principal, document_ids: Iterable[uuid.UUID
         return {}
     visible = Document.objects.filter(visible_documents_q(principal, scope)).values("id")
     return _incoming(ids, _identity_keys(ids), visible, relations)
+
+
+REPLACING = ("revokes", "supersedes")
+
+
+def replaced_documents(*, principal: Principal, document_ids: Iterable[uuid.UUID],
+                       scope: Scope | None = None) -> set[uuid.UUID]:
+    """The documents among ``document_ids`` that a regulation the caller may see revokes or replaces. A cheap
+    check first (does any indexed regulation speak so about them at all?), so most reads cost one small query."""
+    ids = list(dict.fromkeys(document_ids))
+    keys = _identity_keys(ids) if ids else {}
+    spoken = LegalRelation.objects.filter(relation__in=REPLACING, source_document__status=Document.Status.INDEXED).filter(
+        Q(target_document_id__in=ids) | Q(target_key__in=list(keys)))
+    if not ids or not spoken.exists():
+        return set()
+    visible = Document.objects.filter(visible_documents_q(principal, scope)).values("id")
+    return {target for target, views in _incoming(ids, keys, visible, REPLACING).items() if views}
 
 
 def _stated_by_visible(condition: Q, visible):

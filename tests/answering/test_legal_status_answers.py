@@ -11,6 +11,7 @@ from answering.llm.evidence import passage_block
 from answering.types import passage_from_hit
 from retrieval.access import Scope
 from retrieval.facade import chunk_hit
+from retrieval.facade.documents import replaced_documents
 from retrieval.models import LegalRelation
 from retrieval.search import chunk_search
 from tests.factories import make_document
@@ -196,3 +197,11 @@ def test_the_revoked_regulation_still_answers_when_the_question_gives_its_year_o
     assert kept[0].document_id == old.id                                # a follow-up's document keeps its place
     LegalRelation.objects.all().delete()
     assert order(BROAD)[0] == old.id                                    # no relation: the search's order stands
+
+
+def test_only_a_revoker_the_caller_may_see_puts_the_law_in_force_first():
+    old = make_document(text=OLD, filename="pergub-5-2025.txt")
+    secret = make_document(text=NEW, filename="pergub-33-2025.txt", confidential=True)
+    ids = [old.id, secret.id]
+    assert replaced_documents(principal=Principal(), document_ids=ids) == set()
+    assert replaced_documents(principal=Principal(subject="staff", verified=True), document_ids=ids) == {old.id}
