@@ -1,6 +1,9 @@
 """Legal status in answers: which indexed regulation revokes or amends a returned source.
 
-Two uses, one source of truth (``retrieval.relations``):
+Three uses, one source of truth (``retrieval.relations``):
+
+* **The law in force** (every answer route, ``current_first``): a question that does not ask about
+  status reads the passages of revoked or replaced documents after the others (``in_force_first``).
 
 * **Status questions** ("masih berlaku?", "sudah dicabut?", "diubah dengan apa?"), on
   every answer route: the clauses that revoke, replace or amend the documents the
