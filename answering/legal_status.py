@@ -4,7 +4,6 @@ Three uses, one source of truth (``retrieval.relations``):
 
 * **The law in force** (every answer route, ``current_first``): a question that does not ask about
   status reads the passages of revoked or replaced documents after the others (``in_force_first``).
-
 * **Status questions** ("masih berlaku?", "sudah dicabut?", "diubah dengan apa?"), on
   every answer route: the clauses that revoke, replace or amend the documents the
   question reached are put first among the passages, as ordinary evidence, so the answer
