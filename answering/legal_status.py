@@ -124,10 +124,7 @@ def legal_evidence(passages: list[Passage], *, question: str, principal: Princip
     return LegalEvidence(combined, tuple(notes))
 
 
-_TITLE_YEAR = re.compile(r"\bTahun\s+(\d{4})\b", re.I)
-
-
-def in_force_first(passages: list[Passage], replaced: set[uuid.UUID], question: str) -> list[Passage]:
+def in_force_first(passages: list[Passage], replaced: dict[uuid.UUID, int | None], question: str) -> list[Passage]:
     """A question that does not ask about status is about the law in force: a search passage of a revoked or
     replaced document ("hierarki peraturan" in UU 10/2004, which UU 12/2011 revoked) follows the others, unless
     the question gives that document's year ("UU otsus taun 2001"). Nothing is removed, and passages a name, a
@@ -137,8 +134,7 @@ def in_force_first(passages: list[Passage], replaced: set[uuid.UUID], question: 
     def outdated(passage: Passage) -> bool:
         if passage.origin != "search" or passage.document_id not in replaced:
             return False
-        year = _TITLE_YEAR.search(passage.document_title or "")
-        return not (year and year.group(1) in years)
+        return str(replaced[passage.document_id]) not in years
 
     return sorted(passages, key=outdated)
 

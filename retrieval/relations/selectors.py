@@ -133,17 +133,19 @@ REPLACING = ("revokes", "supersedes")
 
 
 def replaced_documents(*, principal: Principal, document_ids: Iterable[uuid.UUID],
-                       scope: Scope | None = None) -> set[uuid.UUID]:
-    """The documents among ``document_ids`` that a regulation the caller may see revokes or replaces. A cheap
-    check first (does any indexed regulation speak so about them at all?), so most reads cost one small query."""
+                       scope: Scope | None = None) -> dict[uuid.UUID, int | None]:
+    """The documents among ``document_ids`` that a regulation the caller may see revokes or replaces, each with
+    its year. A cheap check first (does any indexed regulation speak so about them at all?), so most reads cost
+    one small query."""
     ids = list(dict.fromkeys(document_ids))
     keys = _identity_keys(ids) if ids else {}
     spoken = LegalRelation.objects.filter(relation__in=REPLACING, source_document__status=Document.Status.INDEXED).filter(
         Q(target_document_id__in=ids) | Q(target_key__in=list(keys)))
     if not ids or not spoken.exists():
-        return set()
+        return {}
     visible = Document.objects.filter(visible_documents_q(principal, scope)).values("id")
-    return {target for target, views in _incoming(ids, keys, visible, REPLACING).items() if views}
+    found = [target for target, views in _incoming(ids, keys, visible, REPLACING).items() if views]
+    return dict(Document.objects.filter(id__in=found).values_list("id", "year")) if found else {}
 
 
 def _stated_by_visible(condition: Q, visible):

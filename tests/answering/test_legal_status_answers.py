@@ -203,5 +203,5 @@ def test_only_a_revoker_the_caller_may_see_puts_the_law_in_force_first():
     old = make_document(text=OLD, filename="pergub-5-2025.txt")
     secret = make_document(text=NEW, filename="pergub-33-2025.txt", confidential=True)
     ids = [old.id, secret.id]
-    assert replaced_documents(principal=Principal(), document_ids=ids) == set()
-    assert replaced_documents(principal=Principal(subject="staff", verified=True), document_ids=ids) == {old.id}
+    assert replaced_documents(principal=Principal(), document_ids=ids) == {}
+    assert replaced_documents(principal=Principal(subject="staff", verified=True), document_ids=ids) == {old.id: 2025}
