@@ -3,7 +3,8 @@
 Each unit (answering.extractive.units; a signature block read whole) of the
 PASSAGES_READ best passages gets its signals (``ranker.unit_features``: the
 multilingual-e5 cosine of the question with the unit and with its passage,
-the share of the question's words it carries, its passage's rank, a named
+the share of the question's words it carries (of an English question, the
+share of the law's words the glossary gives it), its passage's rank, a named
 article, the fit to what the question asks, the kind of text) and the frozen
 ranker's log-odds that it states the answer as its score. A paraphrase
 ("kasih jawaban" for "memberikan tanggapan") or an English question reaches
@@ -89,9 +90,13 @@ def passage_units_for(passage: Passage, question: Question, legal_basis: bool) -
 
 
 def _overlap(text: str, question: Question) -> float:
+    """The share of the question's words the unit carries; for an English question, of the law's words the glossary
+    gives it (its own words meet nothing in Indonesian text)."""
     stems = content_stems(text)
     if not stems or not question.stems:
         return 0.0
+    if question.law_stems:
+        return len(stems & question.law_stems) / len(question.law_stems)
     matched = (stems | met_colloquially(question.colloquial, stems)) & question.stems  # "nanggepin" by "menanggapi"
     return len(matched) / len(question.stems)
 
@@ -112,7 +117,8 @@ def candidates(question: Question, passages: Sequence[Passage], semantic: Semant
                                     unit.omitted), features))
     if semantic is not None and found:
         _measure_meaning(found, passages, semantic)
-    params, lexical = frozen_ranker(), question.language != "en"
+    # An English question the glossary reads nothing of has no words to share: its overlap sits at the mean.
+    params, lexical = frozen_ranker(), question.language != "en" or bool(question.law_stems)
     scored = [replace(c, score=log_odds(f, params, lexical=lexical), features=f) for c, f in found]
     scored.sort(key=lambda c: (-c.score, c.passage_rank, c.position))
     return scored

@@ -35,7 +35,8 @@ PARAMS_PATH = Path(__file__).with_name("unit_ranker.json")
 FEATURES = ("semantic", "passage_semantic", "overlap", "rank", "anchor", "position", "focus", "penal_unasked",
             "closing_unasked", "penjelasan_unasked", "preamble", "lampiran", "list", "short", "normative")
 SEMANTIC = frozenset({"semantic", "passage_semantic"})
-LEXICAL = frozenset({"overlap"})        # an English question shares no words with the corpus: held at the mean
+# An English question the glossary reads nothing of shares no words with the corpus: held at the mean.
+LEXICAL = frozenset({"overlap"})
 PENAL = re.compile(r"\bdipidana\b|\bpidana\s+(?:penjara|kurungan|denda)\b", re.I)
 ASKS_SANCTION = re.compile(r"\b(?:sanksi|pidana|dipidana|denda|hukuman|dihukum|penjara|kurungan|ancaman|penalt\w*|"
                            r"fine[sd]?|punish\w*|prison|jail)\b", re.I)

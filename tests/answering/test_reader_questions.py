@@ -272,3 +272,24 @@ def test_asking_what_an_amendment_changed_is_not_asking_whether_an_instrument_st
     assert read_question("Ketentuan apa yang diubah oleh Peraturan Gubernur Contoh Nomor 4 Tahun 2025?").asks != "status"
     assert read_question("Pasal mana yang diubah oleh qanun itu?").asks != "status"
     assert read_question("Apakah Peraturan Gubernur Contoh Nomor 4 Tahun 2020 sudah dicabut?").asks == "status"
+
+
+SEVERANCE = passage("Pengusaha dapat melakukan pemutusan hubungan kerja terhadap pekerja karena perusahaan tutup yang "
+                    "disebabkan perusahaan mengalami kerugian secara terus menerus selama 2 (dua) tahun.",
+                    reference="Peraturan Contoh Nomor 7 Tahun 2024 Pasal 64")
+TRIAL = passage("Perjanjian kerja untuk waktu tertentu tidak dapat mensyaratkan adanya masa percobaan kerja.",
+                reference="Peraturan Contoh Nomor 7 Tahun 2024 Pasal 58")
+LABOUR_GLOSSARY = {"employer": "pengusaha pemberi kerja", "fixed-term contract": "perjanjian kerja waktu tertentu",
+                   "probation": "masa percobaan", "worker": "pekerja buruh"}
+
+
+def test_an_english_question_ranks_units_by_the_share_of_the_laws_words_they_carry():
+    # The unit carrying most of the words the glossary gives the question (perjanjian kerja waktu tertentu, masa
+    # percobaan) leads, though its passage was retrieved second: an English question's own words meet nothing in
+    # Indonesian text, so without them the ranker read rank alone and quoted the dismissal article first.
+    question = "Can an employer put a worker on a fixed-term contract through a probation period?"
+    draft = synthesise(question, [SEVERANCE, TRIAL],
+                       expansions=lambda text: {k: v for k, v in LABOUR_GLOSSARY.items() if k in text.lower()})
+    assert not draft.no_answer
+    assert "masa percobaan" in draft.claims[0].text
+    assert draft.claims[0].citation_keys == (TRIAL.label,)
