@@ -50,9 +50,27 @@ def _negated(unit: str, match: re.Match) -> bool:
     return bool(_NEGATED_BEFORE.search(unit[max(0, match.start() - 8):match.start()]))
 
 
+# "Perjanjian kerja untuk waktu tidak tertentu" is the other contract than the "waktu tertentu" asked about.
+_NEGATED_WORD = re.compile(r"\b(?:tidak|bukan|non)[\s-]+(\w+)", re.I)
+
+
+def about_the_complement(question: Question, subject: str) -> bool:
+    """The unit's subject negates a word the question asks without negating it ("waktu tidak tertentu" for
+    "waktu tertentu", "fixed-term"): what it permits or forbids is the other case's."""
+    negated = content_stems(" ".join(_NEGATED_WORD.findall(subject)))
+    asked = (question.stems | question.law_stems) - content_stems(" ".join(_NEGATED_WORD.findall(question.text)))
+    return bool(negated & asked - MODAL_STEMS)
+
+
 def polarity(question: Question, unit: str) -> str | None:
-    """"yes" or "no" when a modal of the unit governs what the question asks; None when none does. A duty or a
-    permission under a negation ("tidak diberikan kepada …") is a no."""
+    """"yes" or "no" when a modal of the unit governs what the question asks; None when none does, or when the unit
+    is about the complement of what is asked. A duty or a permission under a negation ("tidak diberikan kepada …")
+    is a no."""
+    modals = [m.start() for pattern in (PROHIBIT, EXEMPT, OBLIGE, PERMIT) for m in pattern.finditer(unit)]
+    # The subject before the first modal says whose rule it is ("… waktu tidak tertentu dapat …"); a negation
+    # after it is the rule's own polarity ("… tidak diberikan").
+    if modals and about_the_complement(question, unit[:min(modals)]):
+        return None
     for patterns, answer in (((PROHIBIT, EXEMPT), "no"), ((OBLIGE, PERMIT), "yes")):
         governing = [m for pattern in patterns for m in pattern.finditer(unit) if _governs(question, unit, m)]
         if answer == "yes" and governing and all(_negated(unit, m) for m in governing):

@@ -107,3 +107,16 @@ def test_an_age_in_years_is_never_measured_against_hours_of_work():
     # 14 years is not "more than 3 hours": a working day's length says nothing about the asked age.
     draft = synthesise("Anak umur 14 tahun boleh kerja ringan di warung?", [LIGHT_WORK])
     assert draft.claims and not draft.claims[0].text.startswith(("Ya.", "Tidak."))
+
+
+PERMANENT_TRIAL = passage("(1) Perjanjian kerja untuk waktu tidak tertentu dapat mensyaratkan masa percobaan kerja paling "
+                          "lama 3 (tiga) bulan.")
+
+
+def test_a_permission_for_the_complement_of_what_is_asked_says_no_yes():
+    # "waktu tidak tertentu" is the other contract: its permission does not answer "waktu tertentu" with a yes.
+    asked = synthesise("Bolehkah perjanjian kerja waktu tertentu mensyaratkan masa percobaan?", [PERMANENT_TRIAL])
+    assert not asked.claims or not asked.claims[0].text.startswith(("Ya.", "Tidak."))
+    # Asked about the contract it names, the same clause says yes.
+    same = synthesise("Bolehkah perjanjian kerja waktu tidak tertentu mensyaratkan masa percobaan?", [PERMANENT_TRIAL])
+    assert same.claims[0].text.startswith("Ya. Perjanjian kerja untuk waktu tidak tertentu dapat mensyaratkan")
