@@ -59,7 +59,7 @@ def about_the_complement(question: Question, subject: str) -> bool:
     "waktu tertentu", "fixed-term"): what it permits or forbids is the other case's."""
     negated = content_stems(" ".join(_NEGATED_WORD.findall(subject)))
     asked = (question.stems | question.law_stems) - content_stems(" ".join(_NEGATED_WORD.findall(question.text)))
-    return bool(negated & asked - MODAL_STEMS)
+    return bool(negated & (asked - MODAL_STEMS))
 
 
 def polarity(question: Question, unit: str) -> str | None:
