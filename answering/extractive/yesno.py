@@ -66,13 +66,14 @@ def polarity(question: Question, unit: str) -> str | None:
     """"yes" or "no" when a modal of the unit governs what the question asks; None when none does, or when the unit
     is about the complement of what is asked. A duty or a permission under a negation ("tidak diberikan kepada …")
     is a no."""
-    modals = [m.start() for pattern in (PROHIBIT, EXEMPT, OBLIGE, PERMIT) for m in pattern.finditer(unit)]
+    found = {pattern: list(pattern.finditer(unit)) for pattern in (PROHIBIT, EXEMPT, OBLIGE, PERMIT)}
+    first = min((m.start() for matches in found.values() for m in matches), default=None)
     # The subject before the first modal says whose rule it is ("… waktu tidak tertentu dapat …"); a negation
     # after it is the rule's own polarity ("… tidak diberikan").
-    if modals and about_the_complement(question, unit[:min(modals)]):
+    if first is not None and about_the_complement(question, unit[:first]):
         return None
     for patterns, answer in (((PROHIBIT, EXEMPT), "no"), ((OBLIGE, PERMIT), "yes")):
-        governing = [m for pattern in patterns for m in pattern.finditer(unit) if _governs(question, unit, m)]
+        governing = [m for pattern in patterns for m in found[pattern] if _governs(question, unit, m)]
         if answer == "yes" and governing and all(_negated(unit, m) for m in governing):
             return "no"
         if any(answer == "no" or not _negated(unit, m) for m in governing):
