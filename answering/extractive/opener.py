@@ -90,6 +90,15 @@ def _figure(asks: str, text: str) -> str | None:
 
 
 _DIGIT = re.compile(r"\d")
+# "KESATU : Menetapkan Upah Minimum Provinsi (UMP) Aceh Tahun 2026 sebesar Rp3.932.552,00": a decree's operative
+# verb is the act of deciding; the answer is what it set ("Upah Minimum Provinsi (UMP) Aceh Tahun 2026 sebesar
+# Rp3.932.552,00.").
+_DECIDES = re.compile(r"^Menetapkan\s+(?=[^\s:])")
+
+
+def what_was_set(sentence: str) -> str:
+    rest = _DECIDES.sub("", sentence, count=1)
+    return rest if rest == sentence else rest[0].upper() + rest[1:]
 
 
 _JURISDICTION = re.compile(r"\s*(?:ACEH|REPUBLIK\s+INDONESIA|PROVINSI\s+[A-Z]+|KABUPATEN\s+[A-Z]+|KOTA\s+[A-Z]+)\b,?",
@@ -191,8 +200,9 @@ def opening_sentence(question: Question, lead: Candidate, language: str,
         # The lead-in first, then its list items ("… dibagi sebagai berikut: a. … sebesar 10% …"); a figure asked
         # as a limit of age, time or count ("batas usia paling tinggi") is a quantity with its unit ("55 tahun").
         pieces = (text, *by_meaning(tuple(map(tidy, lead.items)), rank_items, question.text))
-        return (next(filter(None, (_figure(asks, piece) for piece in pieces)), None)
+        said = (next(filter(None, (_figure(asks, piece) for piece in pieces)), None)
                 or next(filter(None, (clause(piece, QUANTITY) for piece in pieces)), None) or clause(text, _DIGIT))
+        return what_was_set(said) if said else None
     if asks == "date":
         return clause(text, DATE) or _deadline(text)     # "kapan wajib melapor?": "paling lambat 3 hari kerja …"
     if asks == "person":

@@ -61,7 +61,8 @@ def test_the_question_is_read_once_into_what_it_asks(question, asks):
 
 
 @pytest.mark.parametrize("question,source,first", [
-    ("Berapa UMP Aceh tahun 2026?", WAGE, "Menetapkan Upah Minimum Provinsi (UMP) Aceh Tahun 2026 sebesar Rp3.932.552,00."),
+    # A decree's "Menetapkan" is the act of deciding: the sentence states what it set.
+    ("Berapa UMP Aceh tahun 2026?", WAGE, "Upah Minimum Provinsi (UMP) Aceh Tahun 2026 sebesar Rp3.932.552,00."),
     ("Berapa lama PPID wajib menjawab permohonan informasi?", DEADLINE,
      "Paling lambat 10 hari kerja sejak permohonan diterima."),
     ("Boleh gak pengusaha membayar upah lebih rendah dari upah minimum?", BAN,

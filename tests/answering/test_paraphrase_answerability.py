@@ -48,4 +48,4 @@ def test_a_year_the_documents_do_not_hold_is_declined_with_a_pointer(api_client,
     body = ask(api_client, "Berapa UMP Aceh tahun 2025?")
     assert body["fallback_used"] is True and "3.932.552" not in body["answer"]
     assert ask(api_client, "Berapa UMP Aceh tahun 2026?")["answer"].startswith(
-        "Menetapkan Upah Minimum Provinsi (UMP) Aceh Tahun 2026 sebesar Rp3.932.552,00")
+        "Upah Minimum Provinsi (UMP) Aceh Tahun 2026 sebesar Rp3.932.552,00")
