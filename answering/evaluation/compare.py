@@ -35,8 +35,10 @@ def read_records(path: Path) -> list[QualityRecord]:
 
 
 def figure_pairs(before: list[QualityRecord], after: list[QualityRecord]) -> list[tuple[str, str, str]]:
-    """Each figure's name with its hits/total before and after."""
-    return [(b.name, f"{b.hits}/{b.total}", f"{a.hits}/{a.total}") for b, a in zip(figures(before), figures(after))]
+    """Each figure's name with its hits/total before and after ("-" where one run has no such figure: a style
+    row is printed only for a run that holds that style)."""
+    old, new = ({f.name: f"{f.hits}/{f.total}" for f in figures(run)} for run in (before, after))
+    return [(name, old.get(name, "-"), new.get(name, "-")) for name in dict.fromkeys([*old, *new])]
 
 
 def verdict(record: QualityRecord) -> str:
