@@ -99,6 +99,22 @@ def judge_claim(claim: Claim, passages: Mapping[str, str]) -> ClaimVerdict:
     return ClaimVerdict(claim, True, "supported")
 
 
+# A list item or a lead-in keeps its own ending: "a. mengundurkan diri dari Jabatan;", "b. …; dan", "… sebagai
+# berikut:" (a full stop after them read ";." and ":.").
+_OWN_END = re.compile(r"(?:[;:,]|[;,]\s*(?:dan|atau|dan/atau|serta))$", re.I)
+
+
+def _sentence_end(sentence: str) -> tuple[str, str]:
+    """The claim's body and the punctuation that closes it after its labels."""
+    if sentence and sentence[-1] in ".!?":
+        return sentence[:-1], sentence[-1]
+    if own := _OWN_END.search(sentence):
+        if own.group(0)[-1] in ";:,":
+            return sentence[:own.start()], own.group(0)
+        return sentence, ""
+    return sentence, "."
+
+
 def render_answer(framing: str, claims: Iterable[Claim]) -> str:
     """The published text: framing, then each claim followed by its labels.
 
@@ -108,9 +124,7 @@ def render_answer(framing: str, claims: Iterable[Claim]) -> str:
     out = framing.strip()
     for claim in claims:
         labels = " ".join(f"[{key}]" for key in claim.citation_keys if key not in ("memory", "history"))
-        sentence = claim.text.rstrip()
-        end = sentence[-1] if sentence and sentence[-1] in ".!?" else "."
-        body = sentence[:-1] if sentence and sentence[-1] in ".!?" else sentence
+        body, end = _sentence_end(claim.text.rstrip())
         text = f"{body} {labels}{end}" if labels else f"{body}{end}"
         if claim.heading:
             out += f"\n\n**{claim.heading}**"

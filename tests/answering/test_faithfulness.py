@@ -1,7 +1,7 @@
 """The deterministic judge and the v1 gate."""
 import pytest
 
-from answering.faithfulness import faithfulness_gate, judge_claim, quantities
+from answering.faithfulness import faithfulness_gate, judge_claim, quantities, render_answer
 from answering.types import AnswerDraft, Claim
 
 PASSAGE = (
@@ -86,3 +86,16 @@ def test_memory_claims_are_in_neither_count():
     good = claim("PPID wajib menjawab permohonan paling lambat 14 hari kerja.")
     gate = faithfulness_gate(AnswerDraft("", (memory, good)), P, partial_answers=False)
     assert (gate.claims_supported, gate.claims_total, len(gate.kept)) == (1, 1, 2)
+
+
+def test_a_list_keeps_its_own_punctuation_after_the_labels():
+    """A lead-in ends with its colon and an item with its semicolon (and conjunction): no full stop is added after
+    them (";." and ":." read as typos); a plain sentence still gets one."""
+    claims = (Claim("PNS diberhentikan dari JPT apabila:", ("a",)),
+              Claim("a. mengundurkan diri dari Jabatan;", ("a",), layout="list_item"),
+              Claim("b. diberhentikan sebagai PNS; dan", ("a",), layout="list_item"),
+              Claim("c. terjadi penataan organisasi", ("a",), layout="list_item"))
+    assert render_answer("", claims) == ("PNS diberhentikan dari JPT apabila [a]:\n"
+                                         "- a. mengundurkan diri dari Jabatan [a];\n"
+                                         "- b. diberhentikan sebagai PNS; dan [a]\n"
+                                         "- c. terjadi penataan organisasi [a].")
