@@ -16,6 +16,7 @@ from itertools import zip_longest
 from answering.extractive.anchors import ArticleLocator, asks_for_signatory, find_article
 from answering.answer.arms import ArmStore
 from answering.answer.contracts import MAX_PASSAGES, SEARCH_TOP_K, Prepared
+from answering.answer.explanations import with_explanations
 from answering.answer.named import NamedDocuments, referent_documents, resolve_named
 from answering.answer.restore import restored_passages
 from answering.answer.steps import StepRecorder
@@ -144,7 +145,8 @@ class EvidenceGatherer:
                 carried = passage.origin == "search" and passage.document_id in carried_documents
                 merged.append(replace(passage, origin="followup") if carried else passage)
         # A legal-status question reads the revoking or amending clauses first (answering/legal_status.py).
-        passages = legal_evidence(merged[:MAX_PASSAGES], question=question, principal=principal, scope=scope,
+        read = with_explanations(merged[:MAX_PASSAGES], principal=principal, scope=scope)
+        passages = legal_evidence(read, question=question, principal=principal, scope=scope,
                                   surface=False, current_first=True).passages
         present = {p.chunk_id for p in passages}
         return passages + [n.passage for n in self.legal_notes if n.passage.chunk_id not in present]

@@ -86,7 +86,7 @@ def passage_units_for(passage: Passage, question: Question, legal_basis: bool) -
         title = HEADING_TITLE.search(passage.text)
         return [Unit(" ".join(title.group(0).split()), "sentence", 0)] if title else []
     return passage_units(passage.text, legal_basis=legal_basis, preamble=passage.kind == "preamble",
-                         whole_lists=question.lists)
+                         whole_lists=question.lists, explanation=passage.kind == "penjelasan")
 
 
 def _overlap(text: str, question: Question) -> float:

@@ -27,6 +27,10 @@ _AYAT = re.compile(r"^\(\d+[a-z]?\)\s")
 _HEADING = re.compile(r"^(#{1,6}\s|(BAB|Bagian|Paragraf|Pasal)\s+\S+\s*$|[A-Z0-9 ,./()\-]{3,80}$|"
                       # "Bagian Ketiga Penyelesaian Pengaduan oleh Penyelenggara": a part's heading with its title
                       r"(?:BAB\s+[IVXLC]+|Bagian\s+(?:Ke[a-z]+|Pertama)(?:\s+Belas)?|Paragraf\s+\d+)\s[^.;:]{0,120}$)")
+# A Penjelasan's own headings ("Ayat (3)", "Huruf a", "Angka 2") and its "Cukup jelas" ("clear enough") are
+# never units: on a line of their own they end what comes before; inside a flattened line they are split off first.
+_EXPLANATION_HEAD = re.compile(r"^(?:Ayat\s*\(\d+[a-z]?\)|Huruf\s+[a-z]|Angka\s+\d+|Cukup\s+jelas\.?)$")
+_EXPLANATION_MARK = re.compile(r"\s*\b(Ayat\s*\(\d+[a-z]?\)|Huruf\s+[a-z]\b|Angka\s+\d+\b|Cukup\s+jelas\.?)\s*")
 _CONTINUATION = re.compile(r"(\.\.\.|…)\s*/\s*\d+\s*$")
 _DEFINITION = re.compile(r"\b(adalah|ialah|merupakan|yang selanjutnya (disebut|disingkat))\b", re.I)
 # "Dalam Qanun ini yang dimaksud dengan:" heads definitions, each quotable on its own.
@@ -85,7 +89,8 @@ def _pieces(text: str) -> list[tuple[str, str]]:
         elif " | " in line:
             flush()
             pieces.append(("row", line))
-        elif _HEADING.match(line) or LETTERED_PART.match(line):   # "A. Umum": a circular letter's part
+        elif _HEADING.match(line) or LETTERED_PART.match(line) or _EXPLANATION_HEAD.match(line):
+            # "A. Umum": a circular letter's part
             flush()
             pieces.append(("break", line))
         else:
@@ -97,8 +102,11 @@ def _pieces(text: str) -> list[tuple[str, str]]:
 
 
 def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = False,
-                  whole_lists: bool = False) -> list[Unit]:
-    """The passage's quotable units (see the module docstring); ``whole_lists`` when the question asks for a list."""
+                  whole_lists: bool = False, explanation: bool = False) -> list[Unit]:
+    """The passage's quotable units (see the module docstring); ``whole_lists`` when the question asks for a list,
+    ``explanation`` for a Penjelasan passage (its "Ayat (2) Cukup jelas Ayat (3) …" split at its headings)."""
+    if explanation:
+        text = _EXPLANATION_MARK.sub(lambda m: f"\n{m.group(1)}\n", text)
     max_items, max_chars = (ASKED_LIST_ITEMS, ASKED_LIST_CHARS) if whole_lists else (MAX_LIST_ITEMS, MAX_LIST_CHARS)
     units: list[Unit] = []
     lead: list[str] | None = None      # the open lead-in and its items so far

@@ -71,3 +71,45 @@ def _angka_in_reference(reference: str, angka: int) -> bool:
         if first <= angka <= last:
             return True
     return False
+
+
+# What an elucidation says when it adds nothing: its headings and "Cukup jelas".
+_EMPTY_EXPLANATION = re.compile(r"\b(?:Pasal\s+\d+[A-Z]?|Ayat\s*\(\d+[a-z]?\)|Huruf\s+[a-z]|Angka\s+\d+|Cukup\s+jelas)\.?",
+                                re.IGNORECASE)
+EXPLANATION_MIN_WORDS = 8
+_RANGE_REFERENCE = Q(legal_reference__regex=r"Pasal [0-9]+[A-Z]?\s*[-–]")
+
+
+_ARTICLE_HEAD = re.compile(r"^Pasal\s+(\d+[A-Z]?)\s*$", re.MULTILINE)
+
+
+def explains(text: str, article: str | None = None) -> bool:
+    """The Penjelasan passage says something of its own about ``article`` (its part under "Pasal <article>" when
+    the passage holds several), not only "Pasal 13 Cukup jelas"."""
+    heads = list(_ARTICLE_HEAD.finditer(text))
+    own = next((i for i, head in enumerate(heads) if head.group(1) == article), None)
+    if own is not None:
+        end = heads[own + 1].start() if own + 1 < len(heads) else len(text)
+        text = text[heads[own].end():end]
+    return len(_EMPTY_EXPLANATION.sub(" ", text).split()) >= EXPLANATION_MIN_WORDS
+
+
+def explanation_chunks(articles: list[tuple[uuid.UUID, str]], visible_documents) -> dict[tuple[uuid.UUID, str], Chunk]:
+    """The Penjelasan chunk that explains each (document, article) pair and says something of its own, in one
+    statement over the headings; ``visible_documents`` (a Document queryset) is the caller's access predicate."""
+    if not articles:
+        return {}
+    headings = Q()
+    for document_id, article in articles:
+        # Short elucidations are merged into one chunk under a range ("Penjelasan … Pasal 12-14").
+        headings |= Q(document_id=document_id) & (Q(section_path__contains=[f"Pasal {article}"]) | _RANGE_REFERENCE)
+    rows = (Chunk.objects.filter(chunk_enabled_q(), headings, kind="penjelasan", document__in=visible_documents)
+            .select_related("document").defer("embedding", "search_vector", "document__text").order_by("ordinal"))
+    found: dict[tuple[uuid.UUID, str], Chunk] = {}
+    for chunk in rows:
+        for document_id, article in articles:
+            if (document_id == chunk.document_id and (document_id, article) not in found
+                    and article in covered_articles(chunk.section_path, chunk.legal_reference)
+                    and explains(chunk.text, article)):
+                found[(document_id, article)] = chunk
+    return found

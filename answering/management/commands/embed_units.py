@@ -17,8 +17,9 @@ def chunk_units(kind: str, text: str) -> list[str]:
     whole, as a list question reads it)."""
     if kind == "closing":
         return closing_units(text)
-    preamble = kind == "preamble"
-    units = passage_units(text, preamble=preamble) + passage_units(text, preamble=preamble, whole_lists=True)
+    preamble, explanation = kind == "preamble", kind == "penjelasan"
+    units = (passage_units(text, preamble=preamble, explanation=explanation)
+             + passage_units(text, preamble=preamble, whole_lists=True, explanation=explanation))
     return list(dict.fromkeys(unit.text for unit in units))
 
 
