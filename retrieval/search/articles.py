@@ -78,8 +78,6 @@ _EMPTY_EXPLANATION = re.compile(r"\b(?:Pasal\s+\d+[A-Z]?|Ayat\s*\(\d+[a-z]?\)|Hu
                                 re.IGNORECASE)
 EXPLANATION_MIN_WORDS = 8
 _RANGE_REFERENCE = Q(legal_reference__regex=r"Pasal [0-9]+[A-Z]?\s*[-–]")
-
-
 _ARTICLE_HEAD = re.compile(r"^Pasal\s+(\d+[A-Z]?)\s*$", re.MULTILINE)
 
 
