@@ -110,7 +110,7 @@ def _sentence_end(sentence: str) -> tuple[str, str]:
         return sentence[:-1], sentence[-1]
     if own := _OWN_END.search(sentence):
         if own.group(0)[-1] in ";:,":
-            return sentence[:own.start()], own.group(0)
+            return sentence[:own.start()].rstrip(), own.group(0)     # "berisikan :" reads "berisikan [P1]:"
         return sentence, ""
     return sentence, "."
 

@@ -91,7 +91,7 @@ def test_memory_claims_are_in_neither_count():
 def test_a_list_keeps_its_own_punctuation_after_the_labels():
     """A lead-in ends with its colon and an item with its semicolon (and conjunction): no full stop is added after
     them (";." and ":." read as typos); a plain sentence still gets one."""
-    claims = (Claim("PNS diberhentikan dari JPT apabila:", ("a",)),
+    claims = (Claim("PNS diberhentikan dari JPT apabila :", ("a",)),
               Claim("a. mengundurkan diri dari Jabatan;", ("a",), layout="list_item"),
               Claim("b. diberhentikan sebagai PNS; dan", ("a",), layout="list_item"),
               Claim("c. terjadi penataan organisasi", ("a",), layout="list_item"))
