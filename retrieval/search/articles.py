@@ -93,21 +93,25 @@ def explains(text: str, article: str | None = None) -> bool:
 
 
 def explanation_chunks(articles: list[tuple[uuid.UUID, str]], visible_documents) -> dict[tuple[uuid.UUID, str], Chunk]:
-    """The Penjelasan chunk that explains each (document, article) pair and says something of its own, in one
-    statement over the headings; ``visible_documents`` (a Document queryset) is the caller's access predicate."""
+    """The Penjelasan chunk that explains each (document, article) pair and says something of its own: the
+    headings are read first, the text only of chunks covering an article; ``visible_documents`` (a Document
+    queryset) is the caller's access predicate."""
     if not articles:
         return {}
     headings = Q()
     for document_id, article in articles:
         # Short elucidations are merged into one chunk under a range ("Penjelasan … Pasal 12-14").
         headings |= Q(document_id=document_id) & (Q(section_path__contains=[f"Pasal {article}"]) | _RANGE_REFERENCE)
-    rows = (Chunk.objects.filter(chunk_enabled_q(), headings, kind="penjelasan", document__in=visible_documents)
-            .select_related("document").defer("embedding", "search_vector", "document__text").order_by("ordinal"))
+    # Headings first (a long law has 70-80 range chunks of Penjelasan), then the text of those that cover an article.
+    heads = (Chunk.objects.filter(chunk_enabled_q(), headings, kind="penjelasan", document__in=visible_documents)
+             .values_list("id", "document_id", "section_path", "legal_reference"))
+    covering = {chunk_id: [(d, a) for d, a in articles if d == document_id and a in covered_articles(path, reference)]
+                for chunk_id, document_id, path, reference in heads}
+    rows = (Chunk.objects.filter(id__in=[i for i, pairs in covering.items() if pairs]).select_related("document")
+            .defer("embedding", "search_vector", "document__text").order_by("ordinal"))
     found: dict[tuple[uuid.UUID, str], Chunk] = {}
     for chunk in rows:
-        for document_id, article in articles:
-            if (document_id == chunk.document_id and (document_id, article) not in found
-                    and article in covered_articles(chunk.section_path, chunk.legal_reference)
-                    and explains(chunk.text, article)):
-                found[(document_id, article)] = chunk
+        for pair in covering[chunk.id]:
+            if pair not in found and explains(chunk.text, pair[1]):
+                found[pair] = chunk
     return found
