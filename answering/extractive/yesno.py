@@ -183,13 +183,17 @@ def denied(question: Question, unit: Candidate) -> str | None:
 
 
 def polarity_opener(question: Question, unit: Candidate, language: str) -> str | None:
-    """"Tidak. <clause>" from a unit that is not the best one: a stricter test of what its prohibition governs."""
-    if question.asks != "yesno" or question.language != "id":
+    """"Tidak. <clause>" from a unit that is not the best one: a list whose item names the asked case (for a
+    question ``_reads`` can read, English through the glossary), or a stricter test of what its prohibition
+    governs (Indonesian only: word overlap across languages measures nothing)."""
+    if question.asks != "yesno":
         return None
     if said := excluded(question, unit) or denied(question, unit):
         return said
     if unit.items and (said := affirmed(question, unit)):
         return said
+    if question.language != "id":
+        return None
     text = tidy(unit.text if not unit.items else unit.text.split(unit.items[0])[0])
     prohibits = any(_governs(question, text, m, SECOND_UNIT_SHARE) for m in PROHIBIT.finditer(text))
     if not prohibits or quantity_differs(question.text, text):

@@ -2,6 +2,8 @@
 without a modal, and a list whose item is what is asked (answering/extractive/yesno.py)."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from answering.extractive.synthesis import synthesise
@@ -120,3 +122,24 @@ def test_a_permission_for_the_complement_of_what_is_asked_says_no_yes():
     # Asked about the contract it names, the same clause says yes.
     same = synthesise("Bolehkah perjanjian kerja waktu tidak tertentu mensyaratkan masa percobaan?", [PERMANENT_TRIAL])
     assert same.claims[0].text.startswith("Ya. Perjanjian kerja untuk waktu tidak tertentu dapat mensyaratkan")
+
+
+PROTECTION = passage("Perlindungan bagi pekerja/buruh perempuan hamil dalam hubungan kerja tidak mengurangi hak "
+                      "pengusaha atas pemutusan hubungan kerja karena kesalahan berat pekerja/buruh.")
+DISMISSAL = passage("(1) Pengusaha dilarang melakukan pemutusan hubungan kerja dengan alasan:\n"
+                    "a. pekerja/buruh berhalangan masuk kerja karena sakit menurut keterangan dokter;\n"
+                    "b. pekerja/buruh menjalankan ibadah yang diperintahkan agamanya;\n"
+                    "c. pekerja/buruh perempuan hamil, melahirkan, gugur kandungan, atau menyusui bayinya.")
+DISMISSAL = dataclasses.replace(DISMISSAL, document_id=PROTECTION.document_id)     # one law's two articles
+
+
+@pytest.mark.django_db
+def test_an_english_question_is_answered_no_by_a_kept_list_whose_item_names_the_case():
+    # The lead unit (a protection that keeps the employer's right) says no yes or no; the dismissal list's item names the pregnancy, and
+    # the glossary reads "fire", "employer", "pregnant" as the law's "pemutusan hubungan kerja", "pengusaha", "hamil".
+    from retrieval.facade.language import glossary_expansions
+
+    draft = synthesise("Can my employer fire me because I got pregnant?", [PROTECTION, DISMISSAL],
+                       expansions=glossary_expansions)
+    assert draft.claims[0].text == ("No. Pengusaha dilarang melakukan pemutusan hubungan kerja dengan alasan: "
+                                    "pekerja/buruh perempuan hamil, melahirkan, gugur kandungan, atau menyusui bayinya.")
