@@ -113,3 +113,25 @@ def test_inside_a_prohibitions_age_bound_is_a_no():
     assert draft.claims[0].text.startswith("Tidak.") and "kurang dari 18 tahun dilarang" in draft.claims[0].text
     older = synthesise("Pekerja perempuan umur 19 tahun boleh kerja shift malam jam 23.00 sampai 07.00?", [night])
     assert not older.claims[0].text.startswith(("Ya.", "Tidak."))     # the ban says nothing about 19
+
+
+@pytest.mark.parametrize("text,penal", [
+    ("Setiap Orang yang dengan sengaja membuka lahan dengan cara membakar dipidana dengan pidana penjara paling lama "
+     "10 (sepuluh) tahun.", True),
+    ("Pelanggaran terhadap ketentuan Pasal 5 diancam pidana kurungan paling lama 6 (enam) bulan.", True),
+    # A candidate's requirement that names a sentence punishes no one.
+    ("Calon Kepala Desa wajib memenuhi persyaratan: a. berusia paling rendah 25 (dua puluh lima) tahun; b. tidak "
+     "pernah dijatuhi pidana penjara karena melakukan tindak pidana yang diancam dengan pidana penjara paling singkat "
+     "5 (lima) tahun.", False),
+])
+def test_only_a_provision_that_punishes_is_penal_for_a_question_that_asks_no_sanction(text, penal):
+    from answering.extractive.question import read_question
+    from answering.extractive.ranker import unit_features
+
+    question = read_question("Syarat calon kepala desa berusia paling rendah berapa tahun?")
+    features = unit_features(question, text, passage(text, TITLE, "Peraturan Contoh Nomor 3 Tahun 2025 Pasal 9"), 0, 0,
+                             "sentence", overlap=0.5, closing=False, semantic=None, passage_semantic=None)
+    assert features["penal_unasked"] == (1.0 if penal else 0.0)
+    asked = read_question("Apa sanksi pidana bagi yang membakar lahan?")
+    assert unit_features(asked, text, passage(text, TITLE, None), 0, 0, "sentence", overlap=0.5, closing=False,
+                         semantic=None, passage_semantic=None)["penal_unasked"] == 0.0
