@@ -195,7 +195,10 @@ def polarity_opener(question: Question, unit: Candidate, language: str) -> str |
     if question.language != "id":
         return None
     text = tidy(unit.text if not unit.items else unit.text.split(unit.items[0])[0])
-    prohibits = any(_governs(question, text, m, SECOND_UNIT_SHARE) for m in PROHIBIT.finditer(text))
+    # "… wajib tetap masuk kerja?" is answered no by a clause that exempts ("… tidak wajib bekerja pada hari pertama
+    # …") as by one that prohibits.
+    denying = [*PROHIBIT.finditer(text), *(EXEMPT.finditer(text) if OBLIGE.search(question.text) else ())]
+    prohibits = any(_governs(question, text, m, SECOND_UNIT_SHARE) for m in denying)
     if not prohibits or quantity_differs(question.text, text):
         return None
     return f"{NO[language]} {short(text)}"

@@ -143,3 +143,24 @@ def test_an_english_question_is_answered_no_by_a_kept_list_whose_item_names_the_
                        expansions=glossary_expansions)
     assert draft.claims[0].text == ("No. Pengusaha dilarang melakukan pemutusan hubungan kerja dengan alasan: "
                                     "pekerja/buruh perempuan hamil, melahirkan, gugur kandungan, atau menyusui bayinya.")
+
+
+WAGES_PAID = passage("(2) Ketentuan sebagaimana dimaksud pada ayat (1) tidak berlaku, dan pengusaha wajib membayar upah "
+                     "apabila:\na. pekerja/buruh sakit sehingga tidak dapat melakukan pekerjaan;\nb. pekerja/buruh "
+                     "perempuan yang sakit pada hari pertama dan kedua masa haidnya sehingga tidak dapat melakukan "
+                     "pekerjaan; dan\nc. pekerja/buruh melaksanakan hak istirahat.")
+MENSTRUAL_LEAVE = dataclasses.replace(
+    passage("(1) Pekerja/buruh perempuan yang dalam masa haid merasakan sakit dan memberitahukan kepada pengusaha, "
+            "tidak wajib bekerja pada hari pertama dan kedua pada waktu haid."),
+    document_id=WAGES_PAID.document_id)
+
+
+def test_an_obligation_asked_is_answered_no_by_a_kept_clause_that_exempts_from_it():
+    # The lead (a wage list) says nothing on the duty; the next kept unit's "tidak wajib bekerja" does.
+    draft = synthesise("Pekerja perempuan yang lagi haid dan sakit wajib tetap masuk kerja di hari pertama?",
+                       [WAGES_PAID, MENSTRUAL_LEAVE])
+    assert draft.claims[0].text.startswith("Tidak. Pekerja/buruh perempuan yang dalam masa haid merasakan sakit")
+    # Asked whether it is allowed (not whether it is a duty), the exemption decides nothing.
+    asked = synthesise("Pekerja perempuan yang lagi haid dan sakit boleh tetap masuk kerja di hari pertama?",
+                       [WAGES_PAID, MENSTRUAL_LEAVE])
+    assert not asked.claims or not asked.claims[0].text.startswith("Tidak.")
