@@ -40,8 +40,8 @@ LEXICAL = frozenset({"overlap"})
 # A penal provision punishes ("… dipidana dengan pidana penjara …", "… diancam pidana kurungan …", "dikenai sanksi
 # pidana"); a requirement that names a sentence ("tidak pernah dijatuhi pidana penjara … tindak pidana yang diancam
 # dengan pidana penjara paling singkat 5 tahun", a village head candidate's list) punishes no one.
-PENAL = re.compile(r"\bdipidana\b|(?<!yang )\bdiancam\s+(?:dengan\s+)?pidana\b|\b(?:dikenai|dikenakan)\s+sanksi\s+pidana\b",
-                   re.I)
+PENAL = re.compile(r"\bdipidana\b|(?<!yang )\bdiancam\s+(?:dengan\s+)?pidana\b|"
+                   r"\b(?:dikenai|dikenakan)\s+sanksi\s+pidana\b", re.I)
 ASKS_SANCTION = re.compile(r"\b(?:sanksi|pidana|dipidana|denda|hukuman|dihukum|penjara|kurungan|ancaman|penalt\w*|"
                            r"fine[sd]?|punish\w*|prison|jail)\b", re.I)
 ASKS_EXPLANATION = re.compile(r"\b(?:penjelasan|dijelaskan|explanat\w*|elucidat\w*)\b", re.I)

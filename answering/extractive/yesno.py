@@ -184,8 +184,8 @@ def denied(question: Question, unit: Candidate) -> str | None:
 
 def polarity_opener(question: Question, unit: Candidate, language: str) -> str | None:
     """"Tidak. <clause>" from a unit that is not the best one: a list whose item names the asked case (for a
-    question ``_reads`` can read, English through the glossary), or a stricter test of what its prohibition
-    governs (Indonesian only: word overlap across languages measures nothing)."""
+    question ``_reads`` can read, English through the glossary), or a stricter test of what its prohibition (or,
+    for a duty asked, its exemption) governs (Indonesian only: word overlap across languages measures nothing)."""
     if question.asks != "yesno":
         return None
     if said := excluded(question, unit) or denied(question, unit):

@@ -135,8 +135,9 @@ DISMISSAL = dataclasses.replace(DISMISSAL, document_id=PROTECTION.document_id)  
 
 @pytest.mark.django_db
 def test_an_english_question_is_answered_no_by_a_kept_list_whose_item_names_the_case():
-    # The lead unit (a protection that keeps the employer's right) says no yes or no; the dismissal list's item names the pregnancy, and
-    # the glossary reads "fire", "employer", "pregnant" as the law's "pemutusan hubungan kerja", "pengusaha", "hamil".
+    # The lead unit (a protection that keeps the employer's right) says neither yes nor no; the dismissal list's
+    # item names the pregnancy, and the glossary reads "fire", "employer", "pregnant" as the law's "pemutusan
+    # hubungan kerja", "pengusaha", "hamil".
     from retrieval.facade.language import glossary_expansions
 
     draft = synthesise("Can my employer fire me because I got pregnant?", [PROTECTION, DISMISSAL],
