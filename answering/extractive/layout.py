@@ -51,40 +51,46 @@ def _second_ask_opener(question: Question, chosen: Sequence[tuple[Candidate, dic
     return None
 
 
+def opener_of(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str,
+              rank_items: ItemRanker | None = None) -> tuple[str | None, dict]:
+    """The opening sentence for what the question asks and the labels it cites (None when the units lead)."""
+    # The opener comes from the unit the ranker rates best, wherever reading order puts it.
+    lead, lead_labels = max(chosen, key=lambda pair: fit_to_lead(question, pair[0].text, pair[0].score))
+    ranged = range_opener(question, [c for c, _ in chosen], language)
+    if ranged is not None:
+        opener, unit = ranged
+        return opener, next(labels for c, labels in chosen if c is unit)
+    opener = opening_sentence(question, lead, language, rank_items)
+    said = None
+    if opener is None and question.yes_no:
+        # The lead unit's modal governs nothing asked: the next kept unit whose modal clearly does says it.
+        said = next(((text, labels) for c, labels in _by_fit(question, chosen) if c is not lead
+                     and (text := polarity_opener(question, c, language))), None)
+    elif question.asks in FIGURE_ASKS and not (opener and states_figure(question, opener)):
+        # The lead unit states no figure of the kind asked: the next kept unit that does opens.
+        said = next(((text, labels) for c, labels in _by_fit(question, chosen) if c is not lead
+                     and (text := opening_sentence(question, c, language, rank_items))
+                     and states_figure(question, text)), None)
+    elif opener is None and question.asks in ("person", "date"):
+        # The lead unit names no office, person or date ("… oleh pemerintah sesuai dengan skala bencana"): the
+        # next kept unit of its passage that does opens ("… skala provinsi dilakukan oleh gubernur …"); a
+        # definition ("Dewan … adalah unsur …") says what something is, not who acts or when.
+        said = next(((text, labels) for c, labels in _by_fit(question, chosen) if c is not lead
+                     and c.passage.chunk_id == lead.passage.chunk_id and not _DEFINES.search(c.text)
+                     and (text := opening_sentence(question, c, language, rank_items))), None)
+    if said:
+        return said
+    if opener is None and (said := _second_ask_opener(question, chosen, language, rank_items)):
+        return said
+    return opener, lead_labels
+
+
 def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str,
             rank_items: ItemRanker | None = None) -> tuple[Claim, ...]:
     """The claims in reading order: the opener (when the question asks for one), then the quoted units;
     ``rank_items`` (texts -> cosines with the question) picks the list item a figure opener states."""
-    # The opener comes from the unit the ranker rates best, wherever reading order puts it.
-    lead, lead_labels = max(chosen, key=lambda pair: fit_to_lead(question, pair[0].text, pair[0].score))
     claims: list[Claim] = []
-    ranged = range_opener(question, [c for c, _ in chosen], language)
-    if ranged is not None:
-        opener, unit = ranged
-        lead_labels = next(labels for c, labels in chosen if c is unit)
-    else:
-        opener = opening_sentence(question, lead, language, rank_items)
-        said = None
-        if opener is None and question.yes_no:
-            # The lead unit's modal governs nothing asked: the next kept unit whose modal clearly does says it.
-            said = next(((text, labels) for c, labels in _by_fit(question, chosen) if c is not lead
-                         and (text := polarity_opener(question, c, language))), None)
-        elif question.asks in FIGURE_ASKS and not (opener and states_figure(question, opener)):
-            # The lead unit states no figure of the kind asked: the next kept unit that does opens.
-            said = next(((text, labels) for c, labels in _by_fit(question, chosen) if c is not lead
-                         and (text := opening_sentence(question, c, language, rank_items))
-                         and states_figure(question, text)), None)
-        elif opener is None and question.asks in ("person", "date"):
-            # The lead unit names no office, person or date ("… oleh pemerintah sesuai dengan skala bencana"): the
-            # next kept unit of its passage that does opens ("… skala provinsi dilakukan oleh gubernur …"); a
-            # definition ("Dewan … adalah unsur …") says what something is, not who acts or when.
-            said = next(((text, labels) for c, labels in _by_fit(question, chosen) if c is not lead
-                         and c.passage.chunk_id == lead.passage.chunk_id and not _DEFINES.search(c.text)
-                         and (text := opening_sentence(question, c, language, rank_items))), None)
-        if said:
-            opener, lead_labels = said
-        elif opener is None and (said := _second_ask_opener(question, chosen, language, rank_items)):
-            opener, lead_labels = said
+    opener, lead_labels = opener_of(question, chosen, language, rank_items)
     if opener:
         claims.append(Claim(text=opener, citation_keys=tuple(lead_labels.values())))
     headed: set = set()

@@ -12,11 +12,12 @@ from typing import Callable, Sequence
 from answering.extractive.answerability import assess
 from answering.extractive.candidates import Candidate, candidates, with_semantic
 from answering.extractive.decision import answerable, frozen_params
-from answering.extractive.layout import compose
+from answering.extractive.layout import compose, opener_of
 from answering.extractive.question import Question, detect_language, read_question, second_ask
 from answering.extractive.ranker import NORMATIVE, fit_to_lead
 from answering.extractive.semantic import SemanticScorer
 from answering.extractive.units import ASKED_LIST_CHARS
+from answering.extractive.yesno import polarity_opener
 from answering.extractive.signals import CARRIED_ORIGINS, TOOL_ORIGINS, answer_signals
 from answering.extractive.status import cites_named
 from answering.types import LEGAL_RELATION_ORIGIN, AnswerDraft, Claim, Passage
@@ -128,6 +129,26 @@ def _cover_second_ask(question: Question, passages: Sequence[Passage], ranked: l
         chosen.append((unit, {unit.passage.document_id: unit.passage.label}))
 
 
+def _keep_deciding(question: Question, near: list[Candidate], chosen: list[tuple[Candidate, dict]], home) -> None:
+    """A yes/no question is answered by the unit that says yes or no: when no kept unit says it and a unit near the
+    best, of the answer's instrument (another copy of it too: the same title), left out for length or copy, does
+    (``polarity_opener``), it joins the best unit in place of the kept units after it that no longer fit."""
+    if not question.yes_no or not chosen or opener_of(question, chosen, question.language)[0] is not None:
+        return
+    taken = {id(c) for c, _ in chosen}
+    title = chosen[0][0].passage.document_title.casefold()
+    deciding = next((c for c in near if id(c) not in taken and (home is None or c.passage.document_id == home
+                                                                or c.passage.document_title.casefold() == title)
+                     and polarity_opener(question, c, question.language)), None)
+    if deciding is None or not _fits(question, len(chosen[0][0].text), deciding.text):
+        return
+    kept = [chosen[0], (deciding, {deciding.passage.document_id: deciding.passage.label})]
+    for pair in chosen[1:]:
+        if len(kept) < _limit(question) and _fits(question, sum(len(c.text) for c, _ in kept), pair[0].text):
+            kept.append(pair)
+    chosen[:] = kept
+
+
 def _deciding_first(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     """Whether a named instrument still holds is the clause's to say that revokes or amends it (legal_status.py
     reads it), not the instrument's own "mulai berlaku" article: for a status question, that clause's units lead."""
@@ -169,6 +190,7 @@ def select(question: Question, ranked: list[Candidate]) -> list[tuple[Candidate,
             chosen.append((candidate, {candidate.passage.document_id: candidate.passage.label}))
             total += len(candidate.text)
     _complete_focus(question, ranked, chosen)
+    _keep_deciding(question, near, chosen, home)
     lead: dict[int, tuple[bool, float]] = {}
     for candidate, _ in chosen:
         fit = fit_to_lead(question, candidate.text, candidate.score)

@@ -3,10 +3,14 @@ without a modal, and a list whose item is what is asked (answering/extractive/ye
 from __future__ import annotations
 
 import dataclasses
+import uuid
 
 import pytest
 
-from answering.extractive.synthesis import synthesise
+from answering.extractive.candidates import candidates
+from answering.extractive.layout import compose
+from answering.extractive.question import read_question
+from answering.extractive.synthesis import select, synthesise
 from tests.answering.test_embedded_opener import passage
 
 APPRENTICE = passage("(1) Ketentuan sebagaimana dimaksud dalam Pasal 20 dapat dikecualikan bagi peserta yang berumur "
@@ -165,3 +169,35 @@ def test_an_obligation_asked_is_answered_no_by_a_kept_clause_that_exempts_from_i
     asked = synthesise("Pekerja perempuan yang lagi haid dan sakit boleh tetap masuk kerja di hari pertama?",
                        [WAGES_PAID, MENSTRUAL_LEAVE])
     assert not asked.claims or not asked.claims[0].text.startswith("Tidak.")
+
+
+NIGHT_WORK = passage("(1) Pengusaha dilarang mempekerjakan pekerja/buruh perempuan hamil yang menurut keterangan dokter "
+                     "berbahaya bagi kesehatan kandungannya apabila bekerja antara pukul 23.00 s.d. pukul 07.00.\n"
+                     + "\n".join(f"({n}) Pengusaha yang mempekerjakan pekerja/buruh perempuan pada malam hari wajib "
+                                 f"memenuhi ketentuan keselamatan kerja angka {n} yang diatur dalam peraturan ini dengan "
+                                 f"pemeriksaan kesehatan berkala setiap bulan." for n in range(2, 8)),
+                     title="Undang-Undang Contoh Nomor 3 Tahun 2003 tentang Ketenagakerjaan")
+
+
+@pytest.mark.django_db
+def test_the_unit_that_says_no_displaces_filler_and_may_come_from_the_instruments_other_copy():
+    # The model rates the night-work ayat best (as e5 does on the real law); they say nothing on dismissal and fill
+    # the answer's length. The dismissal list, in a second copy of the same law (same title, another document),
+    # says no: it takes the place of the filler, and the answer opens with it.
+    from retrieval.facade.language import glossary_expansions
+
+    copy = dataclasses.replace(DISMISSAL, document_id=uuid.uuid4(), document_title=NIGHT_WORK.document_title)
+    question = read_question("Can my employer fire me because I got pregnant?", expansions=glossary_expansions)
+    ranked = candidates(question, [NIGHT_WORK, copy], None)
+    # Scores as the semantic ranker gave them: the night-work ayat first, the list within the keep margin.
+    ranked = sorted((dataclasses.replace(c, score=-0.5 if c.passage is copy else -0.1 * c.position) for c in ranked),
+                    key=lambda c: -c.score)
+    chosen = select(question, ranked)
+    assert any(c.passage is copy for c, _ in chosen)
+    assert compose(question, chosen, "en")[0].text == (
+        "No. Pengusaha dilarang melakukan pemutusan hubungan kerja dengan alasan: pekerja/buruh perempuan hamil, "
+        "melahirkan, gugur kandungan, atau menyusui bayinya.")
+    # Another instrument's list (another title) is not this focused answer's to quote.
+    other = dataclasses.replace(copy, document_title="Peraturan Lain Nomor 1 Tahun 2020")
+    ranked = [dataclasses.replace(c, passage=other) if c.passage is copy else c for c in ranked]
+    assert not any(c.passage is other for c, _ in select(question, ranked))
