@@ -40,6 +40,7 @@ GRID: dict[str, tuple] = {
     "feedback_weight": (0.0, 0.5, 1.0, 2.0),
     "semantic_centering": (False, True),
     "semantic_rewrite": (False, True),
+    "semantic_formal": (False, True),
     "semantic_candidate_limit": (30, 50, 100),
     "lexical_candidate_limit": (30, 50, 100),
     "within_document_rerank": (True, False),

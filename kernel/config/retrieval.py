@@ -33,6 +33,8 @@ class RetrievalSettings:
     document_candidate_limit: AtLeast0 = FITTED["document_candidate_limit"]
     semantic_centering: bool = FITTED.get("semantic_centering", False)   # search/semantic.py
     semantic_rewrite: bool = FITTED.get("semantic_rewrite", False)       # embed the glossary rewrite too (hybrid.py)
+    # Embed an Indonesian question in the law's register: its colloquial words in their formal forms (hybrid.py).
+    semantic_formal: bool = FITTED.get("semantic_formal", False)
     feedback_weight: float = FITTED["feedback_weight"]        # Rocchio on the semantic leg (search/feedback.py)
     common_term_share: float = 0.05
     statement_timeout_ms: AtLeast1 = 5000

@@ -3,11 +3,13 @@
 Everyday Indonesian (the Jakarta register most citizens write in) builds verbs with a bare nasal prefix and the
 suffix *-in* where the law writes *meN-…-i/-kan*, opens a closed final syllable's vowel to *e* ("dapet",
 "tanggep"), says a final diphthong as one vowel ("sampe", "kalo") and drops an h between vowels ("taun", "liat"). The glossary lists fixed colloquial words ("yg", "brp", "gimana"); this reads the
-productive ones by morphology, so a verb no list holds still meets the passage that uses its formal form.
+productive ones by morphology, so a verb no list holds still meets the passage that uses its formal form; for the
+sentence the semantic leg embeds, the Colloquial Indonesian Lexicon (Salsabila et al. 2018, 4,331 chat spellings
+and abbreviations, shipped in ``indoNLP``) reads the fixed ones no glossary row holds ("tgl", "kpn", "sblm").
 ``formal_forms`` gives the candidate formal words of one word (none for a word that shows no colloquial form);
 each candidate is a guess that only counts where the corpus or the cited passage actually has it:
 ``formal_terms`` puts, in the lexical leg's query, the first form the corpus uses in place of a colloquial word
-it never uses.
+it never uses; ``formal_wording`` does the same in place, for the sentence the semantic leg embeds.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import time
 
 from django.conf import settings
 from django.db import connection
+from indoNLP.preprocessing.slang_data import SLANG_DATA
 
 from retrieval.search.lexeme_stats import common_lexemes, word_lexemes
 
@@ -112,14 +115,33 @@ def forget_present_words() -> None:
         _present_cache.clear()
 
 
-def formal_terms(terms: list[str]) -> list[str]:
+def formal_terms(terms: list[str], forms_of=formal_forms) -> list[str]:
     """The lexical leg's terms with each colloquial word the corpus never uses replaced by the first of its formal
-    forms the corpus does use ("nanggepin" -> "menanggap"); every other term as it was. Which words the corpus
-    uses is read over every passage, not the caller's: it only chooses the words searched, and what a search
-    returns is filtered by access as always."""
-    forms = {term: formal_forms(term) for term in terms}
+    forms (``forms_of``) the corpus does use ("nanggepin" -> "menanggap"); every other term as it was. Which words
+    the corpus uses is read over every passage, not the caller's: it only chooses the words searched, and what a
+    search returns is filtered by access as always."""
+    forms = {term: forms_of(term) for term in terms}
     if not any(forms.values()):
         return terms
     present = _present([*terms, *(f for fs in forms.values() for f in fs)])
     return [term if term in present or not forms[term] else next((f for f in forms[term] if f in present), term)
             for term in terms]
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _wording_forms(word: str) -> tuple[str, ...]:
+    """The lexicon's formal word ("tgl": tanggal, "kpn": kapan) first, then the morphology's."""
+    listed = SLANG_DATA.get(word)
+    return (listed, *formal_forms(word)) if listed and listed != word else formal_forms(word)
+
+
+def formal_wording(text: str) -> str:
+    """``text`` with each colloquial word the corpus never uses in the formal form it does use, in place, the other
+    words as written: the sentence a model reads in the law's register ("mulai tgl brp sampe" -> "mulai tanggal
+    berapa sampai"). The lexicon's forms count here only, for the sentence embedded (in the lexical query and the
+    answer check they changed nothing or published wrongly: docs/retrieval.md, session 23)."""
+    words = list(dict.fromkeys(word.lower() for word in _WORD.findall(text)))
+    formal = {word: form for word, form in zip(words, formal_terms(words, _wording_forms)) if form != word}
+    return _WORD.sub(lambda match: formal.get(match.group(0).lower(), match.group(0)), text)

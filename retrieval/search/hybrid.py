@@ -21,6 +21,7 @@ from retrieval.citations import citation_for
 from retrieval.embedders import get_embedder
 from retrieval.models import Chunk
 from retrieval.rerankers import get_reranker
+from retrieval.search.colloquial import formal_wording
 from retrieval.search.documents import document_leg
 from retrieval.search.feedback import feedback_vector
 from retrieval.search.focus import Anchors, focus_anchors, focus_ranking
@@ -123,9 +124,15 @@ def _load_chunks(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Chunk]:
     return {chunk.id: chunk for chunk in chunks}
 
 
-def _query_vector(query: str, rewrite: Rewrite, embedder, embed_query, *, blend: bool):
+def _query_vector(query: str, rewrite: Rewrite, embedder, embed_query, *, blend: bool, formal: bool):
     """The question's vector; with ``blend`` the mean of it and its glossary rewrite's (the formal wording of a
-    colloquial or English question: semantic R@5 of colloquial questions 0.86 -> 1.00 on the training part)."""
+    colloquial or English question: semantic R@5 of colloquial questions 0.86 -> 1.00 on the training part). With
+    ``formal``, an Indonesian question is embedded as its formal wording ("tgl brp" -> "tanggal berapa",
+    "nanggepin" -> "menanggapi"; colloquial.py), lower-cased, so a chat question and its formal twin read alike
+    whatever their casing ("UMP aceh", "UMP Aceh"). Chosen by the fit on the training part (MRR@10 0.875 -> 0.889;
+    docs/retrieval.md, session 30)."""
+    if formal and not rewrite.english:
+        query = formal_wording(query).lower()
     texts = [query, rewrite.lexical] if blend else [query]
     vectors = [embed_query(text) for text in texts] if embed_query is not None else embedder.embed_queries(texts)
     if not blend:
@@ -190,7 +197,8 @@ def chunk_search(
         started = time.perf_counter()
         embedder = get_embedder()
         vector = _query_vector(query, rewrite, embedder, embed_query,
-                               blend=mode == "hybrid" and config.semantic_rewrite and rewrite.lexical != query)
+                               blend=mode == "hybrid" and config.semantic_rewrite and rewrite.lexical != query,
+                               formal=config.semantic_formal)
         timings["embed"] = (time.perf_counter() - started) * 1000
         limit = top_k if mode == "semantic" else max(config.semantic_candidate_limit, top_k)
         started = time.perf_counter()

@@ -7,6 +7,7 @@ import pytest
 from django.db import connections, transaction
 
 from kernel.principal import Principal
+from retrieval.embedders import get_embedder
 from retrieval.search import chunk_search, hybrid, reciprocal_rank_fusion
 from tests.factories import make_document
 
@@ -104,3 +105,36 @@ def test_an_english_questions_lexical_leg_has_its_own_fitted_weight():
         # and with a heavy weight the lexical leg's first passage leads it.
         assert ids("hybrid", english)[0] == ids("lexical", english)[0]
     assert ids("lexical", english)[0] != semantic_only[0]
+
+
+@pytest.mark.django_db
+def test_the_semantic_leg_embeds_an_indonesian_question_in_the_laws_register():
+    # Given a corpus that writes "tanggal", "sampai" and "berapa", never the chat's "tgl", "sampe", "brp".
+    make_document(chunks=["Tahun anggaran meliputi masa satu tahun mulai dari tanggal 1 Januari sampai dengan "
+                          "tanggal 31 Desember.", "Berapa pun jumlahnya, APBN ditetapkan setiap tahun."])
+    embedded: list[str] = []
+
+    def embed_query(text):
+        embedded.append(text)
+        return get_embedder().embed_queries([text])[0]
+
+    colloquial, english = "tahun anggaran APBN mulai tgl brp sampe tgl brp?", "When does the fiscal year begin?"
+    with _fused_with(semantic_formal=True):
+        chunk_search(colloquial, mode="hybrid", top_k=2, principal=ADMIN, embed_query=embed_query)
+        chunk_search(english, mode="hybrid", top_k=2, principal=ADMIN, embed_query=embed_query)
+    # Then the colloquial words are read as the corpus writes them, the others as asked (lower-cased), and an
+    # English question is embedded as it is.
+    assert embedded == ["tahun anggaran apbn mulai tanggal berapa sampai tanggal berapa?", english]
+    with _fused_with(semantic_formal=False):
+        chunk_search(colloquial, mode="hybrid", top_k=2, principal=ADMIN, embed_query=embed_query)
+    assert embedded[-1] == colloquial
+
+
+@pytest.mark.django_db
+def test_the_formal_wording_replaces_only_words_the_corpus_never_uses():
+    from retrieval.search.colloquial import formal_wording
+
+    make_document(chunks=["Pencemaran tanah diawasi setiap bulan oleh dinas. Warga dapat minta salinan laporan."])
+    # "bln" (never used) is the lexicon's "bulan" (used); "minta" is used, so it stays though the lexicon lists it
+    # ("meminta"); "ditanggepin" is never used and neither are its forms, so it stays as written.
+    assert formal_wording("Minta laporan dinas tiap bln ditanggepin?") == "Minta laporan dinas tiap bulan ditanggepin?"
