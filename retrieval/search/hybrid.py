@@ -25,7 +25,7 @@ from retrieval.search.colloquial import formal_wording
 from retrieval.search.documents import document_leg
 from retrieval.search.feedback import feedback_vector
 from retrieval.search.focus import Anchors, focus_anchors, focus_ranking
-from retrieval.search.glossary import Rewrite, rewrite_query
+from retrieval.search.glossary import Rewrite, looks_english, rewrite_query
 from retrieval.search.lexical import LexicalResult, chunk_search_lexical
 from retrieval.search.semantic import UNSCOPED, chunk_search_semantic, scoped_scan
 from retrieval.search.telemetry import traced_search
@@ -124,6 +124,12 @@ def _load_chunks(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Chunk]:
     return {chunk.id: chunk for chunk in chunks}
 
 
+def semantic_text(query: str, *, formal: bool) -> str:
+    """What the semantic leg embeds for ``query`` (``_query_vector``): read for English on its own, since a search
+    without the glossary's rewrite (semantic mode, stages off) has no reading of it."""
+    return formal_wording(query).lower() if formal and not looks_english(query) else query
+
+
 def _query_vector(query: str, rewrite: Rewrite, embedder, embed_query, *, blend: bool, formal: bool):
     """The question's vector; with ``blend`` the mean of it and its glossary rewrite's (the formal wording of a
     colloquial or English question: semantic R@5 of colloquial questions 0.86 -> 1.00 on the training part). With
@@ -131,8 +137,7 @@ def _query_vector(query: str, rewrite: Rewrite, embedder, embed_query, *, blend:
     "nanggepin" -> "menanggapi"; colloquial.py), lower-cased, so a chat question and its formal twin read alike
     whatever their casing ("UMP aceh", "UMP Aceh"). Chosen by the fit on the training part (MRR@10 0.875 -> 0.889;
     docs/retrieval.md, session 30)."""
-    if formal and not rewrite.english:
-        query = formal_wording(query).lower()
+    query = semantic_text(query, formal=formal)
     texts = [query, rewrite.lexical] if blend else [query]
     vectors = [embed_query(text) for text in texts] if embed_query is not None else embedder.embed_queries(texts)
     if not blend:

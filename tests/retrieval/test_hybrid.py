@@ -138,3 +138,21 @@ def test_the_formal_wording_replaces_only_words_the_corpus_never_uses():
     # "bln" (never used) is the lexicon's "bulan" (used); "minta" is used, so it stays though the lexicon lists it
     # ("meminta"); "ditanggepin" is never used and neither are its forms, so it stays as written.
     assert formal_wording("Minta laporan dinas tiap bln ditanggepin?") == "Minta laporan dinas tiap bulan ditanggepin?"
+
+
+@pytest.mark.django_db
+def test_an_english_question_is_embedded_as_asked_in_every_mode():
+    make_document(chunks=["Zakat dibayarkan kepada Baitul Mal setiap tahun."])
+    embedded: list[str] = []
+
+    def embed_query(text):
+        embedded.append(text)
+        return get_embedder().embed_queries([text])[0]
+
+    english = "In Aceh, can zakat be deducted from income tax owed?"
+    with _fused_with(semantic_formal=True):
+        for mode in ("semantic", "hybrid"):
+            chunk_search(english, mode=mode, top_k=1, principal=ADMIN, embed_query=embed_query)
+        with _fused_with(semantic_formal=True, query_understanding=False):
+            chunk_search(english, mode="hybrid", top_k=1, principal=ADMIN, embed_query=embed_query)
+    assert embedded == [english] * 3
