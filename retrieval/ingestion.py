@@ -25,6 +25,7 @@ from retrieval.formats import handler_for
 from retrieval.models import Document
 from retrieval.versions import content_hash, document_version_reuse, document_version_store
 from retrieval.relations.services import relations_record
+from retrieval.search.acronyms import document_acronyms
 from retrieval.search.semantic import vector_literal
 from kernel.isolation import ParseBoundExceeded
 from retrieval.parsing.chunking import is_junk
@@ -103,10 +104,11 @@ def _insert_chunks(document_id: uuid.UUID, title: str, parsed: ParsedDocument, v
         cursor.executemany(_INSERT_CHUNK, list(_chunk_rows(document_id, title, parsed, vectors, model)))
 
 
-def _parsed_fields(parsed: ParsedDocument) -> dict:
-    """Document columns that come from parsing: the identity card and counts."""
+def _parsed_fields(parsed: ParsedDocument, text: str) -> dict:
+    """Document columns that come from parsing: the identity card, the acronyms its phrases spell, and counts."""
     identity = parsed.identity
     return {
+        "acronyms": document_acronyms(text, parsed.title),
         "instrument_type": identity.instrument_type,
         "number": identity.number,
         "year": identity.year,
@@ -193,7 +195,7 @@ def document_ingest_bytes(
             source_key=source_key, digest=digest, filename=filename, title=title, options=options, fill=fill,
             fields={"source_format": extracted.format, "text": extracted.text,
                     "page_starts": list(extracted.page_starts), "extraction": extracted.extraction,
-                    "ocr_pages": [list(page) for page in extracted.ocr_pages], **_parsed_fields(parsed)})
+                    "ocr_pages": [list(page) for page in extracted.ocr_pages], **_parsed_fields(parsed, extracted.text)})
     if stored.unchanged:
         # Another worker stored the same bytes while we were embedding.
         return outcome("unchanged", document_id=stored.document_id, chunk_count=stored.chunk_count)
@@ -239,7 +241,7 @@ def document_reindex(*, document: Document, embedder: Embedder | None = None) ->
             return outcome("failed", reason="document was deleted")
         locked.chunks.all().delete()
         _insert_chunks(locked.id, locked.title, parsed, vectors, embedder.model_name)
-        Document.objects.filter(pk=locked.pk).update(**_parsed_fields(parsed), text=text, updated_at=timezone.now())
+        Document.objects.filter(pk=locked.pk).update(**_parsed_fields(parsed, text), text=text, updated_at=timezone.now())
     return outcome("replaced", chunk_count=len(parsed.chunks))
 
 

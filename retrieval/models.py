@@ -69,6 +69,9 @@ class Document(models.Model):
     # ocr_pages holds [page, mean word confidence 0-100] for each page read by OCR.
     extraction = models.CharField(max_length=8, default="text", blank=True)
     ocr_pages = models.JSONField(default=list, blank=True)
+    # The capitalised phrases of its text by their initials, {"BPD": ["Badan Permusyawaratan Desa", 85]}: an
+    # acronym a question uses and no passage writes is read through them (search/acronyms.py).
+    acronyms = models.JSONField(default=dict, blank=True)
     chunk_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -80,6 +83,7 @@ class Document(models.Model):
             models.Index(fields=["status", "collection"]),
             models.Index(fields=["source_key", "content_hash"]),
             models.Index(fields=["instrument_type", "number", "year"]),
+            GinIndex(fields=["acronyms"], name="document_acronyms_gin"),
         ]
         constraints = [
             # At most one visible version per source.

@@ -110,6 +110,11 @@ def _present(words: list[str]) -> set[str]:
     return {w for w in words if known.get(w)}
 
 
+def present_words(words: list[str]) -> set[str]:
+    """The words (lower-cased) some passage contains."""
+    return _present(words)
+
+
 def forget_present_words() -> None:
     with _lock:
         _present_cache.clear()
@@ -123,7 +128,8 @@ def formal_terms(terms: list[str], forms_of=formal_forms) -> list[str]:
     forms = {term: forms_of(term) for term in terms}
     if not any(forms.values()):
         return terms
-    present = _present([*terms, *(f for fs in forms.values() for f in fs)])
+    # Only a word with forms can change: the others' presence is not read.
+    present = _present([*(t for t in terms if forms[t]), *(f for fs in forms.values() for f in fs)])
     return [term if term in present or not forms[term] else next((f for f in forms[term] if f in present), term)
             for term in terms]
 

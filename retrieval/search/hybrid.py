@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import os
 import threading
 import time
@@ -21,6 +22,7 @@ from retrieval.citations import citation_for
 from retrieval.embedders import get_embedder
 from retrieval.models import Chunk
 from retrieval.rerankers import get_reranker
+from retrieval.search.acronyms import acronym_phrases
 from retrieval.search.colloquial import formal_wording
 from retrieval.search.documents import document_leg
 from retrieval.search.feedback import feedback_vector
@@ -127,16 +129,16 @@ def _load_chunks(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Chunk]:
 def semantic_text(query: str, *, formal: bool) -> str:
     """What the semantic leg embeds for ``query`` (``_query_vector``): read for English on its own, since a search
     without the glossary's rewrite (semantic mode, stages off) has no reading of it."""
-    return formal_wording(query).lower() if formal and not looks_english(query) else query
+    return formal_wording(query) if formal and not looks_english(query) else query
 
 
 def _query_vector(query: str, rewrite: Rewrite, embedder, embed_query, *, blend: bool, formal: bool):
     """The question's vector; with ``blend`` the mean of it and its glossary rewrite's (the formal wording of a
     colloquial or English question: semantic R@5 of colloquial questions 0.86 -> 1.00 on the training part). With
     ``formal``, an Indonesian question is embedded as its formal wording ("tgl brp" -> "tanggal berapa",
-    "nanggepin" -> "menanggapi"; colloquial.py), lower-cased, so a chat question and its formal twin read alike
-    whatever their casing ("UMP aceh", "UMP Aceh"). Chosen by the fit on the training part (MRR@10 0.875 -> 0.889;
-    docs/retrieval.md, session 30)."""
+    "nanggepin" -> "menanggapi"; colloquial.py): the model meets the law's register, not the chat's. A question with
+    no such word is embedded as asked, so an answer embeds it once for its searches and its units alike. Chosen by
+    the fit on the training part (docs/retrieval.md, session 30)."""
     query = semantic_text(query, formal=formal)
     texts = [query, rewrite.lexical] if blend else [query]
     vectors = [embed_query(text) for text in texts] if embed_query is not None else embedder.embed_queries(texts)
@@ -179,6 +181,9 @@ def chunk_search(
     owner = None             # chunk -> document, read once by the document leg and reused by the stages
     # The glossary rewrites the lexical query (both lexical and hybrid modes).
     rewrite = rewrite_query(query) if config.query_understanding and mode != "semantic" else Rewrite(query)
+    if config.query_understanding and mode != "semantic" and (spelled := acronym_phrases(query, condition)):
+        # "BPD", never written by the corpus, is searched as the phrase its documents spell it with (acronyms.py).
+        rewrite = dataclasses.replace(rewrite, lexical=" ".join([rewrite.lexical, *spelled.values()]))
 
     lexical_limit = top_k if mode == "lexical" else max(config.lexical_candidate_limit, top_k)
     pending: Future | None = None

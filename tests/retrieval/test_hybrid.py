@@ -122,9 +122,9 @@ def test_the_semantic_leg_embeds_an_indonesian_question_in_the_laws_register():
     with _fused_with(semantic_formal=True):
         chunk_search(colloquial, mode="hybrid", top_k=2, principal=ADMIN, embed_query=embed_query)
         chunk_search(english, mode="hybrid", top_k=2, principal=ADMIN, embed_query=embed_query)
-    # Then the colloquial words are read as the corpus writes them, the others as asked (lower-cased), and an
+    # Then the colloquial words are read as the corpus writes them, the others (and their case) as asked, and an
     # English question is embedded as it is.
-    assert embedded == ["tahun anggaran apbn mulai tanggal berapa sampai tanggal berapa?", english]
+    assert embedded == ["tahun anggaran APBN mulai tanggal berapa sampai tanggal berapa?", english]
     with _fused_with(semantic_formal=False):
         chunk_search(colloquial, mode="hybrid", top_k=2, principal=ADMIN, embed_query=embed_query)
     assert embedded[-1] == colloquial
