@@ -10,6 +10,7 @@ from answering.answer.memory import memory_answer, with_memory_claims
 from answering.extractive.synthesis import synthesise
 from answering.types import AnswerDraft, Claim, Passage
 from memory.facade import RecalledMemory
+from retrieval.facade.language import glossary_expansions
 
 INVENTORY_TOOL = "corpus_inventory"
 
@@ -29,4 +30,4 @@ def deterministic_draft(context, passages: list[Passage], recalled: list[Recalle
     question, evidence = context.question, context.evidence
     return (inventory_draft(passages, language) or memory_answer(recalled, question, language) or with_memory_claims(
         synthesise(question, passages, language=language, absent_words=evidence.absent_words,
-                   expansions=evidence.expansions, semantic=evidence.semantic()), recalled, question))
+                   expansions=glossary_expansions, semantic=evidence.semantic()), recalled, question))

@@ -34,7 +34,6 @@ from retrieval.facade import Scope
 from retrieval.facade import ChunkSearchResult, QueryVectors, SearchMode
 from retrieval.facade.documents import document_facts
 from retrieval.facade.language import formal_forms
-from retrieval.facade.search import question_expansions
 from workspaces.facade import asks_for_inventory
 
 
@@ -54,7 +53,6 @@ class EvidenceGatherer:
         self._surface_legal = surface_legal
         self._arms: ArmStore[ChunkSearchResult] = ArmStore()
         self._zero_match: set[str] = set()   # the agent's searches that matched none of their terms
-        self._expanded: dict[str, dict[str, str]] = {}
         self._vectors = QueryVectors()
 
     def question_vector(self):
@@ -283,13 +281,6 @@ class EvidenceGatherer:
     def semantic(self) -> SemanticScorer:
         """The question against answer units and passages, with the question vector the searches use."""
         return SemanticScorer(self.question_vector)
-
-    def expansions(self, text: str) -> dict[str, str]:
-        """The question's glossary phrases and acronyms with what each stands for (read once per text)."""
-        if text not in self._expanded:
-            self._expanded[text] = question_expansions(text, principal=self.request.principal,
-                                                       scope=self.request.scope)
-        return self._expanded[text]
 
     def absent_words(self, words: list[str]) -> list[str]:
         # A colloquial verb ("nanggepin") is present when the law's form of it is (retrieval/search/colloquial.py).

@@ -232,30 +232,13 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
         publish, confidence = answerable(signals, semantic is not None, lexical=read.language != "en")
     if chosen and not publish and _read_for_it(chosen[0][0].passage, signals):
         publish = True
-    if any(_categorical(u, read) for u in checks.unmet) or _unknown_acronym(read, absent_words, expansions):
+    if any(_categorical(u, read) for u in checks.unmet):
         publish = False
     if not publish:
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang, pointer=checks.pointer,
                            unmet=checks.unmet, term_coverage=checks.coverage, signals=signals, confidence=confidence)
     return AnswerDraft(framing="", claims=compose(read, chosen, lang, semantic.units if semantic else None), language=lang, term_coverage=checks.coverage,
                        unmet=checks.unmet, signals=signals, confidence=confidence)
-
-
-_ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
-
-
-def _unknown_acronym(question: Question, absent_words: Callable | None, expansions: Callable | None) -> bool:
-    """An Indonesian question names, by an acronym, something the corpus holds no trace of: no passage writes it,
-    and neither the glossary nor any document's phrases spell it ("BPD" where no law names the Badan
-    Permusyawaratan Desa). Whatever the passages say, they are about something else."""
-    if question.language != "id" or absent_words is None:
-        return False
-    asked = [word for word in dict.fromkeys(_ACRONYM.findall(question.text))]
-    if not asked:
-        return False
-    known = expansions(question.text) if expansions else {}
-    spelled = {phrase.upper() for phrase in known}
-    return any(word not in spelled for word in absent_words(asked))
 
 
 def _categorical(unmet: str, question: Question) -> bool:

@@ -107,24 +107,3 @@ def test_a_common_word_is_present_without_a_scan_and_rare_ones_are_looked_up():
         assert _present(["pemerintah", "aceh"]) == {"pemerintah", "aceh"}
     # Their lexemes are among the statistics' common ones (and their stems remembered): no statement at all.
     assert not [query for query in queries.captured_queries if "EXISTS" in query["sql"]]
-
-
-TERM = passage("(2) Pemilihan Tenaga Profesional dilaksanakan paling lambat 3 (tiga) bulan sebelum masa keanggotaan "
-               "Tenaga Profesional berakhir.")
-
-
-def test_an_acronym_the_corpus_holds_no_trace_of_declines_the_answer():
-    from answering.extractive.synthesis import synthesise
-
-    question = "berapa lama masa keanggotaan BPD?"
-    # No passage writes "BPD" and no phrase of the corpus spells it: the passage is about something else.
-    unknown = synthesise(question, [TERM], absent_words=lambda words: [w for w in words if w == "BPD"],
-                         expansions=lambda text: {})
-    assert unknown.no_answer
-    # Where the documents spell it (Badan Permusyawaratan Desa), the acronym is no reason to decline.
-    spelled = synthesise(question, [TERM], absent_words=lambda words: [w for w in words if w == "BPD"],
-                         expansions=lambda text: {"BPD": "Badan Permusyawaratan Desa"})
-    assert not spelled.no_answer
-    # Written by a passage somewhere, it is the decision's to weigh as before.
-    written = synthesise(question, [TERM], absent_words=lambda words: [], expansions=lambda text: {})
-    assert not written.no_answer
