@@ -195,7 +195,8 @@ def document_ingest_bytes(
             source_key=source_key, digest=digest, filename=filename, title=title, options=options, fill=fill,
             fields={"source_format": extracted.format, "text": extracted.text,
                     "page_starts": list(extracted.page_starts), "extraction": extracted.extraction,
-                    "ocr_pages": [list(page) for page in extracted.ocr_pages], **_parsed_fields(parsed, extracted.text)})
+                    "ocr_pages": [list(page) for page in extracted.ocr_pages],
+                    **_parsed_fields(parsed, extracted.text)})
     if stored.unchanged:
         # Another worker stored the same bytes while we were embedding.
         return outcome("unchanged", document_id=stored.document_id, chunk_count=stored.chunk_count)
@@ -241,7 +242,8 @@ def document_reindex(*, document: Document, embedder: Embedder | None = None) ->
             return outcome("failed", reason="document was deleted")
         locked.chunks.all().delete()
         _insert_chunks(locked.id, locked.title, parsed, vectors, embedder.model_name)
-        Document.objects.filter(pk=locked.pk).update(**_parsed_fields(parsed, text), text=text, updated_at=timezone.now())
+        Document.objects.filter(pk=locked.pk).update(**_parsed_fields(parsed, text), text=text,
+                                                     updated_at=timezone.now())
     return outcome("replaced", chunk_count=len(parsed.chunks))
 
 

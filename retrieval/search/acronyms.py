@@ -5,9 +5,10 @@ every page and never abbreviates it, so the full-text leg finds nothing for the 
 know a local one. Each document keeps, from its own text, its capitalised phrases by their initials
 (``Document.acronyms``, written at ingestion and by migration 0020 for documents already stored): the initial of
 each capitalised word, both halves of a hyphenated one ("Undang-Undang": UU), connectives skipped ("Informasi dan
-Transaksi Elektronik": ITE), a phrase of its title before the others. A question's all-capital word that no passage uses is looked up there in one indexed
-statement over the documents the caller may read, and the phrase those documents use most joins the lexical query
-beside it, as a glossary abbreviation does (``glossary.py``). A word the corpus does use ("PNS", "DPRA") is never
+Transaksi Elektronik": ITE), a phrase of its title marked. A question's all-capital word that no passage uses is
+looked up there in one indexed statement over the documents the caller may read, and the phrase those documents
+use most (a title's, after an instrument's type: "UU PDP") joins the lexical query beside it, as a glossary
+abbreviation does (``glossary.py``). A word the corpus does use ("PNS", "DPRA") is never
 looked up: the text already answers for it.
 """
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections import Counter
 from django.db.models import Q
 
 from retrieval.search.colloquial import present_words
+from retrieval.search.naming import type_prefixes
 
 MIN_WORDS, MAX_WORDS = 2, 5
 MIN_COUNT = 2                # a phrase written once in a document is as likely a sentence's capitalised opening
@@ -25,8 +27,6 @@ KEPT_PER_DOCUMENT = 400      # the most frequent initials a document keeps (a lo
 CONNECTIVES = frozenset({"dan", "atau", "serta", "dengan", "dari", "untuk", "bagi", "di", "ke", "pada"})
 _WORD = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)*|[a-z]+|\S")
 _ASKED = re.compile(r"\b[A-Z]{2,5}\b")
-# An instrument's type just before the acronym: it names the act ("UU PDP", "the ITE Law" is read by the glossary).
-_NAMED = re.compile(r"\b(?:UU|Undang-Undang|PP|Perppu|Perpres|Permen\w*|Qanun|Pergub|Perda|Law|Act)\s+$", re.I)
 
 
 def _initials(word: str) -> str:
@@ -116,7 +116,8 @@ def acronym_phrases(question: str, condition: Q) -> dict[str, str]:
     found = {}
     for word, counter in totals.items():
         # "UU PDP" names an act by its title's initials; a bare "BPD" is the body the documents name most.
-        named = bool(_NAMED.search(question[:question.find(word)]))
+        before = question[:question.find(word)].split()
+        named = bool(before) and type_prefixes(before[-1]) is not None
         if counter:
             found[word] = max(counter.items(), key=lambda item: (named and item[0][0], item[1]))[0][1]
     return found
