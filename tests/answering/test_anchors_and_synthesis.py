@@ -64,6 +64,16 @@ def test_a_circular_letters_lettered_part_heading_is_not_glued_to_its_first_sent
     ]
 
 
+def test_a_chapter_heading_a_pdf_ran_into_its_first_sentence_is_not_quoted():
+    # UU 27/2022's OCR'd text: "BAB XIII LARANGAN …" (read "I,ARANGAN") and the next article's words on one line.
+    text = ("BAB XIII I,ARANGAN DALAM PENGGUNAAN DATA PRIBADI Data Pribadi dilakukan melalui arbitrase atau pengadilan.\n"
+            "BAB II ASAS DAN TUJUAN Pasal 2 Undang-Undang ini berlaku untuk Setiap Orang dan Badan Publik.")
+    assert [u.text for u in passage_units(text)] == [
+        "Data Pribadi dilakukan melalui arbitrase atau pengadilan.",
+        "Pasal 2 Undang-Undang ini berlaku untuk Setiap Orang dan Badan Publik.",
+    ]
+
+
 def _passage(text: str, origin: str = "search") -> Passage:
     chunk_id = uuid.uuid4()
     return Passage(chunk_id, uuid.uuid4(), "Qanun Contoh", "Qanun Aceh Nomor 91 Tahun 2024 Pasal 8", ("Pasal 8",), "body",
