@@ -55,6 +55,8 @@ TIME_WORDS = re.compile(r"\b(tanggal|sebelum|sesudah|setelah|sejak|paling\s+(lam
 # A person's name as signature blocks print it: two or more capitalised words ("MUZAKIR MANAF", "DR. H. SUSILO …").
 NUMBER = re.compile(r"\d|\b(satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan|sepuluh|belas|puluh|ratus|ribu|juta|"
                     r"miliar|triliun|seratus|seribu)\b", re.I)
+# "salah satu solusi" (one of the solutions), "satu-satunya", "satu kesatuan": a numeral in an idiom counts nothing.
+COUNTS_NOTHING = re.compile(r"\bsalah\s+satu\b|\bsatu[-\s]satunya\b|\bsatu\s+kesatuan\b", re.I)
 # A number that points at another text is not a figure: "ayat (2)", "Pasal 15", "Nomor 12 Tahun 2011", "(1)".
 REFERENCE = re.compile(r"\b(?:pasal|ayat|huruf|angka|nomor|no\.|tahun|bab|bagian|paragraf|diktum)\s*\(?\d+[a-z]?\)?|"
                        r"^\s*\(?\d+[a-z]?[.)]", re.I)
@@ -76,7 +78,8 @@ class Focus:
         if self.kind == "who":
             return bool(PERSON.search(text) or OFFICE.search(text))
         if self.kind == "figure":
-            return carries_unit_figure(text, self.term_stems) if self.term_stems else bool(NUMBER.search(text))
+            return carries_unit_figure(text, self.term_stems) if self.term_stems else bool(
+                NUMBER.search(COUNTS_NOTHING.sub(" ", text)))
         if self.kind == "definition":
             return defines(text, self.term_stems)
         if self.kind == "about":

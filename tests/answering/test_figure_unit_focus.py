@@ -32,6 +32,16 @@ def test_a_sum_of_money_asked_is_answered_by_an_amount_not_by_any_number():
     assert question_focus("anak umur brp yang bisa dapat beasiswa?").term_stems == frozenset({"tahun"})
 
 
+def test_a_numeral_in_an_idiom_states_no_figure():
+    # "how big is …" asks for a figure of no named unit: "salah satu solusi" (one of the solutions) is not one.
+    focus = question_focus("How big is Aceh's special autonomy fund?")
+    assert focus.kind == "figure" and focus.term_stems == frozenset()
+    assert not focus.satisfied_by("Respon Pemerintah melahirkan salah satu solusi politik bagi persoalan Aceh.")
+    assert not focus.satisfied_by("Aceh merupakan satu kesatuan masyarakat hukum.")
+    assert focus.satisfied_by("Besarnya setara dengan 2% plafon Dana Alokasi Umum nasional.")
+    assert focus.satisfied_by("Dana itu berlaku untuk satu tahun anggaran.")
+
+
 @pytest.mark.django_db
 def test_the_answer_to_berapa_hari_opens_with_the_days(api_client):
     make_document(title="Laporan Statistik Permohonan Informasi Publik 2025", chunks=[COUNT])
