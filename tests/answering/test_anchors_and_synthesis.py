@@ -72,6 +72,9 @@ def test_a_chapter_heading_a_pdf_ran_into_its_first_sentence_is_not_quoted():
         "Data Pribadi dilakukan melalui arbitrase atau pengadilan.",
         "Pasal 2 Undang-Undang ini berlaku untuk Setiap Orang dan Badan Publik.",
     ]
+    # A sentence that starts by naming chapters is prose.
+    assert [u.text for u in passage_units("BAB II dan BAB III Qanun ini dicabut dan dinyatakan tidak berlaku.")] == [
+        "BAB II dan BAB III Qanun ini dicabut dan dinyatakan tidak berlaku."]
 
 
 def _passage(text: str, origin: str = "search") -> Passage:
