@@ -185,15 +185,14 @@ def denied(question: Question, unit: Candidate) -> str | None:
 def polarity_opener(question: Question, unit: Candidate, language: str) -> str | None:
     """"Tidak. <clause>" from a unit that is not the best one: a list whose item names the asked case (for a
     question ``_reads`` can read, English through the glossary), or a stricter test of what its prohibition (or,
-    for a duty asked, its exemption) governs (Indonesian only: word overlap across languages measures nothing)."""
+    for a duty asked, its exemption) governs: the question's own words, or for an English question the law's
+    words the glossary gives it ("fixed-term contract", "probation period": ``_governs``)."""
     if question.asks != "yesno":
         return None
     if said := excluded(question, unit) or denied(question, unit):
         return said
     if unit.items and (said := affirmed(question, unit)):
         return said
-    if question.language != "id":
-        return None
     text = tidy(unit.text if not unit.items else unit.text.split(unit.items[0])[0])
     # "… wajib tetap masuk kerja?" is answered no by a clause that exempts ("… tidak wajib bekerja pada hari pertama
     # …") as by one that prohibits.

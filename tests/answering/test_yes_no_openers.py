@@ -201,3 +201,22 @@ def test_the_unit_that_says_no_displaces_filler_and_may_come_from_the_instrument
     other = dataclasses.replace(copy, document_title="Peraturan Lain Nomor 1 Tahun 2020")
     ranked = [dataclasses.replace(c, passage=other) if c.passage is copy else c for c in ranked]
     assert not any(c.passage is other for c, _ in select(question, ranked))
+
+
+FIXED_TERM_TRIAL = passage("(1) Perjanjian kerja untuk waktu tertentu tidak dapat mensyaratkan adanya masa percobaan kerja.")
+
+
+@pytest.mark.django_db
+def test_a_second_units_prohibition_answers_an_english_question_read_in_the_laws_words():
+    # The best unit says nothing of a probation period; a kept unit's "tidak dapat" governs the glossary's words
+    # for "fixed-term contract" and "probation period": it says no, in English.
+    from answering.extractive.yesno import polarity_opener
+    from retrieval.facade.language import glossary_expansions
+
+    asked = read_question("Can an employer put a worker on a fixed-term contract (PKWT) through a probation period?",
+                          expansions=glossary_expansions)
+    unit = candidates(asked, [FIXED_TERM_TRIAL], None)[0]
+    assert polarity_opener(asked, unit, "en") == ("No. Perjanjian kerja untuk waktu tertentu tidak dapat mensyaratkan "
+                                                  "adanya masa percobaan kerja.")
+    other = read_question("Can an employer cut the wages of a pregnant worker?", expansions=glossary_expansions)
+    assert polarity_opener(other, candidates(other, [FIXED_TERM_TRIAL], None)[0], "en") is None
