@@ -14,7 +14,7 @@ from answering.extractive.candidates import Candidate
 from answering.extractive.phrasing import (EXEMPT, GRANTED_EXCEPTION, ITEM_END, MARKER, MODAL_STEMS, NO, OBLIGE, PERMIT,
                                            PROHIBIT, YES, short, tidy)
 from answering.extractive.quantities import NEGATED_ASK, asked_quantities, bounded, quantity_differs
-from answering.extractive.question import Question
+from answering.extractive.question import Question, first_ask
 from answering.extractive.requirements import excluding_item
 from answering.text import content_stems
 
@@ -74,11 +74,24 @@ def polarity(question: Question, unit: str) -> str | None:
         return None
     for patterns, answer in (((PROHIBIT, EXEMPT), "no"), ((OBLIGE, PERMIT), "yes")):
         governing = [m for pattern in patterns for m in found[pattern] if _governs(question, unit, m)]
-        if answer == "yes" and governing and all(_negated(unit, m) for m in governing):
+        if answer == "yes" and governing and all(_negated(unit, m) or _without_asked(question, unit, m)
+                                                 for m in governing):
             return "no"
         if any(answer == "no" or not _negated(unit, m) for m in governing):
             return answer
     return None
+
+
+_WITHOUT = re.compile(r"\b(?:tanpa|without)\s+(\w+)", re.I)
+
+
+def _without_asked(question: Question, unit: str, match: re.Match) -> bool:
+    """The duty or permission holds *without* what the question's first ask asks about ("… wajib belajar … tanpa
+    memungut biaya" for "boleh memungut biaya?"): the asked action, un-negated in the question, is negated here."""
+    said = " ".join(unit[match.end():].split()[:POLARITY_REACH])
+    without = content_stems(" ".join(_WITHOUT.findall(said)))
+    asked = first_ask(question.text)
+    return bool(without & (content_stems(asked) - content_stems(" ".join(_WITHOUT.findall(asked)))))
 
 
 # A unit other than the best one says "no" only when it prohibits ("dilarang", "tidak boleh") and the prohibition's

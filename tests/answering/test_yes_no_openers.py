@@ -220,3 +220,16 @@ def test_a_second_units_prohibition_answers_an_english_question_read_in_the_laws
                                                   "adanya masa percobaan kerja.")
     other = read_question("Can an employer cut the wages of a pregnant worker?", expansions=glossary_expansions)
     assert polarity_opener(other, candidates(other, [FIXED_TERM_TRIAL], None)[0], "en") is None
+
+
+FREE_SCHOOLING = passage("Pemerintah dan Pemerintah Daerah menjamin terselenggaranya wajib belajar 9 (sembilan) tahun "
+                         "pada jenjang pendidikan dasar tanpa memungut biaya.")
+
+
+def test_a_duty_that_holds_without_the_asked_action_answers_no():
+    # "wajib belajar … tanpa memungut biaya": charging is what the duty is held without, so "may they charge?" is no.
+    charge = synthesise("Apakah pemerintah boleh memungut biaya untuk wajib belajar pendidikan dasar?", [FREE_SCHOOLING])
+    assert charge.claims[0].text.startswith("Tidak. Pemerintah dan Pemerintah Daerah menjamin terselenggaranya")
+    # Asked whether it is free, the same clause says yes.
+    free = synthesise("Apakah wajib belajar pendidikan dasar tanpa memungut biaya?", [FREE_SCHOOLING])
+    assert free.claims[0].text.startswith("Ya. Pemerintah dan Pemerintah Daerah menjamin terselenggaranya")
