@@ -95,10 +95,10 @@ def _without_asked(question: Question, unit: str, match: re.Match) -> bool:
 
 
 # A unit other than the best one says "no" only when it prohibits ("dilarang", "tidak boleh") and the prohibition's
-# clause carries this share of the question's words (two at least), and only for a question in the corpus's
-# language (word overlap measures nothing across languages). Permissions and duties are too common beside the
-# point ("dapat diangkat menjadi sekretaris pengadilan agama" for "apakah pengadilan agama berwenang …"): on the
-# training part every second-unit "Ya" was beside the point; the prohibition shared three words (share 0.38).
+# clause carries this share of the question's words (two at least; for an English question, of the law's words the
+# glossary gives it, since its own words meet nothing in Indonesian text). Permissions and duties are too common
+# beside the point ("dapat diangkat menjadi sekretaris pengadilan agama" for "apakah pengadilan agama berwenang …"):
+# on the training part every second-unit "Ya" was beside the point; the prohibition shared three words (share 0.38).
 SECOND_UNIT_SHARE = 0.3
 
 
