@@ -1,4 +1,4 @@
-"""Admin for the search glossary (nicknames, abbreviations, colloquial forms, English words).
+"""Admin for the search glossary (nicknames, abbreviations, colloquial forms, English words, everyday words).
 
 Registered from ``RetrievalConfig.ready`` so that ``retrieval/admin.py`` stays as it is.
 Saving or deleting an entry clears this process's cached table (see

@@ -206,8 +206,9 @@ class GlossaryEntry(models.Model):
 
     A *nickname* names a regulation by identity (type, number, year); it only
     acts when a visible indexed document has that identity card. The other
-    kinds rewrite the lexical query: an *abbreviation* adds its expansion,
-    a *colloquial* form and an *english* word are replaced by the expansion.
+    kinds rewrite the lexical query: an *abbreviation* and an *everyday* word
+    (what citizens say for the law's term: "gaji" for *upah*) add their
+    expansion, a *colloquial* form and an *english* word are replaced by it.
     """
 
     class Kind(models.TextChoices):
@@ -215,6 +216,7 @@ class GlossaryEntry(models.Model):
         ABBREVIATION = "abbreviation"
         COLLOQUIAL = "colloquial"
         ENGLISH = "english"
+        EVERYDAY = "everyday"
 
     phrase = models.CharField(max_length=200, unique=True, help_text="As users write it; matched case-insensitively as whole words.")
     kind = models.CharField(max_length=12, choices=Kind.choices)

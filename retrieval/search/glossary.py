@@ -5,7 +5,8 @@ what a phrase stands for. ``rewrite_query`` returns
 
 * the **lexical** query: colloquial forms ("yg", "gimana", "brp") and English
   words replaced by their Indonesian legal wording, abbreviations ("APBA",
-  "DBH") kept and followed by their expansion, nicknames ("UUPA") replaced by
+  "DBH") and everyday words ("gaji", "bos": what the law calls *upah*,
+  *pengusaha*) kept and followed by their expansion, nicknames ("UUPA") replaced by
   their title words; English function words dropped from an English question;
 * the **nicknames**' identities, which hybrid search resolves against the
   indexed identity cards like a regulation named by type, number and year (so
@@ -111,7 +112,7 @@ def rewrite_query(text: str) -> Rewrite:
             return f" {entry.expansion or match.group(0)} "
         if entry.kind == GlossaryEntry.Kind.ENGLISH and not english:
             return match.group(0)
-        if entry.kind == GlossaryEntry.Kind.ABBREVIATION:
+        if entry.kind in (GlossaryEntry.Kind.ABBREVIATION, GlossaryEntry.Kind.EVERYDAY):
             return f" {match.group(0)} {entry.expansion} "
         return f" {entry.expansion} "
 

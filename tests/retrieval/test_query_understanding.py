@@ -1,6 +1,8 @@
 """Hybrid search's question-aware stages over a hand-built corpus (see retrieval/search/focus.py)."""
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import replace
 
 import pytest
@@ -13,6 +15,7 @@ from retrieval.search import chunk_search
 from retrieval.search.definitions import definition_term
 from retrieval.search.focus import named_documents
 from retrieval.search.glossary import forget_glossary, rewrite_query
+from tests.conftest import ROOT, corpus_path
 from tests.factories import make_document
 
 ADMIN = Principal(subject="admin", role="admin", verified=True)
@@ -128,6 +131,20 @@ def test_an_abbreviation_with_a_hyphenated_affix_is_read_in_the_laws_words():
         assert "pemutusan hubungan kerja" in rewrite_query(question).lexical
     # a hyphenated word that only contains the phrase is not it
     assert "pemutusan" not in rewrite_query("kode-PHKX-lama").lexical
+
+
+@pytest.mark.django_db
+def test_an_everyday_word_is_kept_and_followed_by_the_laws_wording():
+    wanted = make_document(title="Qanun Pengupahan", chunks=["Pengusaha dilarang membayar upah lebih rendah dari upah minimum."])
+    make_document(title="Qanun Pajak", chunks=["Gaji bos perusahaan dikenai pajak penghasilan."])
+    GlossaryEntry.objects.create(phrase="majikanx", kind="everyday", expansion="pengusaha")
+    forget_glossary()
+    # Kept (a deployment's corpus may use the everyday word too), then the law's wording.
+    assert rewrite_query("majikanx aku bayar di bawah upah minimum").lexical.split()[:2] == ["majikanx", "pengusaha"]
+    # In an English question too, like an abbreviation.
+    assert "pengusaha" in rewrite_query("Can my majikanx pay less than the minimum wage?").lexical.split()
+    outcome = chunk_search("majikanx bayar upah di bawah minimum", mode="lexical", top_k=3, principal=ADMIN)
+    assert outcome.hits and outcome.hits[0].chunk.document_id == wanted.id
 
 
 @pytest.mark.django_db
@@ -328,3 +345,35 @@ def test_the_government_vocabulary_reads_offices_and_regions_in_the_laws_words()
                                 "acting regent?").lexical.split())
     assert {"kabupaten", "dibentuk", "pemekaran", "mengangkat", "penjabat"} <= lexical
 
+
+
+EVERYDAY = ROOT / "retrieval" / "migrations" / "data" / "everyday_0021.json"
+# A modal or a question word decides what is asked, not what it is about: never an everyday row.
+_NOT_EVERYDAY = {"boleh", "wajib", "harus", "bisa", "dapat", "dilarang", "berhak", "perlu", "apa", "siapa", "berapa",
+                 "kapan", "bagaimana", "tidak", "bukan"}
+
+
+def test_the_everyday_vocabulary_says_only_what_the_corpus_says():
+    rows = json.loads(EVERYDAY.read_text(encoding="utf-8"))
+    assert len(rows) >= 300
+    for phrase, expansion in rows.items():
+        assert phrase == phrase.lower() and 1 <= len(phrase.split()) <= 3, phrase
+        assert not set(phrase.split()) & _NOT_EVERYDAY and 1 <= len(expansion.split()) <= 6, phrase
+    words = {word for expansion in rows.values() for word in re.findall(r"[^\W\d_]{4,}", expansion.lower())}
+    corpus = " ".join(path.read_text(encoding="utf-8", errors="replace").lower()
+                      for path in corpus_path("txt").glob("*.txt"))
+    missing = sorted(word for word in words if not re.search(rf"\b{re.escape(word)}\b", corpus))
+    assert not missing, missing[:20]
+
+
+@pytest.mark.django_db
+def test_the_shipped_everyday_vocabulary_finds_the_laws_wording():
+    forget_glossary()
+    assert GlossaryEntry.objects.filter(kind="everyday").count() >= 300
+    wanted = make_document(title="Ketenagakerjaan", chunks=[
+        "Pengusaha dilarang membayar upah lebih rendah dari upah minimum."])
+    make_document(title="Lain", chunks=["Bos itu menerima gaji di bawah rata-rata."])
+    lexical = rewrite_query("bos aku gaji di bawah UMR").lexical.split()
+    assert {"bos", "pengusaha", "upah", "minimum"} <= set(lexical)
+    outcome = chunk_search("bos gaji di bawah UMR", mode="lexical", top_k=3, principal=ADMIN)
+    assert outcome.hits and outcome.hits[0].chunk.document_id == wanted.id
