@@ -35,7 +35,7 @@ from answering.extractive.question import act_years, asks_in_force, colloquial_w
 STATUS_STATED = re.compile(r"\b(dicabut|tidak\s+berlaku|diubah|perubahan|mulai\s+berlaku|tetap\s+berlaku|masih\s+berlaku|"
                            r"berlaku\s+sejak|repealed|revoked|amended|in\s+force)\b", re.I)
 from answering.types import LEGAL_RELATION_ORIGIN, Claim, Passage
-from retrieval.facade.language import asks_status, covered_articles, instrument_years
+from retrieval.facade.language import alternatives, asks_status, covered_articles, instrument_years
 
 # Chosen from bench/answers_*.jsonl (eval_answers prints each question's coverage): answerable questions' cited
 # passages carry >= 0.5 of their distinctive terms (median 1.0), off-topic ones < 0.5.
@@ -203,8 +203,9 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
         wanted -= content_stems(place)
     have = content_stems(evidence)
     for phrase, expansion in (expansions(asked) if expansions else {}).items():
-        # A nickname, abbreviation or colloquial form is met by the words it stands for ("DBH": Dana Bagi Hasil).
-        if distinctive_stems(expansion) <= have:
+        # A nickname, abbreviation or colloquial form is met by the words it stands for ("DBH": Dana Bagi Hasil), an
+        # everyday word by any one of its wordings ("bos": pengusaha | atasan).
+        if any(distinctive_stems(wording) <= have for wording in alternatives(expansion)):
             have |= content_stems(phrase)
     have |= met_colloquially(colloquial_words(asked), have)   # "nanggepin" met by the cited "menanggapi"
     coverage = len(wanted & have) / len(wanted) if wanted else 1.0

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from answering.extractive.candidates import Candidate
 from answering.extractive.opener import FIGURE_ASKS, ItemRanker, opening_sentence, states_figure
-from answering.extractive.yesno import polarity_opener, range_opener
+from answering.extractive.yesno import polarity, polarity_opener, range_opener, ruling_weight
 from answering.extractive.question import Question, read_question, second_ask
 from answering.extractive.ranker import fit_to_lead
 from answering.types import Claim, Passage
@@ -51,11 +51,29 @@ def _second_ask_opener(question: Question, chosen: Sequence[tuple[Candidate, dic
     return None
 
 
+def _ruling_lead(question: Question, chosen: Sequence[tuple[Candidate, dict]],
+                 lead: tuple[Candidate, dict]) -> tuple[Candidate, dict]:
+    """Two kept units that say opposite things (the lead's "dapat mensyaratkan masa percobaan", another's
+    "dilarang membayar upah di bawah upah minimum" for "boleh gak bos gaji di bawah UMR slama percobaan?"): the one
+    whose modal rules more of the ask says it (``yesno.ruling_weight``). Without the lead's own verdict, or with
+    no unit contradicting it, the lead stays."""
+    said = polarity(question, lead[0].text)
+    if said is None:
+        return lead
+    weight = ruling_weight(question, lead[0].text)
+    opposed = [(ruling_weight(question, c.text), index) for index, (c, _) in enumerate(chosen)
+               if polarity(question, c.text) not in (None, said)]
+    best = max(opposed, default=None)
+    return chosen[best[1]] if best and best[0] > weight else lead
+
+
 def opener_of(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str,
               rank_items: ItemRanker | None = None) -> tuple[str | None, dict]:
     """The opening sentence for what the question asks and the labels it cites (None when the units lead)."""
     # The opener comes from the unit the ranker rates best, wherever reading order puts it.
     lead, lead_labels = max(chosen, key=lambda pair: fit_to_lead(question, pair[0].text, pair[0].score))
+    if question.yes_no:
+        lead, lead_labels = _ruling_lead(question, chosen, (lead, lead_labels))
     ranged = range_opener(question, [c for c, _ in chosen], language)
     if ranged is not None:
         opener, unit = ranged

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from answering.extractive.anchors import ArticleLocator, NamedRegulation, find_article, find_named_regulations
 from answering.extractive.focus import Focus, asked_units, question_focus
 from answering.text import asking_sentences, content_stems
-from retrieval.facade.language import formal_forms
+from retrieval.facade.language import expansion_words, formal_forms
 
 ENGLISH_HINTS = re.compile(r"\b(what|which|who|how|when|where|does|do|is|are|the|of|according|please|can|may|must|"
                            r"should|my|our|i|we|under|law)\b", re.I)
@@ -105,6 +105,9 @@ class Question:
     # A list is asked for, by the first ask or by a second one ("… diakui gak? lembaga adat apa aja sih"): its
     # lists are quoted whole.
     lists: bool = False
+    # The first ask's stems (after any context the asker gives first), its own words and the law's words the
+    # glossary gives them ("bos gaji di bawah UMR" -> also "pengusaha", "upah", "minimum").
+    ask_stems: frozenset[str] = frozenset()
 
     @property
     def yes_no(self) -> bool:
@@ -200,7 +203,7 @@ def law_words(text: str, expansions: Callable[[str], dict[str, str]]) -> str:
     an abbreviated wage asks for an amount as "upah" does. ``expansions`` is the glossary (text -> its phrases
     and what each stands for; retrieval's ``glossary_expansions``)."""
     for phrase, expansion in expansions(text).items():
-        text = re.sub(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", expansion, text)
+        text = re.sub(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", expansion_words(expansion), text)
     return text
 
 
@@ -226,7 +229,8 @@ def _read_question(text: str, language: str | None, expanded: str) -> Question:
         lists=asks == "list" or bool(rest_asked and LIST.search(rest_asked)),
         article=find_article(text), years=tuple(dict.fromkeys(YEAR.findall(rest))),
         stems=frozenset(content_stems(text)), colloquial=colloquial_words(first_ask(text)),
-        law_stems=_law_stems(text, expanded, language))
+        law_stems=_law_stems(text, expanded, language),
+        ask_stems=frozenset(content_stems(first_ask(asking_part(text))) | content_stems(first_ask(asking_part(expanded)))))
 
 
 def _law_stems(text: str, expanded: str, language: str | None) -> frozenset[str]:

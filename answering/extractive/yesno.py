@@ -82,6 +82,17 @@ def polarity(question: Question, unit: str) -> str | None:
     return None
 
 
+def ruling_weight(question: Question, unit: str) -> int:
+    """How much of the first ask a unit's governing modal rules: the ask's words, in the law's words too, that the
+    clause after the modal carries (0 when no modal of the unit governs what is asked). Of two kept units that
+    both say yes or no, the one ruling more of the ask says it ("dilarang membayar upah di bawah upah minimum"
+    over "dapat mensyaratkan masa percobaan" for "boleh gak bos gaji di bawah UMR slama percobaan?")."""
+    asked = question.ask_stems - MODAL_STEMS - GENERIC_STEMS
+    matches = [m for pattern in (PROHIBIT, EXEMPT, OBLIGE, PERMIT) for m in pattern.finditer(unit)]
+    return max((len(content_stems(" ".join(unit[m.end():].split()[:POLARITY_REACH])) & asked)
+                for m in matches if _governs(question, unit, m)), default=0)
+
+
 _WITHOUT = re.compile(r"\b(?:tanpa|without)\s+(\w+)", re.I)
 
 

@@ -12,7 +12,7 @@ from retrieval.errors import (
 )
 from retrieval.parsing.structure_lines import LETTERED_PART
 from retrieval.references import covered_articles
-from retrieval.search.glossary import glossary_expansions
+from retrieval.search.glossary import alternatives, expansion_words, glossary_expansions
 from retrieval.search.naming import (
     NAMED_REGULATION,
     PASAL,
@@ -31,7 +31,7 @@ from retrieval.signature import ENACTMENT, OFFICE, PERSON, SIGNATORY, enacts_ins
 
 __all__ = [
     "ENACTMENT", "LETTERED_PART", "MAX_QUESTION_CHARS", "NAMED_REGULATION", "OFFICE", "PASAL", "PERSON", "SIGNATORY",
-    "RESOLVE_BROWSE_LIMIT", "ArticleLocator", "asks_status", "enacts_instrument", "NamedRegulation", "QueryTooLong", "covered_articles",
-    "find_article", "find_named_regulation", "find_named_regulations", "glossary_expansions", "instrument_years",
+    "RESOLVE_BROWSE_LIMIT", "ArticleLocator", "alternatives", "asks_status", "enacts_instrument", "NamedRegulation", "QueryTooLong", "covered_articles",
+    "expansion_words", "find_article", "find_named_regulation", "formal_forms", "find_named_regulations", "glossary_expansions", "instrument_years",
     "require_query_length", "require_query_text", "require_question", "type_prefixes",
 ]

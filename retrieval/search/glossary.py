@@ -45,6 +45,21 @@ _PREFIX = r"(?:(?:di|me|mem|men|meng|ber|ter|pe|pem|pen|peng|se|ke)-)?"
 _SUFFIX = r"(?:-(?:nya|kan|an|i|lah|pun|ku|mu))?"
 
 
+# An expansion may hold alternative wordings ("pengusaha | atasan"): a search reads every word of them, an answer
+# check is met by any one alternative (answering's answerability), a title by all the words of one.
+ALTERNATIVE = "|"
+
+
+def alternatives(expansion: str) -> list[str]:
+    """The expansion's wordings ("pengusaha | atasan" -> ["pengusaha", "atasan"]; one phrase -> itself)."""
+    return [" ".join(part.split()) for part in expansion.split(ALTERNATIVE) if part.strip()]
+
+
+def expansion_words(expansion: str) -> str:
+    """Every word of the expansion's wordings, for a lexical query or a question read in the law's words."""
+    return " ".join(alternatives(expansion))
+
+
 @dataclass(frozen=True)
 class Rewrite:
     lexical: str
@@ -109,12 +124,12 @@ def rewrite_query(text: str) -> Rewrite:
         entry = table.entries[_phrase_key(match.group("phrase"))]
         if entry.kind == GlossaryEntry.Kind.NICKNAME:
             nicknames.append(NamedRegulation((entry.instrument_type,), entry.number, entry.year, match.group(0)))
-            return f" {entry.expansion or match.group(0)} "
+            return f" {expansion_words(entry.expansion) or match.group(0)} "
         if entry.kind == GlossaryEntry.Kind.ENGLISH and not english:
             return match.group(0)
         if entry.kind in (GlossaryEntry.Kind.ABBREVIATION, GlossaryEntry.Kind.EVERYDAY):
-            return f" {match.group(0)} {entry.expansion} "
-        return f" {entry.expansion} "
+            return f" {match.group(0)} {expansion_words(entry.expansion)} "
+        return f" {expansion_words(entry.expansion)} "
 
     lexical = table.pattern.sub(replace, text) if table.pattern else text
     if english:
@@ -123,7 +138,8 @@ def rewrite_query(text: str) -> Rewrite:
 
 
 def glossary_expansions(text: str) -> dict[str, str]:
-    """The glossary phrases ``text`` uses and what each stands for (English ones only in an English question).
+    """The glossary phrases ``text`` uses and what each stands for (English ones only in an English question), its
+    wordings separated by ``ALTERNATIVE`` (``alternatives`` reads them).
 
     For an answer check: a passage about "Dana Bagi Hasil" answers "DBH", one saying "SKPA" does too.
     """

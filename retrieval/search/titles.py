@@ -18,7 +18,7 @@ from django.db.models import Q
 from kernel.principal import Principal
 from retrieval.access import Scope, visible_documents_q
 from retrieval.models import Document
-from retrieval.search.glossary import glossary_expansions
+from retrieval.search.glossary import alternatives, glossary_expansions
 from retrieval.search.naming import _TYPE, RESOLVE_BROWSE_LIMIT, type_prefixes
 
 _TITLED = re.compile(rf"\b(?P<type>{_TYPE})\b(?!\s*(?:nomor|nomer|no\.?|nr\.?|number)?\s*\d)(?P<rest>[^?.,;:!]*)", re.IGNORECASE)
@@ -48,11 +48,11 @@ def _subject(rest: str) -> list[str]:
 
 
 def _title_carries(word: str, expansion: str | None) -> Q:
-    """The title has the word, or every word of what the glossary says it stands for."""
+    """The title has the word, or every word of one wording of what the glossary says it stands for."""
     carries = Q(title__iregex=rf"\m{re.escape(word)}")
-    if expansion:
+    for wording in alternatives(expansion or ""):
         spelled = Q()
-        for part in expansion.split():
+        for part in wording.split():
             spelled &= Q(title__iregex=rf"\m{re.escape(part)}")
         carries |= spelled
     return carries

@@ -293,3 +293,17 @@ def test_an_english_question_ranks_units_by_the_share_of_the_laws_words_they_car
     assert not draft.no_answer
     assert "masa percobaan" in draft.claims[0].text
     assert draft.claims[0].citation_keys == (TRIAL.label,)
+
+
+def test_an_everyday_word_is_met_by_any_one_of_its_wordings():
+    """The glossary's everyday rows give alternative wordings ("bos": "pengusaha | atasan"): the law's passage that
+    writes one of them carries the word; an abbreviation's one phrase must be met whole."""
+    rows = {"bos": "pengusaha | atasan", "gaji": "upah | penghasilan", "UMPX": "upah minimum pekerja"}
+    glossary = lambda text: {phrase: wording for phrase, wording in rows.items() if phrase in text}   # noqa: E731
+    ban = passage("Pengusaha dilarang membayar upah lebih rendah dari upah minimum provinsi.")
+    draft = synthesise("bos boleh bayar gaji lebih rendah dari upah minimum gak?", [ban], expansions=glossary)
+    assert not draft.no_answer and draft.claims[0].text.startswith("Tidak. Pengusaha dilarang")
+    assert draft.term_coverage == 1.0
+    # "upah minimum pekerja" is one wording: "pekerja" missing, "UMPX" is not met by "upah minimum" alone.
+    partial = synthesise("bos bayar lebih rendah dari UMPX?", [ban], expansions=glossary)
+    assert partial.term_coverage < 1.0

@@ -233,3 +233,18 @@ def test_a_duty_that_holds_without_the_asked_action_answers_no():
     # Asked whether it is free, the same clause says yes.
     free = synthesise("Apakah wajib belajar pendidikan dasar tanpa memungut biaya?", [FREE_SCHOOLING])
     assert free.claims[0].text.startswith("Ya. Pemerintah dan Pemerintah Daerah menjamin terselenggaranya")
+
+
+def test_of_two_kept_units_saying_opposite_things_the_one_ruling_more_of_the_ask_says_it():
+    """The ranker's lead permits something the asker mentions ("dapat mensyaratkan masa percobaan"); the next ayat
+    prohibits what is asked ("dilarang membayar upah di bawah upah minimum"): that one answers."""
+    probation = passage("(1) Perjanjian kerja untuk waktu tidak tertentu dapat mensyaratkan masa percobaan kerja paling "
+                        "lama 3 (tiga) bulan.\n(2) Dalam masa percobaan kerja sebagaimana dimaksud dalam ayat (1), "
+                        "pengusaha dilarang membayar upah di bawah upah minimum yang berlaku.")
+    draft = synthesise("perjanjian kerja tidak tertentu, masih masa percobaan kerja 3 bln. boleh gak pengusaha bayar di "
+                       "bawah minimum selama percobaan?", [probation])
+    assert draft.claims[0].text.startswith("Tidak. Dalam masa percobaan kerja")
+    # Asked about the probation itself, the permission still answers.
+    asked = synthesise("Apakah perjanjian kerja untuk waktu tidak tertentu dapat mensyaratkan masa percobaan kerja?",
+                       [probation])
+    assert asked.claims[0].text.startswith("Ya. Perjanjian kerja untuk waktu tidak tertentu")
