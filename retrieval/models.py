@@ -209,6 +209,8 @@ class GlossaryEntry(models.Model):
     kinds rewrite the lexical query: an *abbreviation* and an *everyday* word
     (what citizens say for the law's term: "gaji" for *upah*) add their
     expansion, a *colloquial* form and an *english* word are replaced by it.
+    An expansion may give alternative wordings separated by "|" ("pengusaha |
+    atasan"): a search reads them all, an answer's term check is met by one.
     """
 
     class Kind(models.TextChoices):

@@ -230,7 +230,8 @@ def _read_question(text: str, language: str | None, expanded: str) -> Question:
         article=find_article(text), years=tuple(dict.fromkeys(YEAR.findall(rest))),
         stems=frozenset(content_stems(text)), colloquial=colloquial_words(first_ask(text)),
         law_stems=_law_stems(text, expanded, language),
-        ask_stems=frozenset(content_stems(first_ask(asking_part(text))) | content_stems(first_ask(asking_part(expanded)))))
+        ask_stems=frozenset(content_stems(first_ask(asking_part(text)))
+                            | content_stems(first_ask(asking_part(expanded)))))
 
 
 def _law_stems(text: str, expanded: str, language: str | None) -> frozenset[str]:

@@ -5,6 +5,7 @@ from pathlib import Path
 
 
 def english_rows(filename: str):
+    """``glossary_rows`` of English phrases (migrations 0016, 0019)."""
     return glossary_rows(filename, "english")
 
 
