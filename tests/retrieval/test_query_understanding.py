@@ -348,14 +348,25 @@ def test_the_government_vocabulary_reads_offices_and_regions_in_the_laws_words()
 
 
 
-EVERYDAY = ROOT / "retrieval" / "migrations" / "data" / "everyday_0021.json"
+EVERYDAY = sorted((ROOT / "retrieval" / "migrations" / "data").glob("everyday_*.json"))
+
+
+def _everyday_rows() -> dict[str, str]:
+    rows: dict[str, str] = {}
+    for path in EVERYDAY:
+        batch = json.loads(path.read_text(encoding="utf-8"))
+        assert not set(batch) & set(rows), path.name      # a later batch repeats no phrase
+        rows.update(batch)
+    return rows
+
+
 # A modal or a question word decides what is asked, not what it is about: never an everyday row.
 _NOT_EVERYDAY = {"boleh", "wajib", "harus", "bisa", "dapat", "dilarang", "berhak", "perlu", "apa", "siapa", "berapa",
                  "kapan", "bagaimana", "tidak", "bukan"}
 
 
 def test_the_everyday_vocabulary_says_only_what_the_corpus_says():
-    rows = json.loads(EVERYDAY.read_text(encoding="utf-8"))
+    rows = _everyday_rows()
     assert len(rows) >= 300
     for phrase, expansion in rows.items():
         assert phrase == phrase.lower() and 1 <= len(phrase.split()) <= 3, phrase
@@ -373,7 +384,7 @@ def test_the_everyday_vocabulary_says_only_what_the_corpus_says():
 def test_the_shipped_everyday_vocabulary_finds_the_laws_wording():
     forget_glossary()
     # Every row loaded: none is a phrase another kind already holds.
-    assert GlossaryEntry.objects.filter(kind="everyday").count() == len(json.loads(EVERYDAY.read_text(encoding="utf-8")))
+    assert GlossaryEntry.objects.filter(kind="everyday").count() == len(_everyday_rows())
     wanted = make_document(title="Ketenagakerjaan", chunks=[
         "Pengusaha dilarang membayar upah lebih rendah dari upah minimum."])
     make_document(title="Lain", chunks=["Bos itu menerima gaji di bawah rata-rata."])
