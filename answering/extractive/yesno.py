@@ -21,12 +21,17 @@ from answering.text import content_stems
 POLARITY_REACH = 15        # words after the modal that must share a word with the question
 
 
+def _ruled(unit: str, match: re.Match) -> str:
+    """The clause a modal rules: the words after it, up to POLARITY_REACH."""
+    return " ".join(unit[match.end():].split()[:POLARITY_REACH])
+
+
 def _governs(question: Question, unit: str, match: re.Match, share: float = 0.0) -> bool:
     """The modal's own clause is about what the question asks ("dilarang mempekerjakan anak" for "bolehkah
     mempekerjakan anak?"), not a requirement beside it ("harus memenuhi persyaratan"); with ``share``, it
     carries at least that share of the question's words (and two of them). An English question's own words
     rarely meet the clause: the law's words the glossary gives it may, with a second unit's share (they are few)."""
-    said = content_stems(" ".join(unit[match.end():].split()[:POLARITY_REACH]))
+    said = content_stems(_ruled(unit, match))
     if _shares(said, question.stems - MODAL_STEMS, share):
         return True
     law = question.law_stems - MODAL_STEMS - GENERIC_STEMS
@@ -89,7 +94,7 @@ def ruling_weight(question: Question, unit: str) -> int:
     over "dapat mensyaratkan masa percobaan" for "boleh gak bos gaji di bawah UMR slama percobaan?")."""
     asked = question.ask_stems - MODAL_STEMS - GENERIC_STEMS
     matches = [m for pattern in (PROHIBIT, EXEMPT, OBLIGE, PERMIT) for m in pattern.finditer(unit)]
-    return max((len(content_stems(" ".join(unit[m.end():].split()[:POLARITY_REACH])) & asked)
+    return max((len(content_stems(_ruled(unit, m)) & asked)
                 for m in matches if _governs(question, unit, m)), default=0)
 
 
@@ -99,7 +104,7 @@ _WITHOUT = re.compile(r"\b(?:tanpa|without)\s+(\w+)", re.I)
 def _without_asked(question: Question, unit: str, match: re.Match) -> bool:
     """The duty or permission holds *without* what the question's first ask asks about ("… wajib belajar … tanpa
     memungut biaya" for "boleh memungut biaya?"): the asked action, un-negated in the question, is negated here."""
-    said = " ".join(unit[match.end():].split()[:POLARITY_REACH])
+    said = _ruled(unit, match)
     without = content_stems(" ".join(_WITHOUT.findall(said)))
     asked = first_ask(question.text)
     return bool(without & (content_stems(asked) - content_stems(" ".join(_WITHOUT.findall(asked)))))
