@@ -14,16 +14,18 @@ _NUMBER = r"(\d+(?:[.,]\d+)?)"
 _ASKED_QUANTITY = re.compile(rf"(?<!nomor )(?<!no\. )(?<!no )\b{_NUMBER}\s*{_MEASURE}\b(?!\s*\d{{4}}\b)", re.I)
 # A statute spells each number out after the digits: "13 (tiga belas) tahun".
 _SPELLED = r"(?:\([^)]{1,40}\)\s*)?"
+# "paling sedikit berumur 14 tahun", "di bawah usia 18 tahun": an age's word between the bound and its number.
+_AGED = r"(?:(?:berumur|berusia|usia|umur)\s+)?"
 # "13 tahun sampai dengan 15 tahun", "anak pertama sampai dengan kelahiran anak ketiga" (a few words between).
 _RANGE = re.compile(rf"{_NUMBER}\s*{_SPELLED}{_MEASURE}?\s*(?:sampai\s+dengan|sampai|hingga|s\.?\s?d\.?|–|-)\s*"
                     rf"(?:(?:usia|umur|berumur|berusia|kelahiran|anak|yang)\s+){{0,3}}{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
 _AT_LEAST = re.compile(rf"\b(?:paling\s+(?:sedikit|rendah|singkat|cepat)|sekurang-kurangnya|minimal|minimum)\s+"
-                       rf"{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
+                       rf"{_AGED}{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
 _AT_MOST = re.compile(rf"\b(?:paling\s+(?:banyak|tinggi|lama|lambat)|selambat-lambatnya|setinggi-tingginya|maksimal|"
-                      rf"maksimum)\s+{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
+                      rf"maksimum)\s+{_AGED}{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
 _BELOW = re.compile(rf"\b(?:kurang\s+dari|di\s*bawah|belum\s+(?:berumur|berusia|mencapai(?:\s+usia|\s+umur)?))\s+"
-                    rf"{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
-_ABOVE = re.compile(rf"\b(?:lebih\s+dari|di\s*atas|melebihi)\s+{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
+                    rf"{_AGED}{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
+_ABOVE = re.compile(rf"\b(?:lebih\s+dari|di\s*atas|melebihi)\s+{_AGED}{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
 _STATED_QUANTITY = re.compile(rf"{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
 NEGATED_ASK = re.compile(r"\b(?:dilarang|tidak|tak|bukan|larangan)\b", re.I)
 _ORDINAL_WORDS = {"pertama": 1, "kesatu": 1, "kedua": 2, "ketiga": 3, "keempat": 4, "kelima": 5, "keenam": 6,
@@ -45,8 +47,14 @@ def _number(text: str) -> float:
     return float(text.replace(",", "."))
 
 
+# "anak aku umur 14", "usia 17 boleh …?": an age without its unit is in years.
+_BARE_AGE = re.compile(r"\b((?:ber)?(?:umur|usia)|aged?)\s+(\d{1,2})\b(?!\s*(?:[.,]\d|tahun|thn|bulan|minggu|hari|years?|months?))",
+                       re.I)
+
+
 def asked_quantities(question: str) -> list[tuple[float, str]]:
-    return [(_number(m.group(1)), _unit_word(m.group(2))) for m in _ASKED_QUANTITY.finditer(_with_ordinals(question))]
+    read = _BARE_AGE.sub(r"\1 \2 tahun", _with_ordinals(question))
+    return [(_number(m.group(1)), _unit_word(m.group(2))) for m in _ASKED_QUANTITY.finditer(read)]
 
 
 # Periods compare across their units, in days (a month as 30, a year as 365): "3 minggu" is below "1 bulan". Not

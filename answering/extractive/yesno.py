@@ -67,6 +67,41 @@ def about_the_complement(question: Question, subject: str) -> bool:
     return bool(negated & (asked - MODAL_STEMS))
 
 
+# "Pekerja/buruh perempuan yang berumur kurang dari 18 tahun dilarang …", "… pekerja/buruh perempuan hamil yang
+# menurut keterangan dokter berbahaya …": a word the question asks, narrowed by a relative clause ("yang …", with up
+# to NARROW_BEFORE words between them) that says nothing the question says, in NARROW_LEAST words at least ("upah
+# minimum yang berlaku" is the wage itself, not a narrower one).
+_RELATIVE = re.compile(r"\byang\b", re.I)
+_CLAUSE_END = re.compile(r"[,;:.()]")
+NARROW_BEFORE = 2
+NARROW_AFTER = 6
+NARROW_LEAST = 2
+
+
+def _narrowed(question: Question, text: str) -> bool:
+    """The text rules a narrower case than asked: a word of the question qualified by a relative clause none of
+    whose words the question (or the law's words for it) says."""
+    asked = (question.stems | question.law_stems | question.ask_stems) - MODAL_STEMS - GENERIC_STEMS
+    for match in _RELATIVE.finditer(text):
+        before = text[:match.start()].split()[-(NARROW_BEFORE + 1):]
+        heads = [i for i, word in enumerate(before) if content_stems(word) & asked]
+        if not heads:
+            continue
+        after = _CLAUSE_END.split(text[match.end():], maxsplit=1)[0].split()[:NARROW_AFTER]
+        qualifier = content_stems(" ".join(before[heads[-1] + 1:] + after)) - MODAL_STEMS - GENERIC_STEMS
+        if len(qualifier) >= NARROW_LEAST and not qualifier & asked:
+            return True
+    return False
+
+
+def _rules_asked_case(question: Question, unit: str, match: re.Match, share: float = 0.0) -> bool:
+    """The modal governs what is asked (``_governs``), for the case asked: neither its clause nor the subject
+    before it narrowed (``_narrowed``)."""
+    start = unit.rfind(". ", 0, match.start()) + 1
+    said = f"{unit[start:match.start()]} {_ruled(unit, match)}"
+    return _governs(question, unit, match, share) and not _narrowed(question, said)
+
+
 def polarity(question: Question, unit: str) -> str | None:
     """"yes" or "no" when a modal of the unit governs what the question asks; None when none does, or when the unit
     is about the complement of what is asked. A duty or a permission under a negation ("tidak diberikan kepada …")
@@ -78,7 +113,7 @@ def polarity(question: Question, unit: str) -> str | None:
     if first is not None and about_the_complement(question, unit[:first]):
         return None
     for patterns, answer in (((PROHIBIT, EXEMPT), "no"), ((OBLIGE, PERMIT), "yes")):
-        governing = [m for pattern in patterns for m in found[pattern] if _governs(question, unit, m)]
+        governing = [m for pattern in patterns for m in found[pattern] if _rules_asked_case(question, unit, m)]
         if answer == "yes" and governing and all(_negated(unit, m) or _without_asked(question, unit, m)
                                                  for m in governing):
             return "no"
@@ -95,7 +130,7 @@ def ruling_weight(question: Question, unit: str) -> int:
     asked = question.ask_stems - MODAL_STEMS - GENERIC_STEMS
     matches = [m for pattern in (PROHIBIT, EXEMPT, OBLIGE, PERMIT) for m in pattern.finditer(unit)]
     return max((len(content_stems(_ruled(unit, m)) & asked)
-                for m in matches if _governs(question, unit, m)), default=0)
+                for m in matches if _rules_asked_case(question, unit, m)), default=0)
 
 
 _WITHOUT = re.compile(r"\b(?:tanpa|without)\s+(\w+)", re.I)
@@ -226,7 +261,7 @@ def polarity_opener(question: Question, unit: Candidate, language: str) -> str |
     # "… wajib tetap masuk kerja?" is answered no by a clause that exempts ("… tidak wajib bekerja pada hari pertama
     # …") as by one that prohibits.
     denying = [*PROHIBIT.finditer(text), *(EXEMPT.finditer(text) if OBLIGE.search(question.text) else ())]
-    prohibits = any(_governs(question, text, m, SECOND_UNIT_SHARE) for m in denying)
+    prohibits = any(_rules_asked_case(question, text, m, SECOND_UNIT_SHARE) for m in denying)
     if not prohibits or quantity_differs(question.text, text):
         return None
     return f"{NO[language]} {short(text)}"

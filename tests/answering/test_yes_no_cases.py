@@ -1,0 +1,48 @@
+"""Whose case a yes/no rule decides: a rule for a narrower case than the one asked says neither yes nor no, and an
+age asked without its unit is read in years (answering/extractive/yesno.py, quantities.py)."""
+from __future__ import annotations
+
+from answering.extractive.quantities import asked_quantities
+from answering.extractive.synthesis import synthesise
+from tests.answering.test_embedded_opener import passage
+
+MINORS_AT_NIGHT = passage("(1) Pekerja/buruh perempuan yang berumur kurang dari 18 (delapan belas) tahun dilarang "
+                          "dipekerjakan antara pukul 23.00 s.d. 07.00.")
+PREGNANT_AT_NIGHT = passage("(2) Pengusaha dilarang mempekerjakan pekerja/buruh perempuan hamil yang menurut keterangan "
+                            "dokter berbahaya bagi kesehatan dan keselamatan kandungannya apabila bekerja antara pukul "
+                            "23.00 s.d. pukul 07.00.")
+RESIGNED_CANDIDATE = passage("Calon PNS yang mengundurkan diri pada saat menjalani masa percobaan dikenakan sanksi tidak "
+                             "boleh mengikuti seleksi pengadaan PNS untuk jangka waktu tertentu.")
+CHILD_WORK = passage("(2) Anak sebagaimana dimaksud pada ayat (1) paling sedikit berumur 14 (empat belas) tahun.")
+
+
+def _opening(question: str, *units) -> str:
+    return synthesise(question, list(units)).claims[0].text
+
+
+def test_a_prohibition_for_a_narrower_case_than_asked_says_neither_yes_nor_no():
+    # Asked about women at night in general, the ban on those under 18 or pregnant is quoted, not read as "Tidak".
+    for unit in (MINORS_AT_NIGHT, PREGNANT_AT_NIGHT):
+        assert not _opening("pekerja perempuan boleh kerja malam antara pukul 23.00 s.d. 07.00?", unit).startswith(
+            "Tidak.")
+    assert not _opening("PNS boleh ikut seleksi pengadaan PNS gak?", RESIGNED_CANDIDATE).startswith("Tidak.")
+    # Asked about the case the rule narrows to, the same rule answers.
+    assert _opening("pekerja perempuan umur 17 tahun boleh kerja antara pukul 23.00 s.d. 07.00?",
+                    MINORS_AT_NIGHT).startswith("Tidak.")
+    assert _opening("calon PNS yang mengundurkan diri saat masa percobaan boleh ikut seleksi pengadaan PNS lagi?",
+                    RESIGNED_CANDIDATE).startswith("Tidak.")
+
+
+def test_a_qualifier_that_names_no_other_case_does_not_narrow():
+    # "upah minimum yang berlaku" is the minimum wage itself: the prohibition still answers.
+    ban = passage("Pengusaha dilarang membayar upah di bawah upah minimum yang berlaku.")
+    assert _opening("Bolehkah pengusaha membayar upah di bawah upah minimum?", ban).startswith("Tidak.")
+
+
+def test_an_age_asked_without_its_unit_is_read_in_years():
+    assert asked_quantities("anak aku umur 14 mau bantu2 kerja") == [(14.0, "tahun")]
+    assert asked_quantities("usia 17, boleh?") == [(17.0, "tahun")]
+    assert asked_quantities("Nomor 14 Tahun 2008") == []
+    # "paling sedikit berumur 14 tahun": the age's word between the bound and its number still bounds it.
+    assert _opening("anak aku umur 14 boleh kerja gak?", CHILD_WORK).startswith("Ya. Anak")
+    assert _opening("anak aku umur 13 boleh kerja gak?", CHILD_WORK).startswith("Tidak. Anak")
