@@ -46,6 +46,33 @@ def content_stems(text: str) -> set[str]:
     return {stem(token) for token in _TOKEN.findall(normalise(text)) if token not in STOP and not token.isdigit()}
 
 
+def stem_sequence(text: str) -> list[str]:
+    """The content stems of ``text`` in reading order (``content_stems`` as a sequence)."""
+    return [stem(token) for token in _TOKEN.findall(normalise(text)) if token not in STOP and not token.isdigit()]
+
+
+PHRASE_SLACK = 1       # other content words a phrase's words may have between them ("pendidikan formal tinggi")
+
+
+def carries_phrase(phrase: list[str], sequence: list[str], slack: int = PHRASE_SLACK) -> bool:
+    """The phrase's stems occur in ``sequence`` in order, at most ``slack`` other stems between each two: "pendidikan
+    tinggi" is carried by "… jenjang pendidikan tinggi …", not by "… pendidikan … paling tinggi …"."""
+    if not phrase:
+        return True
+    for start, word in enumerate(sequence):
+        if word != phrase[0]:
+            continue
+        at = start
+        for wanted in phrase[1:]:
+            window = sequence[at + 1:at + 2 + slack]
+            if wanted not in window:
+                break
+            at += 1 + window.index(wanted)
+        else:
+            return True
+    return False
+
+
 # A sentence ends at ".", "!" or "?" before a space, except the abbreviation "No." before its number ("Law No. 17
 # of 2003", "UU No. 13 Tahun 2003"): split there, "17 of 2003 on State Finance?" read as the question asked.
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bno\.)\s+", re.I)

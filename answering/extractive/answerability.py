@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from answering.extractive.anchors import find_article, find_named_regulation
-from answering.text import asking_sentences, content_stems, normalise
+from answering.text import asking_sentences, carries_phrase, content_stems, normalise, stem_sequence
 from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
 from answering.extractive.question import act_years, asks_in_force, colloquial_words, met_colloquially
 # What answers "is it still in force?": a clause that revokes, amends or keeps an instrument in force, or its own
@@ -202,10 +202,12 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     for place in _places(rest):
         wanted -= content_stems(place)
     have = content_stems(evidence)
+    read = stem_sequence(evidence)
     for phrase, expansion in (expansions(asked) if expansions else {}).items():
         # A nickname, abbreviation or colloquial form is met by the words it stands for ("DBH": Dana Bagi Hasil), an
-        # everyday word by any one of its wordings ("bos": pengusaha | atasan).
-        if any(distinctive_stems(wording) <= have for wording in alternatives(expansion)):
+        # everyday word by any one of its wordings ("bos": pengusaha | atasan), said as a phrase ("kuliah":
+        # "pendidikan tinggi", not "pendidikan … paling tinggi").
+        if any(_said(wording, read) for wording in alternatives(expansion)):
             have |= content_stems(phrase)
     have |= met_colloquially(colloquial_words(asked), have)   # "nanggepin" met by the cited "menanggapi"
     coverage = len(wanted & have) / len(wanted) if wanted else 1.0
@@ -219,6 +221,11 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     if unmet and topical and len(topical) == len(unmet) and coverage >= TERM_COVERAGE:
         pointer = _pointer(cited[0], topical)
     return Answerability(not unmet, tuple(unmet), round(coverage, 4), pointer, frozenset(wanted - have))
+
+
+def _said(wording: str, read: list[str]) -> bool:
+    wanted = distinctive_stems(wording)
+    return carries_phrase([s for s in stem_sequence(wording) if s in wanted], read)
 
 
 _CIRCULAR = re.compile(r"\bsurat\s+edaran\b", re.I)
@@ -244,8 +251,10 @@ OWN_NUMBER = re.compile(r"\b(?:nomor|no\.?)\s*[\w./-]+(?:\s+tahun\s+\d{4})?", re
 
 
 def _asking_sentence(question: str) -> str:
+    """The sentences that ask, together: a second ask ("… dapet beasiswa gak? brp?") goes on with the first one's
+    words, so the first one's terms are wanted too."""
     asking = asking_sentences(question)
-    return asking[-1] if asking else question
+    return " ".join(asking) if asking else question
 
 
 def _office_phrase(question: str, office: re.Match) -> str:
