@@ -132,7 +132,7 @@ def _load_batch(indexes: range, texts: ChunkTexts, centres: np.ndarray, model: s
             cursor.execute(
                 "INSERT INTO retrieval_chunk (id, document_id, ordinal, kind, text, section_path, embedding, "
                 "embedding_model, search_vector) SELECT id, document_id, ordinal, 'body', text, "
-                "ARRAY['Pasal ' || (ordinal + 1)], embedding, %s, to_tsvector('indonesian', text) FROM scale_chunk",
+                "ARRAY['Pasal ' || (ordinal + 1)], embedding, %s, to_tsvector('indonesian', translate(text, '/', ' ')) FROM scale_chunk",
                 [model],
             )
 

@@ -65,7 +65,7 @@ def load_chunks(count: int, start: int, sentences: list[str], model: str, rng: n
             cursor.execute(
                 "INSERT INTO retrieval_chunk (id, document_id, ordinal, kind, text, section_path, embedding, "
                 "embedding_model, search_vector) SELECT id, document_id, ordinal, kind, text, section_path, "
-                "embedding, embedding_model, to_tsvector('indonesian', text) FROM bench_chunk"
+                "embedding, embedding_model, to_tsvector('indonesian', translate(text, '/', ' ')) FROM bench_chunk"
             )
     with connection.cursor() as cursor:
         started = time.perf_counter()

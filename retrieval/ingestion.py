@@ -72,11 +72,14 @@ INSERT INTO retrieval_chunk (
     char_start, char_end, table_header, embedding, embedding_model, enabled, disabled_by, disabled_at, search_vector
 ) VALUES (
     %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, %s, %s, %s, %s,
-    setweight(to_tsvector('indonesian', %s), 'A')
-    || setweight(to_tsvector('indonesian', %s), 'B')
-    || setweight(to_tsvector('indonesian', %s), 'C')
+    setweight(to_tsvector('indonesian', translate(%s, '/', ' ')), 'A')
+    || setweight(to_tsvector('indonesian', translate(%s, '/', ' ')), 'B')
+    || setweight(to_tsvector('indonesian', translate(%s, '/', ' ')), 'C')
 )
 """
+# PostgreSQL's parser reads "pekerja/buruh", "kabupaten/kota" and "merkuri/air" as one file-path token, so neither
+# word was ever found by itself: a slash is indexed as the space between two words (migration 0023 re-indexed the
+# passages stored before).
 
 
 # A junk chunk (parsing/chunking.py ``is_junk``: OCR of a rotated table) is kept, disabled: nothing is lost, search
