@@ -16,13 +16,16 @@ from __future__ import annotations
 import re
 from typing import Callable, Sequence
 
+from answering.extractive.answerability import GENERIC_STEMS
 from answering.extractive.candidates import Candidate
 from answering.extractive.focus import DATE, REFERENCE
-from answering.extractive.phrasing import BY, ITEM_END, MARKER, MAX_OPENER_CHARS, NO, YES, clause, short, tidy
+from answering.extractive.phrasing import (BY, ITEM_END, MARKER, MAX_OPENER_CHARS, MODAL_STEMS, NO, YES, clause, short,
+                                           tidy)
 from answering.extractive.quantities import quantity_differs
 from answering.extractive.status import status_sentence
 from answering.extractive.question import Question
 from answering.extractive.yesno import affirmed, denied, excluded, polarity
+from answering.text import content_stems
 from retrieval.facade.language import OFFICE, PERSON, asks_status
 
 ItemRanker = Callable[[list[str]], "list[float] | None"]
@@ -176,6 +179,24 @@ def by_meaning(items: Sequence[str], rank: ItemRanker | None, question: str = ""
     return tuple(items[i] for i in order)
 
 
+def _case_items(question: Question, lead: Candidate, lead_in: str, rank_items: ItemRanker | None) -> tuple[str, ...]:
+    """A list's items a figure may open from, the one the question names first (``by_meaning``); none when the
+    question names a case (a word that neither the lead-in, the regulation's title nor an instrument it names says)
+    that no item names: the amounts for primary and junior secondary pupils do not answer "santri dayah dapet brp?",
+    nor a civil servant's THR "karyawan swasta dapet THR brp?"."""
+    items = tuple(map(tidy, lead.items))
+    said = content_stems(f"{lead_in} {lead.passage.document_title} {' '.join(n.text for n in question.named)}")
+    case = {s for s in (question.stems | question.ask_stems) - said - GENERIC_STEMS - MODAL_STEMS if len(s) > 2}
+    acronyms = set(_ACRONYM.findall(question.text))          # "SMP" names "Sekolah Menengah Pertama"
+
+    def names(item: str) -> bool:
+        return bool(content_stems(item) & case) or any(a in item or spells(a, item) for a in acronyms)
+
+    if len(items) > 1 and case and not any(map(names, items)):
+        return ()
+    return by_meaning(items, rank_items, question.text)
+
+
 def opening_sentence(question: Question, lead: Candidate, language: str,
                      rank_items: ItemRanker | None = None) -> str | None:
     """The plain first sentence for what the question asks, or None when the unit itself should lead.
@@ -199,7 +220,7 @@ def opening_sentence(question: Question, lead: Candidate, language: str,
     if asks in ("duration", "figure"):
         # The lead-in first, then its list items ("… dibagi sebagai berikut: a. … sebesar 10% …"); a figure asked
         # as a limit of age, time or count ("batas usia paling tinggi") is a quantity with its unit ("55 tahun").
-        pieces = (text, *by_meaning(tuple(map(tidy, lead.items)), rank_items, question.text))
+        pieces = (text, *_case_items(question, lead, text, rank_items))
         said = (next(filter(None, (_figure(asks, piece) for piece in pieces)), None)
                 or next(filter(None, (clause(piece, QUANTITY) for piece in pieces)), None) or clause(text, _DIGIT))
         return what_was_set(said) if said else None

@@ -48,8 +48,8 @@ def _number(text: str) -> float:
 
 
 # "anak aku umur 14", "usia 17 boleh …?": an age without its unit is in years.
-_BARE_AGE = re.compile(r"\b((?:ber)?(?:umur|usia)|aged?)\s+(\d{1,2})\b(?!\s*(?:[.,]\d|tahun|thn|bulan|minggu|hari|years?|months?))",
-                       re.I)
+_BARE_AGE = re.compile(r"\b((?:ber)?(?:umur|usia)|aged?)\s+(\d{1,2})\b"
+                       r"(?!\s*(?:[.,]\d|tahun|thn|bulan|minggu|hari|years?|months?))", re.I)
 
 
 def asked_quantities(question: str) -> list[tuple[float, str]]:
