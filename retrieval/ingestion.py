@@ -66,6 +66,9 @@ def embed_chunks(
     return np.vstack(parts)
 
 
+# PostgreSQL's parser reads "pekerja/buruh", "kabupaten/kota" and "merkuri/air" as one file-path token, so neither
+# word was ever found by itself: a slash is indexed as the space between two words (migration 0023 re-indexed the
+# passages stored before).
 _INSERT_CHUNK = """
 INSERT INTO retrieval_chunk (
     id, document_id, ordinal, kind, text, page_number, section_path, legal_reference,
@@ -77,9 +80,6 @@ INSERT INTO retrieval_chunk (
     || setweight(to_tsvector('indonesian', translate(%s, '/', ' ')), 'C')
 )
 """
-# PostgreSQL's parser reads "pekerja/buruh", "kabupaten/kota" and "merkuri/air" as one file-path token, so neither
-# word was ever found by itself: a slash is indexed as the space between two words (migration 0023 re-indexed the
-# passages stored before).
 
 
 # A junk chunk (parsing/chunking.py ``is_junk``: OCR of a rotated table) is kept, disabled: nothing is lost, search

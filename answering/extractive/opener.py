@@ -182,8 +182,8 @@ def by_meaning(items: Sequence[str], rank: ItemRanker | None, question: str = ""
 def _case_items(question: Question, lead: Candidate, lead_in: str, rank_items: ItemRanker | None) -> tuple[str, ...]:
     """A list's items a figure may open from, the one the question names first (``by_meaning``); none when the
     question names a case (a word that neither the lead-in, the regulation's title nor an instrument it names says)
-    that no item names: the amounts for primary and junior secondary pupils do not answer "santri dayah dapet brp?",
-    nor a civil servant's THR "karyawan swasta dapet THR brp?"."""
+    that no item names: the amounts for primary and junior secondary pupils do not answer "santri dayah dapet
+    brp?"."""
     items = tuple(map(tidy, lead.items))
     said = content_stems(f"{lead_in} {lead.passage.document_title} {' '.join(n.text for n in question.named)}")
     case = {s for s in (question.stems | question.ask_stems) - said - GENERIC_STEMS - MODAL_STEMS if len(s) > 2}
