@@ -56,9 +56,17 @@ SIGNATURE_FOCUS = frozenset({"signatory", "enactment", "about"})
 OPENER_ASKS = frozenset({"figure", "duration", "date", "person", "yesno", "definition", "list", "enactment", "signatory"})
 
 
+# "Misalnya uang pesangon … adalah Rp 10.000.000,00", "… sebesar 40% X Rp 6000.000,00 = Rp 2.400.000,00": a
+# Penjelasan's worked example illustrates a rule with made-up figures; it answers only a question asking for one.
+WORKED_EXAMPLE = re.compile(r"^\W*(?:misalnya|contoh(?:nya)?\b|sebagai\s+contoh)|=\s*Rp", re.I)
+ASKS_EXAMPLE = re.compile(r"\b(?:contoh|misal|example|illustrat)", re.I)
+
+
 def _eligible(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     keep_signature = question.asks in SIGNATURE_ASKS
-    return [c for c in ranked if (keep_signature or not SIGNATURE.search(c.text))]
+    keep_examples = bool(ASKS_EXAMPLE.search(question.text))
+    return [c for c in ranked if (keep_signature or not SIGNATURE.search(c.text))
+            and (keep_examples or not WORKED_EXAMPLE.search(c.text))]
 
 
 def _fits(question: Question, total: int, text: str) -> bool:

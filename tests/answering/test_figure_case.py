@@ -1,5 +1,5 @@
 """A figure opens the answer only for the case asked: a list of amounts for other cases is quoted, not read as the
-answer (answering/extractive/opener.py ``_case_items``)."""
+answer (answering/extractive/opener.py ``_case_items``), nor does a worked example (synthesis.py)."""
 from __future__ import annotations
 
 from answering.extractive.synthesis import synthesise
@@ -23,3 +23,21 @@ def test_a_case_no_item_names_gets_no_other_cases_figure():
 def test_the_case_an_item_names_opens_with_its_figure():
     assert "Rp1.800.000,00" in _opening("anak yatim SMP dapet bantuan biaya pendidikan brp?")
     assert "Rp1.000.000,00" in _opening("Berapa bantuan biaya pendidikan untuk jenjang madrasah ibtidaiyah?")
+
+
+EXAMPLE = passage("Misalnya uang pesangon yang seharusnya diterima pekerja/buruh adalah Rp 10.000.000,00 (sepuluh juta "
+                  "rupiah) dan besarnya jaminan pensiun adalah Rp 6.000.000,00.", kind="explanation",
+                  reference="Penjelasan Peraturan Contoh Nomor 7 Tahun 2024 Pasal 167")
+SEVERANCE = passage("(2) Uang pesangon bagi pekerja/buruh yang mengalami pemutusan hubungan kerja paling sedikit "
+                    "sebesar Rp 5.000.000,00 (lima juta rupiah).")
+
+
+def test_a_worked_example_does_not_answer_unless_an_example_is_asked():
+    # The Penjelasan's example illustrates the rule with made-up figures: alone, it is not the answer.
+    alone = synthesise("Berapa uang pesangon yang diterima pekerja?", [EXAMPLE])
+    assert "Rp 10.000.000" not in " ".join(c.text for c in alone.claims)
+    # Beside it, the article states the figure.
+    draft = synthesise("Berapa uang pesangon pekerja yang mengalami pemutusan hubungan kerja?", [EXAMPLE, SEVERANCE])
+    assert "Rp 5.000.000,00" in draft.claims[0].text
+    asked = synthesise("Ada contoh perhitungan uang pesangon pekerja?", [EXAMPLE])
+    assert not asked.no_answer and "Rp 10.000.000" in " ".join(c.text for c in asked.claims)
