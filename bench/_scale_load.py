@@ -97,6 +97,7 @@ def _load_batch(indexes: range, texts: ChunkTexts, centres: np.ndarray, model: s
     from pgvector.psycopg.vector import register_vector_info
     from psycopg.types import TypeInfo
 
+    from retrieval.ingestion import full_text_sql
     from retrieval.models import Document
 
     with transaction.atomic():
@@ -132,7 +133,7 @@ def _load_batch(indexes: range, texts: ChunkTexts, centres: np.ndarray, model: s
             cursor.execute(
                 "INSERT INTO retrieval_chunk (id, document_id, ordinal, kind, text, section_path, embedding, "
                 "embedding_model, search_vector) SELECT id, document_id, ordinal, 'body', text, "
-                "ARRAY['Pasal ' || (ordinal + 1)], embedding, %s, to_tsvector('indonesian', translate(text, '/', ' ')) FROM scale_chunk",
+                f"ARRAY['Pasal ' || (ordinal + 1)], embedding, %s, {full_text_sql('text')} FROM scale_chunk",
                 [model],
             )
 

@@ -28,6 +28,7 @@ def load_chunks(count: int, start: int, sentences: list[str], model: str, rng: n
     """COPY ``count`` synthetic chunks (spread over documents of 100 chunks)."""
     from django.db import connection, transaction
 
+    from retrieval.ingestion import full_text_sql
     from retrieval.models import Collection, Document
 
     Collection.objects.get_or_create(id="BENCH")
@@ -65,7 +66,7 @@ def load_chunks(count: int, start: int, sentences: list[str], model: str, rng: n
             cursor.execute(
                 "INSERT INTO retrieval_chunk (id, document_id, ordinal, kind, text, section_path, embedding, "
                 "embedding_model, search_vector) SELECT id, document_id, ordinal, kind, text, section_path, "
-                "embedding, embedding_model, to_tsvector('indonesian', translate(text, '/', ' ')) FROM bench_chunk"
+                f"embedding, embedding_model, {full_text_sql('text')} FROM bench_chunk"
             )
     with connection.cursor() as cursor:
         started = time.perf_counter()

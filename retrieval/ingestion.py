@@ -66,18 +66,23 @@ def embed_chunks(
     return np.vstack(parts)
 
 
-# PostgreSQL's parser reads "pekerja/buruh", "kabupaten/kota" and "merkuri/air" as one file-path token, so neither
-# word was ever found by itself: a slash is indexed as the space between two words (migration 0023 re-indexed the
-# passages stored before).
-_INSERT_CHUNK = """
+def full_text_sql(expression: str) -> str:
+    """The SQL ``tsvector`` of a text expression as every writer indexes it. PostgreSQL's parser reads
+    "pekerja/buruh", "kabupaten/kota" and "merkuri/air" as one file-path token, so neither word was ever found by
+    itself: a slash is indexed as the space between two words (migration 0023 re-indexed the passages stored
+    before)."""
+    return f"to_tsvector('indonesian', translate({expression}, '/', ' '))"
+
+
+_INSERT_CHUNK = f"""
 INSERT INTO retrieval_chunk (
     id, document_id, ordinal, kind, text, page_number, section_path, legal_reference,
     char_start, char_end, table_header, embedding, embedding_model, enabled, disabled_by, disabled_at, search_vector
 ) VALUES (
     %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, %s, %s, %s, %s,
-    setweight(to_tsvector('indonesian', translate(%s, '/', ' ')), 'A')
-    || setweight(to_tsvector('indonesian', translate(%s, '/', ' ')), 'B')
-    || setweight(to_tsvector('indonesian', translate(%s, '/', ' ')), 'C')
+    setweight({full_text_sql('%s')}, 'A')
+    || setweight({full_text_sql('%s')}, 'B')
+    || setweight({full_text_sql('%s')}, 'C')
 )
 """
 

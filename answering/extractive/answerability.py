@@ -202,8 +202,9 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     for place in _places(rest):
         wanted -= content_stems(place)
     have = content_stems(evidence)
-    read = stem_sequence(evidence)
-    for phrase, expansion in (expansions(asked) if expansions else {}).items():
+    expanded = expansions(asked) if expansions else {}
+    read = stem_sequence(evidence) if expanded else []
+    for phrase, expansion in expanded.items():
         # A nickname, abbreviation or colloquial form is met by the words it stands for ("DBH": Dana Bagi Hasil), an
         # everyday word by any one of its wordings ("bos": pengusaha | atasan), said as a phrase ("kuliah":
         # "pendidikan tinggi", not "pendidikan … paling tinggi").
