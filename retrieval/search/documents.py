@@ -123,14 +123,17 @@ def _append(lists: dict[uuid.UUID, list[list[uuid.UUID]]], rows) -> None:
 
 
 def document_leg(
-    ranked: list[tuple[uuid.UUID, float]], rewrite: Rewrite, *, vector, model_name: str, config
+    ranked: list[tuple[uuid.UUID, float]], rewrite: Rewrite, *, vector, model_name: str, config,
+    known: dict[uuid.UUID, uuid.UUID] | None = None,
 ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, uuid.UUID]]:
-    """The fused ranking with the document leg added, and the passages' owners (for later stages; None when
-    the leg is off)."""
+    """The fused ranking with the document leg added, and the passages' owners (for later stages).
+
+    ``known``: owners the chunk legs already read beside their passages; only the others are looked up."""
+    owner = dict(known or {})
     limit = config.document_candidate_limit
     if not ranked or config.document_weight <= 0 or limit <= 0:
-        return ranked, None
-    owner = owners([chunk_id for chunk_id, _ in ranked])
+        return ranked, owner
+    owner |= owners([chunk_id for chunk_id, _ in ranked if chunk_id not in owner])
     documents = rank_documents(ranked, owner)[:limit]
     own = _own_rankings(documents, rewrite, vector, model_name, config.semantic_centering,
                          config.common_term_share)

@@ -178,7 +178,7 @@ def chunk_search(
     semantic: list[tuple[uuid.UUID, float]] = []
     lexical = None
     vector = None
-    owner = None             # chunk -> document, read once by the document leg and reused by the stages
+    owner: dict[uuid.UUID, uuid.UUID] = {}   # chunk -> document, read beside the legs' passages, reused by the stages
     # The glossary rewrites the lexical query (both lexical and hybrid modes).
     rewrite = rewrite_query(query) if config.query_understanding and mode != "semantic" else Rewrite(query)
     if config.query_understanding and mode != "semantic" and (spelled := acronym_phrases(query, condition)):
@@ -216,7 +216,7 @@ def chunk_search(
             scan = scoped_scan(condition) if scope is not None and scope.selected else UNSCOPED
             semantic = chunk_search_semantic(vector, model_name=embedder.model_name, document_condition=condition,
                                              limit=limit, exact=scan.exact, centered=config.semantic_centering,
-                                             collection=graph_collection, pool=scan.pool(limit))
+                                             collection=graph_collection, pool=scan.pool(limit), owners=owner)
         timings["semantic"] = (time.perf_counter() - started) * 1000
 
     if pending is not None:
@@ -226,6 +226,8 @@ def chunk_search(
     elif lexical_leg:
         lexical, timings["lexical"] = _lexical_leg(rewrite.lexical, condition, lexical_limit, config, scoped,
                                                    collection)
+    if lexical is not None:
+        owner |= lexical.owners
     anchors = None
     if understanding:
         anchors, timings["anchors"] = _anchors(query, rewrite, principal, scope, condition)
@@ -247,12 +249,13 @@ def chunk_search(
                 with bounded_transaction(config.statement_timeout_ms, **_hnsw_options(config, limit)):
                     again = chunk_search_semantic(moved, model_name=embedder.model_name, document_condition=condition,
                                                   limit=limit, centered=config.semantic_centering,
-                                                  collection=graph_collection)
+                                                  collection=graph_collection, owners=owner)
                 ranked = reciprocal_rank_fusion(legs + [([chunk_id for chunk_id, _ in again], config.semantic_weight)],
                                                 config.rrf_k)
             timings["feedback"] = (time.perf_counter() - started) * 1000
         started = time.perf_counter()
-        ranked, owner = document_leg(ranked, rewrite, vector=vector, model_name=embedder.model_name, config=config)
+        ranked, owner = document_leg(ranked, rewrite, vector=vector, model_name=embedder.model_name, config=config,
+                                     known=owner)
         timings["documents"] = (time.perf_counter() - started) * 1000
 
     pinned, stages = 0, ()

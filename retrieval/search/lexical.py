@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from retrieval.access import admitted_document_ids, document_condition_sql, document_ids_condition_sql
 from retrieval.search.colloquial import forget_present_words, formal_terms
@@ -52,6 +52,7 @@ class LexicalResult:
     scores: tuple[float, ...]
     tier: str            # "all-words fill" | "PARTIAL N" | "NONE" | "EMPTY" (no usable term)
     all_words_count: int
+    owners: dict[uuid.UUID, uuid.UUID] = field(default_factory=dict)   # each passage's document
 
 
 def query_terms(text: str) -> list[str]:
@@ -115,12 +116,13 @@ def _predicate(document_condition, scoped: bool, collection: str | None) -> tupl
     return sql, params, join
 
 
-def _all_words_tier(lexemes, shares, rows, weights, predicate, limit, collection: str | None):
+def _all_words_tier(lexemes, shares, rows, weights, predicate, limit, collection: str | None, owners: dict):
     """The passages holding every lexeme: from the table's head when they are dense there (lexical_tiers.py); not
     for one collection, whose matches the index reads alone."""
     head = None if collection is not None else dense_prefix_pages(lexemes, shares, rows, common_lexemes()[2])
     if head:
-        hits, matched = run_tier([_tsquery(lexemes, "&")], weights, predicate, [], limit, head_pages=head)
+        hits, matched = run_tier([_tsquery(lexemes, "&")], weights, predicate, [], limit, head_pages=head,
+                                   owners=owners)
         if matched >= lexical_tiers.RANK_BOUND:
             return hits, matched
     # A lexeme in a large share of the passages is checked on the rows the others nominate, not read from the index:
@@ -129,8 +131,9 @@ def _all_words_tier(lexemes, shares, rows, weights, predicate, limit, collection
     indexed = [lexeme for lexeme in lexemes if shares[lexeme] < ROW_CHECK_SHARE]
     checked = [lexeme for lexeme in lexemes if lexeme not in indexed]
     if indexed and checked:
-        return run_tier([_tsquery(indexed, "&")], weights, predicate, [], limit, row_check=_tsquery(checked, "&"))
-    return run_tier([_tsquery(lexemes, "&")], weights, predicate, [], limit)
+        return run_tier([_tsquery(indexed, "&")], weights, predicate, [], limit, row_check=_tsquery(checked, "&"),
+                        owners=owners)
+    return run_tier([_tsquery(lexemes, "&")], weights, predicate, [], limit, owners=owners)
 
 
 @traced_lexical_leg
@@ -149,7 +152,8 @@ def chunk_search_lexical(
     shares, rows = lexeme_shares(lexemes)
     weights = {lexeme: idf(shares[lexeme], rows) for lexeme in lexemes}
     predicate = _predicate(document_condition, scoped, collection)
-    all_words, matched = _all_words_tier(lexemes, shares, rows, weights, predicate, limit, collection)
+    owners: dict[uuid.UUID, uuid.UUID] = {}
+    all_words, matched = _all_words_tier(lexemes, shares, rows, weights, predicate, limit, collection, owners)
     if matched >= limit:
         tier = "all-words fill"
     elif matched:
@@ -162,13 +166,16 @@ def chunk_search_lexical(
         seen = [chunk_id for chunk_id, _ in hits]
         extra: list = []
         if rare:
-            extra, _ = run_tier(_rarest_first(rare, shares), weights, predicate, seen, limit - len(hits))
+            extra, _ = run_tier(_rarest_first(rare, shares), weights, predicate, seen, limit - len(hits),
+                                owners=owners)
         if not extra:
-            extra, _ = run_tier(_rarest_first(lexemes, shares), weights, predicate, seen, limit - len(hits))
+            extra, _ = run_tier(_rarest_first(lexemes, shares), weights, predicate, seen, limit - len(hits),
+                                owners=owners)
         hits += extra
     return LexicalResult(
         chunk_ids=tuple(chunk_id for chunk_id, _ in hits),
         scores=tuple(score for _, score in hits),
         tier=tier,
         all_words_count=matched,
+        owners=owners,
     )

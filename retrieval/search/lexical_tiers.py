@@ -36,7 +36,7 @@ WITH matched AS MATERIALIZED (
     SELECT * FROM ({nominations}) AS nominated
     LIMIT %s
 )
-SELECT id, {rank} AS rank, count(*) OVER () AS matched
+SELECT id, {rank} AS rank, count(*) OVER () AS matched, document_id
 FROM matched
 ORDER BY rank DESC, id
 LIMIT %s
@@ -44,7 +44,7 @@ LIMIT %s
 
 DOCUMENT_JOIN = "JOIN retrieval_document ON retrieval_document.id = c.document_id"
 _NOMINATION_SQL = """(
-    SELECT c.id, c.search_vector || ''::tsvector AS search_vector
+    SELECT c.id, c.document_id, c.search_vector || ''::tsvector AS search_vector
     FROM retrieval_chunk c
     {join}
     WHERE c.search_vector @@ %s::tsquery {earlier} AND {predicate} {exclude} {head} {row_check}
@@ -78,13 +78,14 @@ def dense_prefix_pages(lexemes: list[str], shares: dict[str, float], rows: float
 
 def run_tier(
     groups: list[str], weights: dict[str, float], predicate: tuple[str, list, str], exclude: list[uuid.UUID], limit: int,
-    *, head_pages: int | None = None, row_check: str | None = None,
+    *, head_pages: int | None = None, row_check: str | None = None, owners: dict | None = None,
 ):
     """Rank the matches of ``groups`` (tsqueries, nominated in this order, each without the earlier ones' matches).
 
     ``head_pages`` (one group only): nominate from the table's first pages, read in order instead of through
     the index; the same first matches when they fill ``RANK_BOUND`` there (the caller checks ``matched``).
     ``row_check``: a tsquery every nominated row must also match, checked on the row.
+    ``owners``: filled with each ranked passage's document.
     """
     predicate_sql, predicate_params, join = predicate
     exclude_sql = "AND NOT (c.id = ANY(%s))" if exclude else ""
@@ -117,6 +118,8 @@ def run_tier(
         if head_pages:
             cursor.execute("SELECT set_config('enable_bitmapscan', 'on', true)")
     matched = rows[0][2] if rows else 0
+    if owners is not None:
+        owners.update((row[0], row[3]) for row in rows)
     return [(row[0], float(row[1])) for row in rows], int(matched)
 
 

@@ -31,27 +31,27 @@ CENTERED_POOL = 200
 
 _SEMANTIC_SQL = """
 WITH nearest AS MATERIALIZED (
-    SELECT c.id, c.embedding <=> %s::vector AS distance
+    SELECT c.id, c.document_id, c.embedding <=> %s::vector AS distance
     FROM retrieval_chunk c
     JOIN retrieval_document ON retrieval_document.id = c.document_id
     WHERE c.embedding_model = %s AND {predicate}
     ORDER BY {order}
     LIMIT %s
 )
-SELECT id, 1 - distance AS similarity FROM nearest ORDER BY distance, id
+SELECT id, 1 - distance AS similarity, document_id FROM nearest ORDER BY distance, id
 """
 _CENTERED_SQL = """
 WITH nearest AS MATERIALIZED (
-    SELECT c.id, c.embedding
+    SELECT c.id, c.document_id, c.embedding
     FROM retrieval_chunk c
     JOIN retrieval_document ON retrieval_document.id = c.document_id
     WHERE c.embedding_model = %s AND {predicate}
     ORDER BY {order}
     LIMIT %s
 ), centered AS (
-    SELECT id, (embedding - %s::vector) <=> %s::vector AS distance FROM nearest
+    SELECT id, document_id, (embedding - %s::vector) <=> %s::vector AS distance FROM nearest
 )
-SELECT id, 1 - distance AS similarity FROM centered ORDER BY distance, id LIMIT %s
+SELECT id, 1 - distance AS similarity, document_id FROM centered ORDER BY distance, id LIMIT %s
 """
 # "+ 0" keeps the planner from ordering through the HNSW index: the visible passages are read
 # through their documents and every distance is computed.
@@ -121,6 +121,7 @@ def exact_scan_pays(document_condition) -> bool:
 def chunk_search_semantic(
     query_vector: Sequence[float], *, model_name: str, document_condition, limit: int, exact: bool = False,
     centered: bool = False, collection: str | None = None, pool: int = CENTERED_POOL,
+    owners: dict[uuid.UUID, uuid.UUID] | None = None,
 ) -> list[tuple[uuid.UUID, float]]:
     """Nearest chunks by cosine similarity (of centered vectors with ``centered``); caller sets ef_search and
     the iterative scan (``exact``: no index scan); ``pool``: how many passages the centered order reorders
@@ -128,6 +129,8 @@ def chunk_search_semantic(
 
     ``collection``: the one collection ``document_condition`` admits. Said on the chunk as well, it lets
     PostgreSQL walk that collection's own index when it has one (retrieval/collection_indexes.py).
+    ``owners``: filled with each returned passage's document (read in the same statement, so the document leg
+    needs no statement of its own for them).
     """
     predicate_sql, predicate_params = document_condition_sql(document_condition)
     if collection is not None:
@@ -143,4 +146,7 @@ def chunk_search_semantic(
             cursor.execute(_CENTERED_SQL.format(predicate=predicate_sql, order=_ORDER[exact]),
                            [model_name, *predicate_params, literal, max(pool, limit), vector_literal(mean),
                             moved, limit])
-        return [(row[0], float(row[1])) for row in cursor.fetchall()]
+        rows = cursor.fetchall()
+    if owners is not None:
+        owners.update((row[0], row[2]) for row in rows)
+    return [(row[0], float(row[1])) for row in rows]

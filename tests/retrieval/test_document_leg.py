@@ -41,3 +41,35 @@ def test_a_named_documents_ranking_keeps_the_rule_and_falls_back_to_every_word()
     assert _document_ranking(document.id, Rewrite("dimaksud kerbau"), None, "", common_term_share=0.05) == [rare.id]
     # Only common words: they nominate, rather than nothing.
     assert len(_document_ranking(document.id, Rewrite("dimaksud"), None, "", common_term_share=0.05)) > 1
+
+
+def test_the_legs_read_their_passages_documents_so_hybrid_search_never_looks_them_up():
+    from django.test.utils import CaptureQueriesContext
+
+    from kernel.principal import Principal
+    from retrieval.access import visible_documents_q
+    from retrieval.embedders import get_embedder
+    from retrieval.search import chunk_search, chunk_search_lexical, chunk_search_semantic
+
+    first, _ = _document()
+    second = make_document(chunks=["Kerbau gampong diberi pakan oleh warga.", "Pasar ternak dibuka setiap pekan."])
+    admin = Principal(subject="admin", role="admin", verified=True)
+    condition = visible_documents_q(admin, None)
+    truth = dict(Chunk.objects.values_list("id", "document_id"))
+    # Each leg returns its passages' documents, read in its own statement.
+    semantic_owners: dict = {}
+    embedder = get_embedder()
+    semantic = chunk_search_semantic(embedder.embed_queries(["kerbau warga"])[0], model_name=embedder.model_name,
+                                     document_condition=condition, limit=10, owners=semantic_owners)
+    assert semantic and {chunk_id: semantic_owners[chunk_id] for chunk_id, _ in semantic} == \
+        {chunk_id: truth[chunk_id] for chunk_id, _ in semantic}
+    lexical = chunk_search_lexical("kerbau warga", document_condition=condition, limit=10)
+    assert {first.id, second.id} <= set(lexical.owners.values())
+    assert all(lexical.owners[chunk_id] == truth[chunk_id] for chunk_id in lexical.chunk_ids)
+    # So neither the document leg nor the focus stages read a passage's document by its id.
+    with CaptureQueriesContext(connection) as queries:
+        outcome = chunk_search("kerbau warga gampong", mode="hybrid", top_k=3, principal=admin)
+    assert outcome.hits
+    lookups = [query["sql"] for query in queries.captured_queries
+               if query["sql"].startswith("SELECT id, document_id FROM retrieval_chunk WHERE id = ANY")]
+    assert lookups == []
