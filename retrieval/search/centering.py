@@ -18,6 +18,10 @@ from django.db import connection
 from retrieval.search.vectors import vector_literal
 
 MEAN_SAMPLE_ROWS = 20_000
+# The sample's pages are chosen by this seed: every process (each web worker, each restart) reads the same pages of
+# the same table, so it centres by the same mean and ranks a question the same way. Unseeded, two processes at 1M
+# chunks returned different top 10s for 63 of 233 questions (docs/benchmarks.md, session 34).
+MEAN_SAMPLE_SEED = 0
 _MEAN_SQL = "SELECT avg(embedding)::text FROM retrieval_chunk {sample} WHERE embedding_model = %s"
 
 _lock = threading.Lock()
@@ -25,8 +29,8 @@ _means: dict[tuple[str, str], tuple[float, list[float] | None]] = {}
 
 
 def corpus_mean(model_name: str) -> list[float] | None:
-    """The mean passage vector of ``model_name`` (a sample of a large table), cached per process for
-    ``mean_vector_ttl_seconds``."""
+    """The mean passage vector of ``model_name`` (a sample of a large table, the same pages in every process),
+    cached per process for ``mean_vector_ttl_seconds``."""
     key, now = (connection.alias, model_name), time.monotonic()
     with _lock:
         cached = _means.get(key)
@@ -36,7 +40,7 @@ def corpus_mean(model_name: str) -> list[float] | None:
         cursor.execute("SELECT reltuples FROM pg_class WHERE relname = 'retrieval_chunk'")
         rows = float(cursor.fetchone()[0] or 0)
         share = 100.0 * MEAN_SAMPLE_ROWS / rows if rows > MEAN_SAMPLE_ROWS else None
-        cursor.execute(_MEAN_SQL.format(sample=f"TABLESAMPLE SYSTEM ({share:.4f})" if share else ""), [model_name])
+        cursor.execute(_MEAN_SQL.format(sample=f"TABLESAMPLE SYSTEM ({share:.4f}) REPEATABLE ({MEAN_SAMPLE_SEED})" if share else ""), [model_name])
         text = cursor.fetchone()[0]
     mean = [float(x) for x in text.strip("[]").split(",")] if text else None
     with _lock:

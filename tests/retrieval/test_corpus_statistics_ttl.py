@@ -45,3 +45,26 @@ def test_the_term_shares_are_read_again_once_their_time_is_up():
         assert lexeme_shares(["zakat"])[0] == first
     with ttls(0, 600):
         assert lexeme_shares(["zakat"])[0]["zakat"] == pytest.approx(first["zakat"] / 2)
+
+
+def test_a_sampled_mean_reads_the_same_pages_in_every_process(monkeypatch):
+    # Given a table larger than the sample (the sample shrunk so a test table is large: a tenth of its rows).
+    from django.db import connection
+
+    from retrieval.search import centering
+
+    make_document(chunks=[f"Ketentuan nomor {i} tentang retribusi pasar gampong {i * 7}." for i in range(300)])
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE retrieval_chunk")
+    monkeypatch.setattr(centering, "MEAN_SAMPLE_ROWS", 30)
+    model = Chunk.objects.values_list("embedding_model", flat=True).first()
+    # When two processes read it (each with nothing cached), then the sample is the same pages: the same mean.
+    means = []
+    for _ in range(4):
+        centering.forget_corpus_mean()
+        means.append(corpus_mean(model))
+    assert means[0] is not None
+    assert all(mean == means[0] for mean in means)
+    # And it is a sample: not the whole table's mean.
+    every = [sum(v) / 300 for v in zip(*(c.embedding for c in Chunk.objects.all()))]
+    assert means[0] != pytest.approx(every, abs=1e-6)
