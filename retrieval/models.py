@@ -83,6 +83,7 @@ class Document(models.Model):
             models.Index(fields=["status", "collection"]),
             models.Index(fields=["source_key", "content_hash"]),
             models.Index(fields=["instrument_type", "number", "year"]),
+            models.Index(fields=["year"], name="document_year"),
             GinIndex(fields=["acronyms"], name="document_acronyms_gin"),
         ]
         constraints = [

@@ -24,11 +24,19 @@ from django.db import connection
 from retrieval.search.glossary import Rewrite
 from retrieval.search.lexeme_stats import nominating
 from retrieval.search.lexical import _lexemes, idf, lexeme_shares, query_terms
-from retrieval.search.lexical_tiers import rank_sql as _rank_sql, tsquery as _tsquery
+from retrieval.search.lexical_tiers import rank_sql as _rank_sql, tsquery as _tsquery, without_bitmap_scans
 from retrieval.search.centering import centered_literals
 
 EVIDENCE_PASSAGES = 3
 OWN_PASSAGES = 10
+# When the nominating words match at least this many passages (estimated from their shares), the candidate
+# documents' own passages are read and each checked for the words, instead of the planner's choice of reading every
+# posting of those words and ANDing them with the documents' few hundred passages. At 1M chunks the postings cost
+# ~0.14 us a match (52,000 matches: 7.7 ms) and a checked passage ~3 us (300 passages: 0.9 ms): the lexical part
+# mean 2.22 -> 1.37 ms, p95 6.14 -> 1.90 ms, the same rankings for 466 of 466 calls; on the real corpus (10,819
+# passages, at most ~2,000 estimated matches) the postings stay cheaper (1.14 against 1.50 ms), so they are kept
+# (session 34, docs/benchmarks.md).
+OWN_ROW_CHECK_MATCHES = 10_000
 
 _OWNERS_SQL = "SELECT id, document_id FROM retrieval_chunk WHERE id = ANY(%s)"
 # One statement for every candidate document and both orders: each one's nearest passages by exact distance
@@ -54,6 +62,12 @@ SELECT 1 AS leg, document_id, id, place FROM (
     WHERE document_id = ANY(%s) AND enabled AND search_vector @@ %s::tsquery
 ) AS ranked WHERE place <= %s
 """
+
+
+def checks_rows(nominated: list[str], shares: dict[str, float], rows: float) -> bool:
+    """Whether a few documents' passages are cheaper to check one by one than the nominating words' postings are to
+    read (``OWN_ROW_CHECK_MATCHES``)."""
+    return rows * sum(shares[lexeme] for lexeme in nominated) >= OWN_ROW_CHECK_MATCHES
 
 
 def owners(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, uuid.UUID]:
@@ -88,20 +102,23 @@ def _own_rankings(documents: list[uuid.UUID], rewrite: Rewrite, vector, model_na
         parts.append(_OWN_SEMANTIC_SQL)
         params += [documents, mean, moved, model_name, OWN_PASSAGES]
     lexemes = _lexemes(query_terms(rewrite.lexical))
+    row_check = False
     if lexemes:
         shares, rows = lexeme_shares(lexemes)
         rank_sql, rank_params = _rank_sql({lexeme: idf(shares[lexeme], rows) for lexeme in lexemes})
         # As in the lexical leg, a common lexeme ranks but does not nominate ("dimaksud" is in most passages of a
         # law: ranking them all cost 4 ms of 6 for three documents).
         nominated = nominating(lexemes, shares, common_term_share)
+        row_check = checks_rows(nominated, shares, rows)
         parts.append(_OWN_LEXICAL_SQL.format(rank=rank_sql))
         params += [_tsquery(lexemes, "&"), *rank_params, documents, _tsquery(nominated, "|"), OWN_PASSAGES]
     if parts:
-        with connection.cursor() as cursor:
+        with connection.cursor() as cursor, without_bitmap_scans(cursor, row_check):
             cursor.execute(" UNION ALL ".join(f"({part})" for part in parts) + " ORDER BY 1, 2, 4", params)
-            rows_by_leg: dict[int, list] = {}
-            for leg, document, chunk_id, _ in cursor.fetchall():
-                rows_by_leg.setdefault(leg, []).append((document, chunk_id))
+            found = cursor.fetchall()
+        rows_by_leg: dict[int, list] = {}
+        for leg, document, chunk_id, _ in found:
+            rows_by_leg.setdefault(leg, []).append((document, chunk_id))
         for leg_rows in rows_by_leg.values():
             _append(lists, leg_rows)
     fused = {}

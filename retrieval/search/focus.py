@@ -28,10 +28,11 @@ from django.db import connection
 from retrieval.search.anchors import Anchors, focus_anchors, named_documents
 from retrieval.search.centering import centered_literals
 from retrieval.search.definitions import definition_term, defining_chunks
+from retrieval.search.documents import checks_rows, owners
 from retrieval.search.glossary import Rewrite, rewrite_query
 from retrieval.search.lexeme_stats import nominating
 from retrieval.search.lexical import _lexemes, idf, lexeme_shares, query_terms
-from retrieval.search.lexical_tiers import rank_sql as _rank_sql, tsquery as _tsquery
+from retrieval.search.lexical_tiers import rank_sql as _rank_sql, tsquery as _tsquery, without_bitmap_scans
 from retrieval.search.naming import find_named_regulations
 
 __all__ = ["Anchors", "Focus", "focus_anchors", "focus_ranking", "named_documents"]
@@ -62,7 +63,6 @@ SELECT 1, id, kind = 'penjelasan', row_number() OVER (ORDER BY every_term DESC, 
 ORDER BY every_term DESC, rank DESC, id
 LIMIT %s
 """
-_DOCUMENT_OF_SQL = "SELECT id, document_id FROM retrieval_chunk WHERE id = ANY(%s)"
 _OVERLAP_SQL = (
     "SELECT id, ARRAY(SELECT unnest(tsvector_to_array(search_vector)) INTERSECT SELECT unnest(%s::text[])) "
     "FROM retrieval_chunk WHERE id = ANY(%s)"
@@ -100,9 +100,10 @@ def _without_names(query: str, rewrite: Rewrite) -> Rewrite:
 
 
 def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite,
-                      common_term_share: float = 1.0) -> tuple[str, list] | None:
+                      common_term_share: float = 1.0) -> tuple[str, list, bool] | None:
     """The statement ranking the document's chunks that hold any query term: those holding every term first
-    (the lexical leg's first tier), then by its IDF-weighted rank; None without a usable term.
+    (the lexical leg's first tier), then by its IDF-weighted rank, and whether its passages are checked one by one
+    (``documents.checks_rows``); None without a usable term.
 
     One document's chunks are few: ranking them through the document index is
     cheaper than the corpus-wide tiers, whose common-term matches span everything.
@@ -115,7 +116,8 @@ def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite,
     # A common lexeme ranks but does not nominate (as in the lexical leg and the document leg).
     nominated = nominating(lexemes, shares, common_term_share)
     return (_DOCUMENT_LEXICAL_SQL.format(rank=rank_sql),
-            [*rank_params, _tsquery(lexemes, "&"), document_id, _tsquery(nominated, "|"), DOCUMENT_CANDIDATES])
+            [*rank_params, _tsquery(lexemes, "&"), document_id, _tsquery(nominated, "|"), DOCUMENT_CANDIDATES],
+            checks_rows(nominated, shares, rows))
 
 
 def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_name: str,
@@ -126,11 +128,11 @@ def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_na
         mean, moved = centered_literals(vector, model_name, centered)
         parts.append((_DOCUMENT_SEMANTIC_SQL, [mean, moved, document_id, model_name, DOCUMENT_CANDIDATES]))
     lexical = _document_lexical(document_id, rewrite, common_term_share)
-    parts += [lexical] if lexical else []
+    parts += [lexical[:2]] if lexical else []
     orders: dict[int, list[uuid.UUID]] = {0: [], 1: []}
     explanations: set[uuid.UUID] = set()
     if parts:
-        with connection.cursor() as cursor:
+        with connection.cursor() as cursor, without_bitmap_scans(cursor, bool(lexical and lexical[2])):
             # Wrapped, so that one part alone (no query vector) still takes the outer order.
             union = " UNION ALL ".join(f"({sql})" for sql, _ in parts)
             cursor.execute(f"SELECT * FROM ({union}) AS parts ORDER BY 1, 4",
@@ -144,14 +146,6 @@ def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_na
     body = [c for c in fused if c not in explanations]
     explaining = [c for c in fused if c in explanations]
     return explaining + body if explanation_first else body + explaining
-
-
-def _documents_of(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, uuid.UUID]:
-    if not ids:
-        return {}
-    with connection.cursor() as cursor:
-        cursor.execute(_DOCUMENT_OF_SQL, [list(ids)])
-        return dict(cursor.fetchall())
 
 
 def _within_document(order: list[uuid.UUID], owner: dict[uuid.UUID, uuid.UUID], rewrite: Rewrite, config) -> list[uuid.UUID] | None:
@@ -190,7 +184,7 @@ def focus_ranking(
     documents, locator = list(anchors.documents), anchors.locator
     order = [chunk_id for chunk_id, _ in ranked]
     owner = dict(owner) if owner is not None else {}
-    owner |= _documents_of([chunk_id for chunk_id in order if chunk_id not in owner])
+    owner |= owners([chunk_id for chunk_id in order if chunk_id not in owner])
     # An English question's term is English; Pasal 1 defines Indonesian ones.
     term = None if rewrite.english else definition_term(query)
     if term:
@@ -211,7 +205,7 @@ def focus_ranking(
     merged = front + rest
     if config.within_document_rerank and not locator and "definition" not in stages:
         unknown = [chunk_id for chunk_id in front if chunk_id not in owner]
-        reordered = _within_document(merged, owner | _documents_of(unknown), rewrite, config)
+        reordered = _within_document(merged, owner | owners(unknown), rewrite, config)
         if reordered is not None:
             merged = reordered
             stages.append("within-document")

@@ -8,10 +8,11 @@ fills (``dense_prefix_pages``; 52 -> 10-13 ms for that tier, the same passages).
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import uuid
 
-from django.db import connection
+from django.db import connection, transaction
 
 # Bound on how many full-text matches are ranked (DESIGN.md: rank a bounded set).
 # With rarest-first nomination, 500 ranks the same top 10 as 1,000 did on the
@@ -110,17 +111,30 @@ def run_tier(
     ranking, rank_params = rank_sql(weights)
     sql = _TIER_SQL.format(nominations=" UNION ALL ".join(nominations), rank=ranking)
     params += [RANK_BOUND, *rank_params, limit]
-    with connection.cursor() as cursor:
-        if head_pages:   # the head in table order: no bitmap (it would read every match first)
-            cursor.execute("SELECT set_config('enable_bitmapscan', 'off', true)")
+    # The head in table order: no bitmap (it would read every match first).
+    with connection.cursor() as cursor, without_bitmap_scans(cursor, bool(head_pages)):
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-        if head_pages:
-            cursor.execute("SELECT set_config('enable_bitmapscan', 'on', true)")
     matched = rows[0][2] if rows else 0
     if owners is not None:
         owners.update((row[0], row[3]) for row in rows)
     return [(row[0], float(row[1])) for row in rows], int(matched)
+
+
+@contextlib.contextmanager
+def without_bitmap_scans(cursor, applies: bool = True):
+    """The statements inside read rows in order (or through a plain index) and check the full-text match on each,
+    instead of reading every posting of the query's words first; in a transaction of their own (or the caller's),
+    and switched back after them, so a caller's later statements plan as usual."""
+    if not applies:
+        yield
+        return
+    with transaction.atomic(savepoint=False):
+        cursor.execute("SELECT set_config('enable_bitmapscan', 'off', true)")
+        try:
+            yield
+        finally:
+            cursor.execute("SELECT set_config('enable_bitmapscan', 'on', true)")
 
 
 def tsquery(lexemes: list[str], operator: str) -> str:

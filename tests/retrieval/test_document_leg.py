@@ -73,3 +73,24 @@ def test_the_legs_read_their_passages_documents_so_hybrid_search_never_looks_the
     lookups = [query["sql"] for query in queries.captured_queries
                if query["sql"].startswith("SELECT id, document_id FROM retrieval_chunk WHERE id = ANY")]
     assert lookups == []
+
+
+def test_checking_the_documents_passages_one_by_one_ranks_them_as_the_postings_do(monkeypatch):
+    from retrieval.search import documents, focus
+
+    document, rare = _document()
+    other = make_document(chunks=["Kerbau dan kambing warga dilepas di padang gampong.", "Pasar ternak dibuka."])
+    rewrite = Rewrite("kerbau warga gampong")
+    through_postings = _own_rankings([document.id, other.id], rewrite, None, "", False, common_term_share=0.05)
+    named_through_postings = focus._document_ranking(other.id, rewrite, None, "", common_term_share=0.05)
+    # Every estimate is now "many matches": the passages are read and checked one by one.
+    monkeypatch.setattr(documents, "OWN_ROW_CHECK_MATCHES", 0)
+    with connection.cursor() as cursor:
+        checked = _own_rankings([document.id, other.id], rewrite, None, "", False, common_term_share=0.05)
+        named_checked = focus._document_ranking(other.id, rewrite, None, "", common_term_share=0.05)
+        cursor.execute("SHOW enable_bitmapscan")
+        after = cursor.fetchone()[0]
+    assert checked == through_postings and checked[document.id] == [rare.id] and checked[other.id]
+    assert named_checked == named_through_postings and named_checked
+    # The planner's choice is the caller's again for whatever it runs next.
+    assert after == "on"

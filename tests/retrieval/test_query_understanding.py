@@ -217,7 +217,8 @@ def test_the_glossary_is_edited_in_the_admin(admin_client):
 
 @pytest.mark.django_db
 def test_within_document_re_ranking_orders_the_dominant_documents_chunks_by_distinctive_terms():
-    from retrieval.search.focus import _documents_of, _within_document
+    from retrieval.search.documents import owners
+    from retrieval.search.focus import _within_document
     from retrieval.search.lexical import forget_lexeme_statistics
     from tests.conftest import corpus_statistics_refresh
 
@@ -233,12 +234,12 @@ def test_within_document_re_ranking_orders_the_dominant_documents_chunks_by_dist
     order = [body[0], body[1], body[3], body[2], other.chunks.first().id]
     # A six-passage corpus: "distinctive" means in under half of the passages here.
     config = replace(settings.ACEH_RAG.retrieval, common_term_share=0.5)
-    reordered = _within_document(order, _documents_of(order), rewrite_query("berapa kadar zakat penghasilan persen?"), config)
+    reordered = _within_document(order, owners(order), rewrite_query("berapa kadar zakat penghasilan persen?"), config)
     assert reordered[0] == body[2]                      # the chunk holding "kadar", "penghasilan", "persen"
     assert reordered[-1] == order[-1]                   # another document's place is untouched
     assert sorted(map(str, reordered)) == sorted(map(str, order))
     # Not concentrated (fewer than 3 of the top 5 in one document): nothing changes.
-    assert _within_document([body[0], order[-1]], _documents_of(order), rewrite_query("kadar zakat"), config) is None
+    assert _within_document([body[0], order[-1]], owners(order), rewrite_query("kadar zakat"), config) is None
     # Switched off, hybrid search never applies it.
     off = replace(settings.ACEH_RAG, retrieval=replace(settings.ACEH_RAG.retrieval, within_document_rerank=False))
     with override_settings(ACEH_RAG=off):
