@@ -19,8 +19,8 @@ from retrieval.search.vectors import vector_literal
 
 MEAN_SAMPLE_ROWS = 20_000
 # The sample's pages are chosen by this seed: every process (each web worker, each restart) reads the same pages of
-# the same table, so it centres by the same mean and ranks a question the same way. Unseeded, two processes at 1M
-# chunks returned different top 10s for 63 of 233 questions (docs/benchmarks.md, session 34).
+# the same table, so it centres by the same mean and ranks a question the same way. Unseeded, two processes of the
+# same code at 1M chunks returned different top 10s for 37 of 100 questions (docs/benchmarks.md, session 34).
 MEAN_SAMPLE_SEED = 0
 _MEAN_SQL = "SELECT avg(embedding)::text FROM retrieval_chunk {sample} WHERE embedding_model = %s"
 
@@ -40,7 +40,8 @@ def corpus_mean(model_name: str) -> list[float] | None:
         cursor.execute("SELECT reltuples FROM pg_class WHERE relname = 'retrieval_chunk'")
         rows = float(cursor.fetchone()[0] or 0)
         share = 100.0 * MEAN_SAMPLE_ROWS / rows if rows > MEAN_SAMPLE_ROWS else None
-        cursor.execute(_MEAN_SQL.format(sample=f"TABLESAMPLE SYSTEM ({share:.4f}) REPEATABLE ({MEAN_SAMPLE_SEED})" if share else ""), [model_name])
+        sample = f"TABLESAMPLE SYSTEM ({share:.4f}) REPEATABLE ({MEAN_SAMPLE_SEED})" if share else ""
+        cursor.execute(_MEAN_SQL.format(sample=sample), [model_name])
         text = cursor.fetchone()[0]
     mean = [float(x) for x in text.strip("[]").split(",")] if text else None
     with _lock:

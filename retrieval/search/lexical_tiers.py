@@ -125,16 +125,15 @@ def run_tier(
 def without_bitmap_scans(cursor, applies: bool = True):
     """The statements inside read rows in order (or through a plain index) and check the full-text match on each,
     instead of reading every posting of the query's words first; in a transaction of their own (or the caller's),
-    and switched back after them, so a caller's later statements plan as usual."""
+    and switched back after them, so a caller's later statements plan as usual. A statement that fails (a timeout)
+    rolls the transaction back, and the setting with it: the failure itself is what the caller sees."""
     if not applies:
         yield
         return
     with transaction.atomic(savepoint=False):
         cursor.execute("SELECT set_config('enable_bitmapscan', 'off', true)")
-        try:
-            yield
-        finally:
-            cursor.execute("SELECT set_config('enable_bitmapscan', 'on', true)")
+        yield
+        cursor.execute("SELECT set_config('enable_bitmapscan', 'on', true)")
 
 
 def tsquery(lexemes: list[str], operator: str) -> str:

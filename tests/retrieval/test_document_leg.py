@@ -94,3 +94,18 @@ def test_checking_the_documents_passages_one_by_one_ranks_them_as_the_postings_d
     assert named_checked == named_through_postings and named_checked
     # The planner's choice is the caller's again for whatever it runs next.
     assert after == "on"
+
+
+def test_a_statement_failing_without_bitmap_scans_raises_its_own_error_and_leaves_the_planner_as_it_was():
+    from django.db import DatabaseError, transaction
+
+    from retrieval.search.lexical_tiers import without_bitmap_scans
+
+    with pytest.raises(DatabaseError) as raised:
+        with transaction.atomic():
+            with connection.cursor() as cursor, without_bitmap_scans(cursor):
+                cursor.execute("SELECT 1 / 0")
+    assert "division by zero" in str(raised.value)
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW enable_bitmapscan")
+        assert cursor.fetchone()[0] == "on"
