@@ -32,7 +32,10 @@ def _governs(question: Question, unit: str, match: re.Match, share: float = 0.0)
     carries at least that share of the question's words (and two of them). An English question's own words
     rarely meet the clause: the law's words the glossary gives it may, with a second unit's share (they are few)."""
     said = content_stems(_ruled(unit, match))
-    if _shares(said, question.stems - MODAL_STEMS, share):
+    # A word the subject before the modal says too names who or what the rule is about, not what it rules ("…
+    # serikat pekerja … tidak boleh lebih rendah dari … perjanjian kerja" for "boleh pengusaha menahan ijazah pekerja?").
+    subject = content_stems(unit[unit.rfind(". ", 0, match.start()) + 1:match.start()])
+    if _shares(said, question.stems - MODAL_STEMS, share) and (said - subject) & question.stems:
         return True
     law = question.law_stems - MODAL_STEMS - GENERIC_STEMS
     return question.language == "en" and _shares(said, law, max(share, SECOND_UNIT_SHARE))

@@ -46,3 +46,15 @@ def test_an_age_asked_without_its_unit_is_read_in_years():
     # "paling sedikit berumur 14 tahun": the age's word between the bound and its number still bounds it.
     assert _opening("anak aku umur 14 boleh kerja gak?", CHILD_WORK).startswith("Ya. Anak")
     assert _opening("anak aku umur 13 boleh kerja gak?", CHILD_WORK).startswith("Tidak. Anak")
+
+
+def test_a_clause_sharing_only_what_its_subject_names_rules_nothing_asked():
+    # "kerja" is in the question ("pekerja") and in the clause, but the subject before the modal says it too ("serikat
+    # pekerja … perjanjian kerja bersama"): the rule is about agreements, not about holding a worker's diploma.
+    agreements = passage("(2) Dalam hal di perusahaan tidak ada lagi serikat pekerja/serikat buruh dan perjanjian kerja "
+                         "bersama diganti dengan peraturan perusahaan, maka ketentuan yang ada dalam peraturan perusahaan "
+                         "tidak boleh lebih rendah dari ketentuan yang ada dalam perjanjian kerja bersama.")
+    assert not _opening("boleh gak pengusaha menahan ijazah pekerja?", agreements).startswith(("Tidak.", "Ya."))
+    # A clause carrying what is asked beyond its subject still answers.
+    ban = passage("Pengusaha dilarang mempekerjakan anak.")
+    assert _opening("boleh gak pengusaha mempekerjakan anak?", ban).startswith("Tidak.")
