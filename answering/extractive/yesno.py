@@ -15,7 +15,7 @@ from answering.extractive.phrasing import (EXEMPT, GRANTED_EXCEPTION, ITEM_END, 
                                            PROHIBIT, YES, short, tidy)
 from answering.extractive.quantities import NEGATED_ASK, asked_quantities, bounded, quantity_differs
 from answering.extractive.question import Question, first_ask
-from answering.extractive.requirements import excluding_item
+from answering.extractive.requirements import REQUIREMENT_LEAD, excluding_item
 from answering.text import content_stems
 
 POLARITY_REACH = 15        # words after the modal that must share a word with the question
@@ -211,7 +211,9 @@ def affirmed(question: Question, unit: Candidate) -> str | None:
     asked = _asked(question)
     if unit.items:
         lead_in = unit.text.split(unit.items[0])[0]
-        if _NEGATION.search(lead_in):
+        # A list of requirements ("… wajib memenuhi syarat: a. di bawah pengawasan …") states conditions on what is
+        # asked, not that it is allowed: one condition is no "Ya." (requirements.py reads the ones that rule it out).
+        if _NEGATION.search(lead_in) or REQUIREMENT_LEAD.search(lead_in):
             return None
         for item in unit.items:
             brings = (content_stems(item) & asked) - content_stems(lead_in)

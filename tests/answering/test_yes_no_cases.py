@@ -58,3 +58,15 @@ def test_a_clause_sharing_only_what_its_subject_names_rules_nothing_asked():
     # A clause carrying what is asked beyond its subject still answers.
     ban = passage("Pengusaha dilarang mempekerjakan anak.")
     assert _opening("boleh gak pengusaha mempekerjakan anak?", ban).startswith("Tidak.")
+
+
+def test_one_condition_of_a_requirements_list_is_no_yes():
+    # "di bawah pengawasan" is not "di bawah umur": a condition on employing a child does not say it is allowed.
+    conditions = passage("(2) Pengusaha yang mempekerjakan anak sebagaimana dimaksud dalam ayat (1) wajib memenuhi "
+                         "syarat:\na. di bawah pengawasan langsung dari orang tua atau wali;\nb. waktu kerja paling lama "
+                         "3 (tiga) jam sehari; dan\nc. dilakukan pada siang hari.")
+    assert not _opening("boleh gak pengusaha mempekerjakan anak di bawah umur?", conditions).startswith("Ya.")
+    # A list that grants ("berwenang … di bidang:") still says yes for the item that names the case.
+    powers = passage("Mahkamah Syar'iyah berwenang memeriksa dan memutus perkara di bidang:\na. ahwal al-syakhshiyah;"
+                     "\nb. muamalah; dan\nc. jinayah.")
+    assert _opening("apakah Mahkamah Syar'iyah berwenang memutus perkara jinayah?", powers).startswith("Ya.")
