@@ -34,11 +34,16 @@ def _governs(question: Question, unit: str, match: re.Match, share: float = 0.0)
     said = content_stems(_ruled(unit, match))
     # A word the subject before the modal says too names who or what the rule is about, not what it rules ("…
     # serikat pekerja … tidak boleh lebih rendah dari … perjanjian kerja" for "boleh pengusaha menahan ijazah pekerja?").
-    subject = content_stems(unit[unit.rfind(". ", 0, match.start()) + 1:match.start()])
+    subject = content_stems(_subject(unit, match))
     if _shares(said, question.stems - MODAL_STEMS, share) and (said - subject) & question.stems:
         return True
     law = question.law_stems - MODAL_STEMS - GENERIC_STEMS
     return question.language == "en" and _shares(said, law, max(share, SECOND_UNIT_SHARE))
+
+
+def _subject(unit: str, match: re.Match) -> str:
+    """The words of the modal's sentence before it: whose rule it is."""
+    return unit[unit.rfind(". ", 0, match.start()) + 1:match.start()]
 
 
 def _shares(said: set[str], asked: frozenset[str], share: float) -> bool:
@@ -100,8 +105,7 @@ def _narrowed(question: Question, text: str) -> bool:
 def _rules_asked_case(question: Question, unit: str, match: re.Match, share: float = 0.0) -> bool:
     """The modal governs what is asked (``_governs``), for the case asked: neither its clause nor the subject
     before it narrowed (``_narrowed``)."""
-    start = unit.rfind(". ", 0, match.start()) + 1
-    said = f"{unit[start:match.start()]} {_ruled(unit, match)}"
+    said = f"{_subject(unit, match)} {_ruled(unit, match)}"
     return _governs(question, unit, match, share) and not _narrowed(question, said)
 
 

@@ -234,10 +234,6 @@ def regulation_candidates(named: NamedRegulation, *, principal: Principal,
     no_conflict = ((Q(instrument_type__isnull=True) | Q(instrument_type="") | type_q)
                    & (Q(number__isnull=True) | Q(number="") | number_q) & (Q(year__isnull=True) | year_q))
     titled = Q(title__iregex=_title_pattern(named)) & no_conflict
-    # Both ways need the year (the card's, or a title naming it on a document without one): said on its own, the
-    # year's index (migration 0024) leaves the title pattern one year's documents to read, not every document (at
-    # 1M chunks, 10,000 documents: 400 read; the lookup 7.5 -> 1.4 ms; docs/benchmarks.md, session 34).
-    dated = Q(year=named.year) | Q(year__isnull=True)
     started = time.monotonic()
     try:
         with transaction.atomic():   # a savepoint: a cancelled lookup rolls back its own timeout with it
@@ -247,7 +243,7 @@ def regulation_candidates(named: NamedRegulation, *, principal: Principal,
                 cursor.execute("SELECT set_config('statement_timeout', %s, true)",
                                [f"{max(1, int(RESOLVE_DEADLINE_SECONDS * 1000))}ms"])
             candidates = list(
-                Document.objects.filter(visible_documents_q(principal, scope)).filter(dated, card | titled)
+                Document.objects.filter(visible_documents_q(principal, scope)).filter(card | titled)
                 .exclude(status=Document.Status.SUPERSEDED)
                 .only("id", "title", "source_key", "instrument_type", "number", "year").order_by("id")[:RESOLVE_BROWSE_LIMIT])
             with connection.cursor() as cursor:
