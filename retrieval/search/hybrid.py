@@ -24,6 +24,7 @@ from retrieval.models import Chunk
 from retrieval.rerankers import get_reranker
 from retrieval.search.acronyms import acronym_phrases
 from retrieval.search.colloquial import formal_wording
+from retrieval.search.copies import CANDIDATES_PER_PLACE, without_copies
 from retrieval.search.documents import document_leg
 from retrieval.search.feedback import feedback_vector
 from retrieval.search.focus import Anchors, focus_anchors, focus_ranking
@@ -185,7 +186,8 @@ def chunk_search(
         # "BPD", never written by the corpus, is searched as the phrase its documents spell it with (acronyms.py).
         rewrite = dataclasses.replace(rewrite, lexical=" ".join([rewrite.lexical, *spelled.values()]))
 
-    lexical_limit = top_k if mode == "lexical" else max(config.lexical_candidate_limit, top_k)
+    wanted = top_k * CANDIDATES_PER_PLACE   # a passage's copy in another document is left out (copies.py)
+    lexical_limit = wanted if mode == "lexical" else max(config.lexical_candidate_limit, wanted)
     pending: Future | None = None
     lexical_leg = mode == "lexical" or (mode == "hybrid" and keyword_leg)
     scoped = scope is not None and scope.selected
@@ -210,7 +212,7 @@ def chunk_search(
                                blend=mode == "hybrid" and config.semantic_rewrite and rewrite.lexical != query,
                                formal=config.semantic_formal)
         timings["embed"] = (time.perf_counter() - started) * 1000
-        limit = top_k if mode == "semantic" else max(config.semantic_candidate_limit, top_k)
+        limit = wanted if mode == "semantic" else max(config.semantic_candidate_limit, wanted)
         started = time.perf_counter()
         with bounded_transaction(config.statement_timeout_ms, **_hnsw_options(config, limit)):
             scan = scoped_scan(condition) if scope is not None and scope.selected else UNSCOPED
@@ -267,7 +269,7 @@ def chunk_search(
         timings["focus"] = (time.perf_counter() - started) * 1000
 
     reranker = get_reranker() if mode == "hybrid" else None
-    candidates = ranked[: max(config.rerank_candidate_limit, pinned)] if reranker else ranked[:top_k]
+    candidates = ranked[: max(config.rerank_candidate_limit, pinned)] if reranker else ranked[:wanted]
     chunks = _load_chunks([chunk_id for chunk_id, _ in candidates])
     if reranker and len(candidates) > pinned:
         # Named units and definitions keep their places; the reranker orders the rest.
@@ -280,7 +282,8 @@ def chunk_search(
             rest = [(chunk_id, min(score, floor)) for chunk_id, score in rest]
         candidates = candidates[:pinned] + rest
         timings["rerank"] = (time.perf_counter() - started) * 1000
-    hits = tuple(SearchHit(chunk=chunks[chunk_id], score=round(score, 6)) for chunk_id, score in candidates[:top_k] if chunk_id in chunks)
+    hits = tuple(SearchHit(chunk=chunks[chunk_id], score=round(score, 6))
+                 for chunk_id, score in without_copies(candidates, chunks, top_k))
     return SearchOutcome(
         mode=mode, hits=hits, lexical_tier=lexical.tier if lexical else None,
         lexical_matches=len(lexical.chunk_ids) if lexical else None,
