@@ -253,7 +253,7 @@ class EvidenceGatherer:
         with self.steps.tool("search_documents", arguments) as call:
             found = facade.chunks_search(principal=self.request.principal, query=query, mode=SearchMode.HYBRID,
                                          top_k=SEARCH_TOP_K, scope=scope, vectors=self._vectors,
-                                         keyword_leg=keyword_leg)
+                                         keyword_leg=keyword_leg, one_copy=False)   # both copies: copies.py
             call.summary = {"passages": len(found.hits), "lexical_tier": found.lexical_tier}
         self.steps.lexical_tiers.append({"origin": origin, "tier": found.lexical_tier, "query": query})
         return found

@@ -105,7 +105,7 @@ def chunk_hit(chunk: Chunk, score: float = 1.0) -> ChunkHit:
 
 def chunks_search(*, principal: Principal, query: str, mode: SearchMode = SearchMode.HYBRID, top_k: int,
                   scope: Scope | None = None, vectors: QueryVectors | None = None,
-                  keyword_leg: bool = True) -> ChunkSearchResult:
+                  keyword_leg: bool = True, one_copy: bool = True) -> ChunkSearchResult:
     """The visible chunks ranked for ``query``; raises EmbeddingError or SearchTimeout.
 
     ``vectors`` embeds ``query`` (inside the search, once per text) when the mode needs a vector.
@@ -113,7 +113,8 @@ def chunks_search(*, principal: Principal, query: str, mode: SearchMode = Search
     from retrieval.search import chunk_search
 
     outcome = chunk_search(query, mode=mode.value, top_k=top_k, principal=principal, scope=scope,
-                           embed_query=vectors.get if vectors is not None else None, keyword_leg=keyword_leg)
+                           embed_query=vectors.get if vectors is not None else None, keyword_leg=keyword_leg,
+                           one_copy=one_copy)
     return ChunkSearchResult(mode=mode, hits=tuple(chunk_hit(hit.chunk, hit.score) for hit in outcome.hits),
                              lexical_tier=outcome.lexical_tier, lexical_matches=outcome.lexical_matches)
 

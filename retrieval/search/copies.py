@@ -5,6 +5,9 @@ pairs): their identity cards agree and their passages carry the same legal refer
 Tahun 2003 Pasal 79"). Both copies' passages rank side by side, so a question about annual leave would spend two of
 its five places on one article. The higher-ranked copy's passage stays; the other's place goes to the next passage.
 Passages of documents without a complete identity card, or without a legal reference, are never merged.
+
+The answer step reads both copies (``one_copy=False``): its decision's weights were fitted on passages that held
+them, and merging them there cost three answers of the evaluation sets (docs/retrieval.md, session 35).
 """
 from __future__ import annotations
 
@@ -26,16 +29,16 @@ def copy_key(chunk: Chunk) -> tuple | None:
 
 
 def without_copies(ranked: Sequence[tuple[uuid.UUID, float]], chunks: dict[uuid.UUID, Chunk],
-                   top_k: int) -> list[tuple[uuid.UUID, float]]:
+                   top_k: int, *, merge: bool = True) -> list[tuple[uuid.UUID, float]]:
     """The first ``top_k`` of ``ranked`` (loaded in ``chunks``), each passage of another copy of an earlier one left
-    out."""
+    out (kept with ``merge`` false)."""
     kept: list[tuple[uuid.UUID, float]] = []
     seen: dict[tuple, uuid.UUID] = {}
     for chunk_id, score in ranked:
         chunk = chunks.get(chunk_id)
         if chunk is None:
             continue
-        key = copy_key(chunk)
+        key = copy_key(chunk) if merge else None
         if key is not None and seen.setdefault(key, chunk.document_id) != chunk.document_id:
             continue
         kept.append((chunk_id, score))

@@ -163,6 +163,7 @@ def chunk_search(
     scope: Scope | None = None,
     embed_query: Callable[[str], Sequence[float]] | None = None,
     keyword_leg: bool = True,
+    one_copy: bool = True,
 ) -> SearchOutcome:
     """Search visible chunks; raises EmbeddingError or SearchTimeout.
 
@@ -172,6 +173,8 @@ def chunk_search(
 
     ``embed_query(text)`` gives ``text`` embedded by the current embedder (an
     answer embeds its question once for every arm); None embeds it here.
+
+    ``one_copy`` lists a passage found in two copies of one regulation once (``copies.py``).
     """
     config = settings.ACEH_RAG.retrieval
     condition = visible_documents_q(principal, scope)
@@ -186,7 +189,7 @@ def chunk_search(
         # "BPD", never written by the corpus, is searched as the phrase its documents spell it with (acronyms.py).
         rewrite = dataclasses.replace(rewrite, lexical=" ".join([rewrite.lexical, *spelled.values()]))
 
-    wanted = top_k * CANDIDATES_PER_PLACE   # a passage's copy in another document is left out (copies.py)
+    wanted = top_k * CANDIDATES_PER_PLACE if one_copy else top_k
     lexical_limit = wanted if mode == "lexical" else max(config.lexical_candidate_limit, wanted)
     pending: Future | None = None
     lexical_leg = mode == "lexical" or (mode == "hybrid" and keyword_leg)
@@ -283,7 +286,7 @@ def chunk_search(
         candidates = candidates[:pinned] + rest
         timings["rerank"] = (time.perf_counter() - started) * 1000
     hits = tuple(SearchHit(chunk=chunks[chunk_id], score=round(score, 6))
-                 for chunk_id, score in without_copies(candidates, chunks, top_k))
+                 for chunk_id, score in without_copies(candidates, chunks, top_k, merge=one_copy))
     return SearchOutcome(
         mode=mode, hits=hits, lexical_tier=lexical.tier if lexical else None,
         lexical_matches=len(lexical.chunk_ids) if lexical else None,

@@ -17,7 +17,7 @@ from kernel.telemetry.tracing import set_attributes, set_content, span
 def traced_search(search):
     @functools.wraps(search)
     def wrapper(query: str, *, mode: str = "hybrid", top_k: int = 5, principal, scope=None, embed_query=None,
-                keyword_leg: bool = True):
+                keyword_leg: bool = True, one_copy: bool = True):
         started = time.perf_counter()
         with span("search", **{
             "aceh_rag.search.mode": mode, "aceh_rag.search.top_k": top_k,
@@ -26,7 +26,7 @@ def traced_search(search):
         }) as current:
             set_content(current, **{"aceh_rag.search.query": query})
             outcome = search(query, mode=mode, top_k=top_k, principal=principal, scope=scope, embed_query=embed_query,
-                             keyword_leg=keyword_leg)
+                             keyword_leg=keyword_leg, one_copy=one_copy)
             set_attributes(current, **{"aceh_rag.search.results": len(outcome.hits),
                                        "aceh_rag.search.lexical_tier": outcome.lexical_tier,
                                        **{f"aceh_rag.search.{leg}_ms": ms for leg, ms in outcome.timings_ms.items()}})

@@ -54,3 +54,12 @@ def _one_document(document_id):
     from retrieval.access import Scope
 
     return Scope.from_request(None, [str(document_id)])
+
+
+def test_the_answer_steps_reading_keeps_both_copies():
+    first = make_document(title=TITLE, chunks=PASAL)
+    second = make_document(title=TITLE, chunks=PASAL, filename="qanun-5-2020.pdf.txt")
+    hits = chunk_search("kerbau gampong", mode="lexical", top_k=6, principal=ADMIN, one_copy=False).hits
+    # Its decision was fitted on passages that held both copies (copies.py): six places, each Pasal twice.
+    assert {hit.chunk.document_id for hit in hits} == {first.id, second.id}
+    assert len(set(_keys(hits))) == 3
