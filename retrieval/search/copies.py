@@ -12,11 +12,11 @@ them, and merging them there cost three answers of the evaluation sets (docs/ret
 from __future__ import annotations
 
 import uuid
-from typing import Sequence
+from typing import Callable, Sequence
 
 from retrieval.models import Chunk
 
-# How many candidates a search loads for each place it returns: enough for every passage to have a copy.
+# How many candidates a search may draw on for each place it returns: enough for every passage to have a copy.
 CANDIDATES_PER_PLACE = 2
 
 
@@ -28,13 +28,17 @@ def copy_key(chunk: Chunk) -> tuple | None:
     return document.instrument_type.lower(), document.number.lower(), document.year, chunk.legal_reference
 
 
-def without_copies(ranked: Sequence[tuple[uuid.UUID, float]], chunks: dict[uuid.UUID, Chunk],
-                   top_k: int, *, merge: bool = True) -> list[tuple[uuid.UUID, float]]:
-    """The first ``top_k`` of ``ranked`` (loaded in ``chunks``), each passage of another copy of an earlier one left
-    out (kept with ``merge`` false)."""
+def without_copies(ranked: Sequence[tuple[uuid.UUID, float]], chunks: dict[uuid.UUID, Chunk], top_k: int,
+                   load: Callable[[Sequence[uuid.UUID]], dict[uuid.UUID, Chunk]], *,
+                   merge: bool = True) -> list[tuple[uuid.UUID, float]]:
+    """The first ``top_k`` of ``ranked``, each passage of another copy of an earlier one left out (kept with
+    ``merge`` false). ``chunks`` holds the passages loaded so far; ``load`` reads more only when a copy was left
+    out, so a search whose first ``top_k`` hold no copies loads nothing more."""
     kept: list[tuple[uuid.UUID, float]] = []
     seen: dict[tuple, uuid.UUID] = {}
-    for chunk_id, score in ranked:
+    for place, (chunk_id, score) in enumerate(ranked):
+        if chunk_id not in chunks:
+            chunks.update(load([c for c, _ in ranked[place:place + top_k - len(kept)] if c not in chunks]))
         chunk = chunks.get(chunk_id)
         if chunk is None:
             continue

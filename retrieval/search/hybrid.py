@@ -273,7 +273,8 @@ def chunk_search(
 
     reranker = get_reranker() if mode == "hybrid" else None
     candidates = ranked[: max(config.rerank_candidate_limit, pinned)] if reranker else ranked[:wanted]
-    chunks = _load_chunks([chunk_id for chunk_id, _ in candidates])
+    # Without a reranker only the first top_k are read; a copy left out reads the next (copies.py).
+    chunks = _load_chunks([chunk_id for chunk_id, _ in (candidates if reranker else candidates[:top_k])])
     if reranker and len(candidates) > pinned:
         # Named units and definitions keep their places; the reranker orders the rest.
         started = time.perf_counter()
@@ -285,8 +286,8 @@ def chunk_search(
             rest = [(chunk_id, min(score, floor)) for chunk_id, score in rest]
         candidates = candidates[:pinned] + rest
         timings["rerank"] = (time.perf_counter() - started) * 1000
-    hits = tuple(SearchHit(chunk=chunks[chunk_id], score=round(score, 6))
-                 for chunk_id, score in without_copies(candidates, chunks, top_k, merge=one_copy))
+    kept = without_copies(candidates, chunks, top_k, _load_chunks, merge=one_copy)
+    hits = tuple(SearchHit(chunk=chunks[chunk_id], score=round(score, 6)) for chunk_id, score in kept)
     return SearchOutcome(
         mode=mode, hits=hits, lexical_tier=lexical.tier if lexical else None,
         lexical_matches=len(lexical.chunk_ids) if lexical else None,
