@@ -27,6 +27,7 @@ from retrieval.search.colloquial import formal_wording
 from retrieval.search.copies import CANDIDATES_PER_PLACE, without_copies
 from retrieval.search.documents import document_leg
 from retrieval.search.feedback import feedback_vector
+from retrieval.search.population import apart
 from retrieval.search.focus import Anchors, focus_anchors, focus_ranking
 from retrieval.search.glossary import Rewrite, looks_english, rewrite_query
 from retrieval.search.lexical import LexicalResult, chunk_search_lexical
@@ -269,6 +270,8 @@ def chunk_search(
         focus = focus_ranking(query, rewrite, ranked, anchors, vector=vector, model_name=embedder.model_name,
                               condition=condition, config=config, owner=owner)
         ranked, pinned, stages = focus.ranked, min(focus.pinned, top_k), focus.stages
+        # A private employee's question is not the civil service's regulations' to answer, nor the reverse.
+        ranked = apart(query, ranked, owner, focus.pinned)
         timings["focus"] = (time.perf_counter() - started) * 1000
 
     reranker = get_reranker() if mode == "hybrid" else None

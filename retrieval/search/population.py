@@ -1,0 +1,109 @@
+"""Whose rule: a question about a private employee is not answered by the civil-service regulations.
+
+Indonesian employment law has two regimes with their own words: the labour law's *pekerja/buruh* and
+*pengusaha* (UU 13/2003, the wage decrees), and the civil service's *PNS*, *ASN*, *PPPK* (UU 5/2014, PP
+11/2017, the THR regulations paid from the regional budget). Their articles look alike to a retrieval model
+("cuti tahunan", "cuti melahirkan", "THR"): "berapa hari cuti tahunan buat pekerja swasta?" ranked nine
+civil-service articles before the labour law's Pasal 79.
+
+- **The question's population** is read from its words: a private employee ("swasta", "karyawan",
+  "pabrik", "pengusaha", "bos", "employer") or a civil servant ("PNS", "ASN", "civil servant"). A question
+  naming both, or neither, has none.
+- **A document's population** is the regime its text is about: at least ``MIN_MENTIONS`` mentions of one
+  regime's words, ``MIN_DENSITY`` of them per thousand words, and ``DOMINANCE`` times those of the other. A
+  law that only mentions civil servants (the environment law's civil-service investigators, the regional
+  government laws' staff: at most 1.1 per thousand words in the shared corpus) has none, nor has a document of
+  both (the Aceh governance law); the regulations about either regime say their words 3.5 to 45 times per
+  thousand. Read once per document version and remembered.
+- ``apart`` moves the passages of the other regime's documents after the rest of the first
+  ``WINDOW`` places; pinned places (a named regulation, a definition) keep theirs.
+"""
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Sequence
+
+from django.db import connection
+
+__all__ = ["apart", "asked_population", "document_populations", "mismatched"]
+
+CIVIL, PRIVATE = "civil", "private"
+
+_ASKED = {
+    CIVIL: re.compile(r"\b(?:c?pns|asn|pppk|p3k|pegawai\s+negeri|aparatur\s+sipil|abdi\s+negara|civil\s+servants?|"
+                      r"government\s+employees?)\b", re.I),
+    PRIVATE: re.compile(r"\b(?:swasta|karyawan|karyawati|buruh|pekerja|perusahaan|pabrik|toko|pengusaha|majikan|bos|"
+                        r"outsourcing|alih\s+daya|private|employers?|factory|company|workers?|employees?)\b", re.I),
+}
+# The regimes as the regulations write them (acronyms in capitals: "asn" inside a word is not ASN).
+_STATED = {
+    CIVIL: re.compile(r"\b(?:C?PNS|ASN|PPPK)\b|\b(?i:pegawai\s+negeri\s+sipil|aparatur\s+sipil\s+negara)\b"),
+    PRIVATE: re.compile(r"\b(?i:pekerja|buruh|pengusaha)\b"),
+}
+MIN_MENTIONS = 5
+MIN_DENSITY = 2.0      # mentions per thousand words
+DOMINANCE = 4
+# Places of the fused ranking the stage reorders (the legs' candidate limits are 50).
+WINDOW = 50
+
+_known: dict[tuple[uuid.UUID, str], str | None] = {}
+
+
+def asked_population(question: str) -> str | None:
+    """The regime the question asks about, or None (both or neither named)."""
+    found = [regime for regime, words in _ASKED.items() if words.search(question)]
+    return found[0] if len(found) == 1 else None
+
+
+def population_of(text: str) -> str | None:
+    """The regime a document's text speaks of (see the module docstring)."""
+    counts = {regime: len(words.findall(text)) for regime, words in _STATED.items()}
+    words = max(len(text.split()), 1)
+    for regime, other in ((CIVIL, PRIVATE), (PRIVATE, CIVIL)):
+        if (counts[regime] >= MIN_MENTIONS and counts[regime] * 1000 >= MIN_DENSITY * words
+                and counts[regime] >= DOMINANCE * counts[other]):
+            return regime
+    return None
+
+
+def document_populations(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, str | None]:
+    """Each document's regime; a document's text is read once per version (its content hash)."""
+    ids = list(dict.fromkeys(ids))
+    if not ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, content_hash FROM retrieval_document WHERE id = ANY(%s)", [ids])
+        versions = dict(cursor.fetchall())
+        unread = [i for i, digest in versions.items() if (i, digest) not in _known]
+        if unread:
+            cursor.execute("SELECT id, content_hash, text FROM retrieval_document WHERE id = ANY(%s)", [unread])
+            for document_id, digest, text in cursor.fetchall():
+                _known[(document_id, digest)] = population_of(text or "")
+    return {i: _known.get((i, digest)) for i, digest in versions.items()}
+
+
+def mismatched(asked: str | None, population: str | None) -> bool:
+    return asked is not None and population is not None and population != asked
+
+
+def apart(question: str, ranked: list[tuple[uuid.UUID, float]], owner: dict[uuid.UUID, uuid.UUID],
+          pinned: int = 0) -> list[tuple[uuid.UUID, float]]:
+    """``ranked`` with the other regime's passages after the rest of the first ``WINDOW`` places."""
+    asked = asked_population(question)
+    window = ranked[pinned:WINDOW]
+    if asked is None or not window:
+        return ranked
+    missing = [chunk_id for chunk_id, _ in window if chunk_id not in owner]
+    if missing:
+        from retrieval.search.documents import owners
+        owner = {**owner, **owners(missing)}
+    regimes = document_populations([owner[c] for c, _ in window if c in owner])
+    other = [mismatched(asked, regimes.get(owner.get(chunk_id))) for chunk_id, _ in window]
+    if not any(other):
+        return ranked
+    kept = [item for item, moved in zip(window, other) if not moved]
+    floor = min((score for _, score in kept), default=None)
+    # Scores stay in order: a moved passage scores no more than the last one kept.
+    moved = [(c, score if floor is None else min(score, floor)) for (c, score), m in zip(window, other) if m]
+    return ranked[:pinned] + kept + moved + ranked[WINDOW:]
