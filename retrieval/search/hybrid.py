@@ -271,7 +271,8 @@ def chunk_search(
                               condition=condition, config=config, owner=owner)
         ranked, pinned, stages = focus.ranked, min(focus.pinned, top_k), focus.stages
         # A private employee's question is not the civil service's regulations' to answer, nor the reverse.
-        ranked = apart(query, ranked, owner, focus.pinned)
+        ranked, moved = apart(query, ranked, owner, focus.pinned)
+        stages = (*stages, "population") if moved else stages
         timings["focus"] = (time.perf_counter() - started) * 1000
 
     reranker = get_reranker() if mode == "hybrid" else None

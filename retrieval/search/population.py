@@ -16,7 +16,8 @@ civil-service articles before the labour law's Pasal 79.
   both (the Aceh governance law); the regulations about either regime say their words 3.5 to 45 times per
   thousand. Read once per document version and remembered.
 - ``apart`` moves the passages of the other regime's documents after the rest of the first
-  ``WINDOW`` places; pinned places (a named regulation, a definition) keep theirs.
+  ``WINDOW`` places; pinned places (a named regulation, a definition) keep theirs. A search where it moved
+  a passage lists the stage "population" among its ``stages``.
 """
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ import uuid
 from typing import Sequence
 
 from django.db import connection
+
+from retrieval.search.documents import owners
 
 __all__ = ["apart", "asked_population", "document_populations", "mismatched"]
 
@@ -88,22 +91,21 @@ def mismatched(asked: str | None, population: str | None) -> bool:
 
 
 def apart(question: str, ranked: list[tuple[uuid.UUID, float]], owner: dict[uuid.UUID, uuid.UUID],
-          pinned: int = 0) -> list[tuple[uuid.UUID, float]]:
-    """``ranked`` with the other regime's passages after the rest of the first ``WINDOW`` places."""
+          pinned: int = 0) -> tuple[list[tuple[uuid.UUID, float]], bool]:
+    """``ranked`` with the other regime's passages after the rest of the first ``WINDOW`` places, and whether any
+    passage moved."""
     asked = asked_population(question)
     window = ranked[pinned:WINDOW]
     if asked is None or not window:
-        return ranked
-    missing = [chunk_id for chunk_id, _ in window if chunk_id not in owner]
-    if missing:
-        from retrieval.search.documents import owners
+        return ranked, False
+    if missing := [chunk_id for chunk_id, _ in window if chunk_id not in owner]:
         owner = {**owner, **owners(missing)}
     regimes = document_populations([owner[c] for c, _ in window if c in owner])
     other = [mismatched(asked, regimes.get(owner.get(chunk_id))) for chunk_id, _ in window]
     if not any(other):
-        return ranked
+        return ranked, False
     kept = [item for item, moved in zip(window, other) if not moved]
     floor = min((score for _, score in kept), default=None)
     # Scores stay in order: a moved passage scores no more than the last one kept.
     moved = [(c, score if floor is None else min(score, floor)) for (c, score), m in zip(window, other) if m]
-    return ranked[:pinned] + kept + moved + ranked[WINDOW:]
+    return ranked[:pinned] + kept + moved + ranked[WINDOW:], True

@@ -61,7 +61,9 @@ def test_a_private_employees_question_gets_the_labour_law_first_and_a_civil_serv
     labour = make_document(title=LABOUR_TITLE, chunks=LABOUR_PASAL)
 
     def documents(question):
-        return [hit.chunk.document_id for hit in chunk_search(question, top_k=4, principal=ADMIN).hits]
+        outcome = chunk_search(question, top_k=4, principal=ADMIN)
+        assert ("population" in outcome.stages) == (asked_population(question) is not None)
+        return [hit.chunk.document_id for hit in outcome.hits]
 
     # Without a population named, the regulation that says "cuti tahunan" most leads.
     assert documents("berapa hari cuti tahunan?")[0] == civil.id
