@@ -48,6 +48,10 @@ def test_the_corpus_ingests_refuses_the_hard_pdfs_and_is_then_unchanged(corpus_d
     failed = {line.split(":")[0].rsplit("/", 1)[-1] for line in output.splitlines() if line.startswith("FAILED")}
     assert failed == HARD
     assert all(("text layer" in line or "garbage" in line) for line in output.splitlines() if line.startswith("FAILED"))
+    # Every good PDF was read as a regulation (parsing/test_extract.py reads the hard ones and four good ones alone).
+    pdfs = Document.objects.filter(status="indexed", source_format="pdf").only("source_name", "text")
+    assert len(pdfs) == len(list((corpus_dir / "pdf").glob("*.pdf")))
+    assert [d.source_name for d in pdfs if "Pasal" not in d.text] == []
     # Every chunk keeps the offset invariant against its stored document text.
     for document in Document.objects.filter(status="indexed").only("id", "text")[:40]:
         for chunk in Chunk.objects.filter(document=document).only("text", "char_start", "char_end"):

@@ -312,16 +312,6 @@ def test_good_corpus_pdfs_are_accepted(name):
     assert "Pasal 1" in extracted.text
 
 
-@pytest.mark.corpus
-@pytest.mark.slow
-def test_all_good_corpus_pdfs_are_accepted():
-    pdfs = sorted(_corpus_pdf_dir().glob("*.pdf"))
-    assert len(pdfs) == 24
-    for path in pdfs:
-        extracted = extract_file(path)
-        assert "Pasal" in extracted.text, path.name
-
-
 # A junk text layer like the one over perpres-60-2019's scanned appendix: neither words, numbers nor codes.
 JUNK_PAGE = " ".join(["bn -xF C) q? d! ;6 li .*o. a^(Ud r6 H= .r(=5(dtrO aa(Ed c.=r-dcgd ErOdOJ:r+i L'r bOvgE"] * 6)
 
