@@ -55,8 +55,12 @@ _known: dict[tuple[uuid.UUID, str], str | None] = {}
 
 def asked_population(question: str) -> str | None:
     """The regime the question asks about, or None (both or neither named)."""
-    found = [regime for regime, words in _ASKED.items() if words.search(question)]
-    return found[0] if len(found) == 1 else None
+    civil = _ASKED[CIVIL].search(question)
+    # "government employees" is the civil service's phrase, not a private employee beside it.
+    private = _ASKED[PRIVATE].search(_ASKED[CIVIL].sub(" ", question))
+    if bool(civil) == bool(private):
+        return None
+    return CIVIL if civil else PRIVATE
 
 
 def population_of(text: str) -> str | None:

@@ -36,6 +36,7 @@ LABOUR_TITLE = "Undang-Undang Nomor 13 Tahun 2003 tentang Ketenagakerjaan"
     ("Can my employer cut my wage below the minimum?", PRIVATE),
     ("cuti tahunan PNS berapa hari?", CIVIL),
     ("How many days of annual leave does a civil servant get?", CIVIL),
+    ("Can government employees join an election campaign?", CIVIL),
     ("PNS boleh punya perusahaan sendiri gak?", None),       # both named: neither decides
     ("berapa hari cuti tahunan?", None),
     ("wasnya apa?", None),                                   # "asn" inside a word is not ASN
