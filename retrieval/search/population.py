@@ -37,7 +37,8 @@ _ASKED = {
     CIVIL: re.compile(r"\b(?:c?pns|asn|pppk|p3k|pegawai\s+negeri|aparatur\s+sipil|abdi\s+negara|civil\s+servants?|"
                       r"government\s+employees?)\b", re.I),
     PRIVATE: re.compile(r"\b(?:swasta|karyawan|karyawati|buruh|pekerja|perusahaan|pabrik|toko|pengusaha|majikan|bos|"
-                        r"outsourcing|alih\s+daya|private|employers?|factory|company|workers?|employees?)\b", re.I),
+                        r"outsourcing|alih\s+daya|private\s+(?:sector|compan(?:y|ies)|firms?)|employers?|factory|company|workers?|"
+                        r"employees?)\b", re.I),
 }
 # The regimes as the regulations write them (acronyms in capitals: "asn" inside a word is not ASN).
 _STATED = {

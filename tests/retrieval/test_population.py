@@ -40,6 +40,8 @@ LABOUR_TITLE = "Undang-Undang Nomor 13 Tahun 2003 tentang Ketenagakerjaan"
     ("PNS boleh punya perusahaan sendiri gak?", None),       # both named: neither decides
     ("berapa hari cuti tahunan?", None),
     ("wasnya apa?", None),                                   # "asn" inside a word is not ASN
+    ("Does the data protection law cover my private messages?", None),
+    ("Do private sector workers get maternity leave?", PRIVATE),
 ])
 def test_the_question_names_whose_rule_it_asks(question, population):
     assert asked_population(question) == population
