@@ -70,17 +70,17 @@ class DocumentAdmin(admin.ModelAdmin):
     list_display_links = ["title_cell"]
     ordering = ["-updated_at"]
     list_per_page = 50
-    list_filter = ["collection", "status", LegalStatusFilter, OcrReviewFilter, "instrument_type", "year", "confidential",
-                   "owning_org_unit", "min_position_level"]
+    list_filter = ["collection", "status", LegalStatusFilter, OcrReviewFilter, "instrument_type", "year", "regime",
+                   "confidential", "owning_org_unit", "min_position_level"]
     search_fields = ["title", "number", "subject", "source_name"]
     readonly_fields = ["id", "status", "version", "chunks", "indexed_at", "error", "instrument_type", "number", "year",
                        "subject", "issuer", "place_enacted", "date_enacted", "signatory", "source_name", "source_format",
                        "content_hash", "source_download", "ingestions", "created_at", "updated_at", "extraction",
-                       "ocr_review"]
+                       "ocr_review", "regime"]
     fieldsets = [
         (None, {"fields": ["id", "title", "collection", "status", "version", "chunks", "indexed_at", "error"]}),
         ("Identity card", {"fields": ["instrument_type", "number", "year", "subject", "issuer", "place_enacted",
-                                      "date_enacted", "signatory"]}),
+                                      "date_enacted", "signatory", "regime"]}),
         ("Access", {"fields": ["confidential", "owning_org_unit", "min_position_level"],
                     "description": "A document is visible to a caller when every restriction set here holds. "
                                    "A verified admin sees every indexed document."}),

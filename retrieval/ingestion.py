@@ -26,6 +26,7 @@ from retrieval.models import Document
 from retrieval.versions import content_hash, document_version_reuse, document_version_store
 from retrieval.relations.services import relations_record
 from retrieval.search.acronyms import document_acronyms
+from retrieval.search.population import document_regime
 from retrieval.search.semantic import vector_literal
 from kernel.isolation import ParseBoundExceeded
 from retrieval.parsing.chunking import is_junk
@@ -113,10 +114,12 @@ def _insert_chunks(document_id: uuid.UUID, title: str, parsed: ParsedDocument, v
 
 
 def _parsed_fields(parsed: ParsedDocument, text: str) -> dict:
-    """Document columns that come from parsing: the identity card, the acronyms its phrases spell, and counts."""
+    """Document columns that come from parsing: the identity card, the acronyms its phrases spell, whose rules it is
+    about, and counts."""
     identity = parsed.identity
     return {
         "acronyms": document_acronyms(text, parsed.title),
+        "regime": document_regime(text),
         "instrument_type": identity.instrument_type,
         "number": identity.number,
         "year": identity.year,

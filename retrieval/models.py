@@ -72,6 +72,15 @@ class Document(models.Model):
     # The capitalised phrases of its text by their initials, {"BPD": ["Badan Permusyawaratan Desa", 85]}: an
     # acronym a question uses and no passage writes is read through them (search/acronyms.py).
     acronyms = models.JSONField(default=dict, blank=True)
+    # Whose rules it is about, read from its text at ingestion: "civil" (the civil service), "private" (private
+    # employment), "" (neither or both). A question about the other regime ranks its passages after the rest
+    # (search/population.py).
+    class Regime(models.TextChoices):
+        NEITHER = "", "neither"
+        CIVIL = "civil", "civil service"
+        PRIVATE = "private", "private employment"
+
+    regime = models.CharField("employment regime", max_length=8, blank=True, default="", choices=Regime.choices)
     chunk_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -14,7 +14,8 @@ civil-service articles before the labour law's Pasal 79.
   law that only mentions civil servants (the environment law's civil-service investigators, the regional
   government laws' staff: at most 1.1 per thousand words in the shared corpus) has none, nor has a document of
   both (the Aceh governance law); the regulations about either regime say their words 3.5 to 45 times per
-  thousand. Read once per document version and remembered.
+  thousand. Read from its text at ingestion and stored (``Document.regime``; migration 0025 read the documents
+  already stored).
 - ``apart`` moves the passages of the other regime's documents after the rest of the first
   ``WINDOW`` places; pinned places (a named regulation, a definition) keep theirs. A search where it moved
   a passage lists the stage "population" among its ``stages``.
@@ -29,7 +30,7 @@ from django.db import connection
 
 from retrieval.search.documents import owners
 
-__all__ = ["apart", "asked_population", "document_populations", "mismatched"]
+__all__ = ["apart", "asked_population", "document_regime", "document_regimes", "mismatched"]
 
 CIVIL, PRIVATE = "civil", "private"
 
@@ -51,9 +52,6 @@ DOMINANCE = 4
 # Places of the fused ranking the stage reorders (the legs' candidate limits are 50).
 WINDOW = 50
 
-_known: dict[tuple[uuid.UUID, str], str | None] = {}
-
-
 def asked_population(question: str) -> str | None:
     """The regime the question asks about, or None (both or neither named)."""
     civil = _ASKED[CIVIL].search(question)
@@ -64,35 +62,29 @@ def asked_population(question: str) -> str | None:
     return CIVIL if civil else PRIVATE
 
 
-def population_of(text: str) -> str | None:
-    """The regime a document's text speaks of (see the module docstring)."""
+def document_regime(text: str) -> str:
+    """The regime a document's text is about (see the module docstring): CIVIL, PRIVATE or "" (stored at
+    ingestion as ``Document.regime``)."""
     counts = {regime: len(words.findall(text)) for regime, words in _STATED.items()}
     words = max(len(text.split()), 1)
     for regime, other in ((CIVIL, PRIVATE), (PRIVATE, CIVIL)):
         if (counts[regime] >= MIN_MENTIONS and counts[regime] * 1000 >= MIN_DENSITY * words
                 and counts[regime] >= DOMINANCE * counts[other]):
             return regime
-    return None
+    return ""
 
 
-def document_populations(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, str | None]:
-    """Each document's regime; a document's text is read once per version (its content hash)."""
-    ids = list(dict.fromkeys(ids))
+def document_regimes(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, str]:
+    """Each document's stored regime, in one statement."""
     if not ids:
         return {}
     with connection.cursor() as cursor:
-        cursor.execute("SELECT id, content_hash FROM retrieval_document WHERE id = ANY(%s)", [ids])
-        versions = dict(cursor.fetchall())
-        unread = [i for i, digest in versions.items() if (i, digest) not in _known]
-        if unread:
-            cursor.execute("SELECT id, content_hash, text FROM retrieval_document WHERE id = ANY(%s)", [unread])
-            for document_id, digest, text in cursor.fetchall():
-                _known[(document_id, digest)] = population_of(text or "")
-    return {i: _known.get((i, digest)) for i, digest in versions.items()}
+        cursor.execute("SELECT id, regime FROM retrieval_document WHERE id = ANY(%s)", [list(set(ids))])
+        return dict(cursor.fetchall())
 
 
-def mismatched(asked: str | None, population: str | None) -> bool:
-    return asked is not None and population is not None and population != asked
+def mismatched(asked: str | None, regime: str | None) -> bool:
+    return asked is not None and bool(regime) and regime != asked
 
 
 def apart(question: str, ranked: list[tuple[uuid.UUID, float]], owner: dict[uuid.UUID, uuid.UUID],
@@ -105,7 +97,7 @@ def apart(question: str, ranked: list[tuple[uuid.UUID, float]], owner: dict[uuid
         return ranked, False
     if missing := [chunk_id for chunk_id, _ in window if chunk_id not in owner]:
         owner = {**owner, **owners(missing)}
-    regimes = document_populations([owner[c] for c, _ in window if c in owner])
+    regimes = document_regimes([owner[c] for c, _ in window if c in owner])
     other = [mismatched(asked, regimes.get(owner.get(chunk_id))) for chunk_id, _ in window]
     if not any(other):
         return ranked, False

@@ -6,7 +6,7 @@ import pytest
 
 from kernel.principal import Principal
 from retrieval.search import chunk_search
-from retrieval.search.population import CIVIL, PRIVATE, asked_population, population_of
+from retrieval.search.population import CIVIL, PRIVATE, asked_population, document_regime
 from tests.factories import make_document
 
 ADMIN = Principal(subject="admin", role="admin", verified=True)
@@ -48,20 +48,22 @@ def test_the_question_names_whose_rule_it_asks(question, population):
 
 
 def test_a_document_speaks_of_the_regime_it_mentions_far_more_than_the_other():
-    assert population_of(" ".join(CIVIL_PASAL)) == CIVIL
-    assert population_of(" ".join(LABOUR_PASAL)) == PRIVATE
-    assert population_of("Pemerintah Aceh menetapkan qanun.") is None
+    assert document_regime(" ".join(CIVIL_PASAL)) == CIVIL
+    assert document_regime(" ".join(LABOUR_PASAL)) == PRIVATE
+    assert document_regime("Pemerintah Aceh menetapkan qanun.") == ""
     # Both regimes, neither dominant (the Aceh governance law): none.
-    assert population_of(" ".join(CIVIL_PASAL + LABOUR_PASAL)) is None
+    assert document_regime(" ".join(CIVIL_PASAL + LABOUR_PASAL)) == ""
     # Two mentions are not a regime, nor are a few among many other words (a law's civil-service investigators).
-    assert population_of("PNS dan PNS.") is None
-    assert population_of(" ".join(CIVIL_PASAL) + " lingkungan hidup" * 2000) is None
+    assert document_regime("PNS dan PNS.") == ""
+    assert document_regime(" ".join(CIVIL_PASAL) + " lingkungan hidup" * 2000) == ""
 
 
 @pytest.mark.django_db
 def test_a_private_employees_question_gets_the_labour_law_first_and_a_civil_servants_the_civil_service_rules():
     civil = make_document(title=CIVIL_TITLE, chunks=CIVIL_PASAL)
     labour = make_document(title=LABOUR_TITLE, chunks=LABOUR_PASAL)
+    # Ingestion read and stored each one's regime.
+    assert (civil.regime, labour.regime) == (CIVIL, PRIVATE)
 
     def documents(question):
         outcome = chunk_search(question, top_k=4, principal=ADMIN)
@@ -81,3 +83,21 @@ def test_a_named_regulation_keeps_its_place_whatever_the_population():
     make_document(title=LABOUR_TITLE, chunks=LABOUR_PASAL)
     hits = chunk_search("PP 11 tahun 2017 cuti tahunan untuk karyawan swasta?", top_k=3, principal=ADMIN).hits
     assert hits[0].chunk.document_id == civil.id
+
+
+@pytest.mark.django_db
+def test_the_migration_reads_a_stored_documents_regime_as_ingestion_does():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from retrieval.models import Document
+
+    civil = make_document(title=CIVIL_TITLE, chunks=CIVIL_PASAL)
+    neutral = make_document(title="Qanun Aceh Nomor 5 Tahun 2020 tentang Pemeliharaan Kerbau",
+                            chunks=["Setiap pemilik kerbau wajib mendaftarkan kerbau kepada keuchik gampong."])
+    # Documents stored before the column: none has a regime.
+    Document.objects.update(regime="")
+    import_module("retrieval.migrations.0025_document_regime").fill(apps, None)
+    assert Document.objects.get(pk=civil.pk).regime == CIVIL
+    assert Document.objects.get(pk=neutral.pk).regime == ""
