@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 
+from acehrag.embedded_db import embedded_stop
 from bench._scale_corpus import ChunkTexts, corpus_texts, document_vectors, topic_centres
 from tests.conftest import ROOT
 
@@ -46,7 +47,11 @@ def test_a_tiny_run_writes_one_row_per_size_with_the_issues_keys(tmp_path):
            "ACEH_RAG_EMBEDDING__BACKEND": "hashing"}
     command = [sys.executable, "bench/scale.py", "--sizes", "2000", "--queries", "4", "--recall-queries", "4", "--json", str(out)]
 
-    subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True, timeout=120)
+    try:
+        subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True, timeout=120)
+    finally:
+        # The bench started an embedded PostgreSQL in the test's own directory: it goes with the test.
+        embedded_stop(tmp_path / "data")
 
     rows = json.loads(out.read_text())
     assert [row["size"] for row in rows] == [2000]
