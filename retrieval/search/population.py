@@ -28,18 +28,19 @@ from typing import Sequence
 
 from django.db import connection
 
+from retrieval.models import Document
 from retrieval.search.documents import owners
 
 __all__ = ["apart", "asked_population", "document_regime", "document_regimes", "mismatched"]
 
-CIVIL, PRIVATE = "civil", "private"
+CIVIL, PRIVATE = Document.Regime.CIVIL, Document.Regime.PRIVATE
 
 _ASKED = {
     CIVIL: re.compile(r"\b(?:c?pns|asn|pppk|p3k|pegawai\s+negeri|aparatur\s+sipil|abdi\s+negara|civil\s+servants?|"
                       r"government\s+employees?)\b", re.I),
     PRIVATE: re.compile(r"\b(?:swasta|karyawan|karyawati|buruh|pekerja|perusahaan|pabrik|toko|pengusaha|majikan|bos|"
-                        r"outsourcing|alih\s+daya|private\s+(?:sector|compan(?:y|ies)|firms?)|employers?|factory|company|workers?|"
-                        r"employees?)\b", re.I),
+                        r"outsourcing|alih\s+daya|private\s+(?:sector|compan(?:y|ies)|firms?)|employers?|factory|"
+                        r"company|workers?|employees?)\b", re.I),
 }
 # The regimes as the regulations write them (acronyms in capitals: "asn" inside a word is not ASN).
 _STATED = {
@@ -51,6 +52,7 @@ MIN_DENSITY = 2.0      # mentions per thousand words
 DOMINANCE = 4
 # Places of the fused ranking the stage reorders (the legs' candidate limits are 50).
 WINDOW = 50
+
 
 def asked_population(question: str) -> str | None:
     """The regime the question asks about, or None (both or neither named)."""
@@ -101,8 +103,8 @@ def apart(question: str, ranked: list[tuple[uuid.UUID, float]], owner: dict[uuid
     other = [mismatched(asked, regimes.get(owner.get(chunk_id))) for chunk_id, _ in window]
     if not any(other):
         return ranked, False
-    kept = [item for item, moved in zip(window, other) if not moved]
+    kept = [item for item, theirs in zip(window, other) if not theirs]
     floor = min((score for _, score in kept), default=None)
     # Scores stay in order: a moved passage scores no more than the last one kept.
-    moved = [(c, score if floor is None else min(score, floor)) for (c, score), m in zip(window, other) if m]
+    moved = [(c, score if floor is None else min(score, floor)) for (c, score), theirs in zip(window, other) if theirs]
     return ranked[:pinned] + kept + moved + ranked[WINDOW:], True
