@@ -8,6 +8,7 @@ suffixes -kan/-an/-i, the enclitic -nya), enough to match ``diumumkan`` with
 from __future__ import annotations
 
 import re
+from collections import Counter
 import unicodedata
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -86,3 +87,13 @@ def asking_sentences(text: str) -> list[str]:
     """The sentences that ask (end in "?"), in order."""
     return [sentence for sentence in sentences(text) if sentence.rstrip().endswith("?")]
 
+
+# "Penerimaan Negara Bukan Pajak", "non-Muslim", "bukan pegawai": a noun named as its complement, another class.
+_COMPLEMENT = re.compile(r"\b(?:bukan|non)[\s-]+([^\W\d_]+)", re.I)
+
+
+def complement_stems(text: str) -> set[str]:
+    """The stems ``text`` names only as a complement ("bukan pajak", "non-PNS"): never once outside that form."""
+    named = Counter(stem_sequence(text))
+    complements = Counter(s for word in _COMPLEMENT.findall(text) for s in stem_sequence(word))
+    return {s for s, count in complements.items() if named[s] <= count}

@@ -21,7 +21,7 @@ from answering.extractive.question import Question, met_colloquially
 from answering.extractive.ranker import frozen_ranker, log_odds, unit_features
 from answering.extractive.semantic import SemanticScorer
 from answering.extractive.units import Unit, asks_legal_basis, passage_units
-from answering.text import content_stems
+from answering.text import complement_stems, content_stems
 from answering.types import Passage
 
 PASSAGES_READ = 8
@@ -92,7 +92,8 @@ def passage_units_for(passage: Passage, question: Question, legal_basis: bool) -
 def _overlap(text: str, question: Question) -> float:
     """The share of the question's words the unit carries; for an English question, of the law's words the glossary
     gives it (its own words meet nothing in Indonesian text)."""
-    stems = content_stems(text)
+    # A word the unit names only as its complement ("Penerimaan Negara Bukan Pajak" for "pajak") is not the one asked.
+    stems = content_stems(text) - (complement_stems(text) - complement_stems(question.text))
     if not stems or not question.stems:
         return 0.0
     if question.law_stems:
