@@ -137,15 +137,17 @@ def _cover_second_ask(question: Question, passages: Sequence[Passage], ranked: l
         chosen.append((unit, {unit.passage.document_id: unit.passage.label}))
 
 
-def _keep_deciding(question: Question, near: list[Candidate], chosen: list[tuple[Candidate, dict]], home) -> None:
-    """A yes/no question is answered by the unit that says yes or no: when no kept unit says it and a unit near the
-    best, of the answer's instrument (another copy of it too: the same title), left out for length or copy, does
-    (``polarity_opener``), it joins the best unit in place of the kept units after it that no longer fit."""
+def _keep_deciding(question: Question, ranked: list[Candidate], chosen: list[tuple[Candidate, dict]], home) -> None:
+    """A yes/no question is answered by the unit that says yes or no: when no kept unit says it and a unit of the
+    answer's instrument (another copy of it too: the same title), left out for its score, length or copy, does
+    (``polarity_opener``), it joins the best unit in place of the kept units after it that no longer fit. Its score
+    does not bar it: a short prohibition ("Pengusaha dilarang mempekerjakan anak.") ranks far below the conditions
+    set around it, and ``polarity_opener``'s test of what it governs is the stricter one."""
     if not question.yes_no or not chosen or opener_of(question, chosen, question.language)[0] is not None:
         return
     taken = {id(c) for c, _ in chosen}
     title = chosen[0][0].passage.document_title.casefold()
-    deciding = next((c for c in near if id(c) not in taken and (home is None or c.passage.document_id == home
+    deciding = next((c for c in ranked if id(c) not in taken and (home is None or c.passage.document_id == home
                                                                 or c.passage.document_title.casefold() == title)
                      and polarity_opener(question, c, question.language)), None)
     if deciding is None or not _fits(question, len(chosen[0][0].text), deciding.text):
@@ -198,7 +200,7 @@ def select(question: Question, ranked: list[Candidate]) -> list[tuple[Candidate,
             chosen.append((candidate, {candidate.passage.document_id: candidate.passage.label}))
             total += len(candidate.text)
     _complete_focus(question, ranked, chosen)
-    _keep_deciding(question, near, chosen, home)
+    _keep_deciding(question, ranked, chosen, home)
     lead: dict[int, tuple[bool, float]] = {}
     for candidate, _ in chosen:
         fit = fit_to_lead(question, candidate.text, candidate.score)
