@@ -88,6 +88,10 @@ def _load() -> _Table:
         if _cache and now - _cache[0] < CACHE_SECONDS:
             return _cache[1]
     entries = {_phrase_key(entry.phrase): entry for entry in GlossaryEntry.objects.filter(enabled=True)}
+    for key, entry in list(entries.items()):
+        if entry.kind == GlossaryEntry.Kind.ENGLISH:
+            for plural in english_plurals(key):
+                entries.setdefault(plural, entry)       # "terms" reads as "term" unless it has its own entry
     pattern = None
     if entries:
         phrases = sorted(entries, key=lambda phrase: (-len(phrase), phrase))
@@ -97,6 +101,21 @@ def _load() -> _Table:
     with _lock:
         _cache = (now, table)
     return table
+
+
+def english_plurals(phrase: str) -> tuple[str, ...]:
+    """The plural of an English phrase's last word ("term" -> "terms", "tax" -> "taxes", "body" -> "bodies"); none
+    for a word already plural-looking or too short to inflect safely."""
+    head, _, last = phrase.rpartition(" ")
+    if len(last) < 3 or not last.isalpha() or last.endswith("s"):
+        return ()
+    if last.endswith(("x", "ch", "sh", "z")):
+        plural = last + "es"
+    elif last.endswith("y") and last[-2] not in "aeiou":
+        plural = last[:-1] + "ies"
+    else:
+        plural = last + "s"
+    return (f"{head} {plural}" if head else plural,)
 
 
 def forget_glossary(**_kwargs) -> None:
