@@ -8,8 +8,8 @@ suffixes -kan/-an/-i, the enclitic -nya), enough to match ``diumumkan`` with
 from __future__ import annotations
 
 import re
-from collections import Counter
 import unicodedata
+from collections import Counter
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 STOP = frozenset(

@@ -24,12 +24,14 @@ import threading
 import time
 from dataclasses import dataclass
 
+import inflect
 from django.db.models.signals import post_delete, post_save
 
 from retrieval.models import GlossaryEntry
 from retrieval.search.naming import NamedRegulation
 
 CACHE_SECONDS = 30.0
+_INFLECT = inflect.engine()
 ENGLISH_FUNCTION_WORDS = frozenset(
     """
     what which who whom whose how much many when where why is are was were be been being does do did
@@ -104,18 +106,13 @@ def _load() -> _Table:
 
 
 def english_plurals(phrase: str) -> tuple[str, ...]:
-    """The plural of an English phrase's last word ("term" -> "terms", "tax" -> "taxes", "body" -> "bodies"); none
-    for a word already plural-looking or too short to inflect safely."""
-    head, _, last = phrase.rpartition(" ")
-    if len(last) < 3 or not last.isalpha() or last.endswith("s"):
+    """The plural of an English phrase (inflect: "term" -> "terms", "public body" -> "public bodies", "court of
+    appeal" -> "courts of appeal"); none for a phrase already plural ("laws", "women", "data")."""
+    singular = _INFLECT.singular_noun(phrase)
+    if singular and singular != phrase:
         return ()
-    if last.endswith(("x", "ch", "sh", "z")):
-        plural = last + "es"
-    elif last.endswith("y") and last[-2] not in "aeiou":
-        plural = last[:-1] + "ies"
-    else:
-        plural = last + "s"
-    return (f"{head} {plural}" if head else plural,)
+    plural = _INFLECT.plural_noun(phrase)
+    return (plural,) if plural and plural != phrase else ()
 
 
 def forget_glossary(**_kwargs) -> None:
