@@ -233,7 +233,9 @@ class GlossaryEntry(models.Model):
         ENGLISH = "english"
         EVERYDAY = "everyday"
 
-    phrase = models.CharField(max_length=200, unique=True, help_text="As users write it; matched case-insensitively as whole words.")
+    phrase = models.CharField(max_length=200, unique=True, help_text=(
+        "As users write it; matched case-insensitively as whole words. An English entry matches its plural too "
+        "(\"term\" also reads \"terms\"), unless the plural has its own entry."))
     kind = models.CharField(max_length=12, choices=Kind.choices)
     expansion = models.CharField(max_length=500, blank=True, help_text="Indonesian words for the lexical query.")
     instrument_type = models.CharField(max_length=200, blank=True, help_text="Nickname: type family, e.g. Undang-Undang.")
