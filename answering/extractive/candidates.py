@@ -13,6 +13,7 @@ question is a candidate through its meaning alone.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Sequence
@@ -89,11 +90,17 @@ def passage_units_for(passage: Passage, question: Question, legal_basis: bool) -
                          whole_lists=question.lists, explanation=passage.kind == "penjelasan")
 
 
+@functools.lru_cache(maxsize=256)
+def _asked_complements(question: str) -> frozenset[str]:
+    """``complement_stems`` of the question, read once for all its units."""
+    return frozenset(complement_stems(question))
+
+
 def _overlap(text: str, question: Question) -> float:
     """The share of the question's words the unit carries; for an English question, of the law's words the glossary
     gives it (its own words meet nothing in Indonesian text)."""
     # A word the unit names only as its complement ("Penerimaan Negara Bukan Pajak" for "pajak") is not the one asked.
-    stems = content_stems(text) - (complement_stems(text) - complement_stems(question.text))
+    stems = content_stems(text) - (complement_stems(text) - _asked_complements(question.text))
     if not stems or not question.stems:
         return 0.0
     if question.law_stems:
