@@ -74,9 +74,12 @@ def _value(example: UnitExample, name: str, means: dict | None) -> float:
     return float(value)
 
 
-def fit(examples: list[UnitExample], *, regularisation: float = 1.0) -> dict:
+def fit(examples: list[UnitExample], *, regularisation: float = 1.0, only: tuple[str, ...] = (),
+        frozen: dict | None = None) -> dict:
     """The ranker as the JSON ranker.py reads: a conditional logit (one softmax over each question's units,
-    maximising the probability the units that state the evidence get), L2-penalised by 1/``regularisation``."""
+    maximising the probability the units that state the evidence get), L2-penalised by 1/``regularisation``.
+    With ``only`` (signals new to the ranker), just their weights are fitted: the others keep ``frozen``'s
+    weights, means and scales (a new signal added without refitting what was validated before it)."""
     import numpy as np
     from scipy.optimize import minimize
 
@@ -85,7 +88,15 @@ def fit(examples: list[UnitExample], *, regularisation: float = 1.0) -> dict:
     matrix = _matrix(examples, fill)
     means, scales = matrix.mean(axis=0), matrix.std(axis=0)
     scales[scales < 1e-9] = 1.0
+    fitted = [i for i, name in enumerate(FEATURES) if not only or name in only]
+    if only:
+        for i, name in enumerate(FEATURES):
+            if i not in fitted:
+                means[i], scales[i] = frozen["means"][name], frozen["scales"][name]
     scaled = (matrix - means) / scales
+    held = np.array([0.0 if i in fitted else frozen["weights"].get(name, 0.0) for i, name in enumerate(FEATURES)])
+    offset = scaled @ held
+    scaled_fitted = scaled[:, fitted]
     labels = np.array([e.label for e in examples])
     groups: dict[str, list[int]] = {}
     for i, e in enumerate(examples):
@@ -93,7 +104,7 @@ def fit(examples: list[UnitExample], *, regularisation: float = 1.0) -> dict:
     penalty = 1.0 / regularisation
 
     def loss(weights):
-        scores, total, gradient = scaled @ weights, 0.0, 2 * penalty * weights
+        scores, total, gradient = offset + scaled_fitted @ weights, 0.0, 2 * penalty * weights
         for rows in groups.values():
             share = np.exp(scores[rows] - scores[rows].max())
             share /= share.sum()
@@ -101,17 +112,19 @@ def fit(examples: list[UnitExample], *, regularisation: float = 1.0) -> dict:
             mass = share[positive].sum()
             target = np.where(positive, share / mass, 0.0)
             total -= np.log(mass)
-            gradient -= (target - share) @ scaled[rows]
+            gradient -= (target - share) @ scaled_fitted[rows]
         return total + penalty * weights @ weights, gradient
 
-    weights = minimize(loss, np.zeros(len(FEATURES)), jac=True, method="L-BFGS-B").x
+    weights = held.copy()
+    weights[fitted] = minimize(loss, np.zeros(len(fitted)), jac=True, method="L-BFGS-B").x
     return {
         "weights": {name: round(float(w), 4) for name, w in zip(FEATURES, weights)},
         "intercept": 0.0,
         "means": {name: round(float(m), 5) for name, m in zip(FEATURES, means)},
         "scales": {name: round(float(s), 5) for name, s in zip(FEATURES, scales)},
         "fitted_on": {"units": len(examples), "positives": int(labels.sum()), "questions": len(groups),
-                      "regularisation": regularisation, "date": datetime.date.today().isoformat()},
+                      "regularisation": regularisation, "date": datetime.date.today().isoformat(),
+                      **({"only": list(only), "others_from": frozen["fitted_on"]} if only else {})},
     }
 
 

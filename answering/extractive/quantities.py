@@ -3,6 +3,8 @@
 A yes/no question that names a quantity ("umur 22 tahun", "minimal 30 persen", "anak ke-4") is answered by the
 range the regulation states for it: inside the range is yes, outside is no ("Tidak. … berusia 7 sampai 21
 tahun."). Ordinals ("anak pertama sampai dengan anak ketiga", "ke-4") are quantities of their own measure.
+A figure asked as a limit ("minimal berapa persen", "batas waktunya") is stated by a unit with a bound of that
+direction ("paling sedikit 10%"): ``asked_bound`` and ``states_bound``, one of the unit ranker's signals.
 """
 from __future__ import annotations
 
@@ -19,10 +21,12 @@ _AGED = r"(?:(?:berumur|berusia|usia|umur)\s+)?"
 # "13 tahun sampai dengan 15 tahun", "anak pertama sampai dengan kelahiran anak ketiga" (a few words between).
 _RANGE = re.compile(rf"{_NUMBER}\s*{_SPELLED}{_MEASURE}?\s*(?:sampai\s+dengan|sampai|hingga|s\.?\s?d\.?|–|-)\s*"
                     rf"(?:(?:usia|umur|berumur|berusia|kelahiran|anak|yang)\s+){{0,3}}{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
-_AT_LEAST = re.compile(rf"\b(?:paling\s+(?:sedikit|rendah|singkat|cepat)|sekurang-kurangnya|minimal|minimum)\s+"
+# The words that state a bound below and a bound above ("paling sedikit 10%", "paling lama 14 hari").
+LOWER_BOUND = r"paling\s+(?:sedikit|rendah|singkat|cepat)|sekurang-kurangnya|minimal|minimum"
+UPPER_BOUND = r"paling\s+(?:banyak|tinggi|lama|lambat)|selambat-lambatnya|setinggi-tingginya|maksimal|maksimum"
+_AT_LEAST = re.compile(rf"\b(?:{LOWER_BOUND})\s+"
                        rf"{_AGED}{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
-_AT_MOST = re.compile(rf"\b(?:paling\s+(?:banyak|tinggi|lama|lambat)|selambat-lambatnya|setinggi-tingginya|maksimal|"
-                      rf"maksimum)\s+{_AGED}{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
+_AT_MOST = re.compile(rf"\b(?:{UPPER_BOUND})\s+{_AGED}{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
 _BELOW = re.compile(rf"\b(?:kurang\s+dari|di\s*bawah|belum\s+(?:berumur|berusia|mencapai(?:\s+usia|\s+umur)?))\s+"
                     rf"{_AGED}{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
 _ABOVE = re.compile(rf"\b(?:lebih\s+dari|di\s*atas|melebihi)\s+{_AGED}{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
@@ -108,3 +112,25 @@ def quantity_differs(question: str, unit: str) -> bool:
     stated = {(_number(m.group(1)), _unit_word(m.group(2))) for m in _STATED_QUANTITY.finditer(_with_ordinals(unit))}
     measures = {measure for _, measure in asked}
     return any(measure in measures for _, measure in stated) and not (asked & stated)
+
+
+# A figure asked as a limit: "minimal brp", "paling lama", "batas atas", "at least", "maximum", "batas waktu" (a
+# deadline is a bound above). The first ask's words decide.
+_ASKS_LOWER = re.compile(rf"\b(?:{LOWER_BOUND}|batas\s+(?:bawah|minimal|minimum)|at\s+least|no\s+less\s+than)\b", re.I)
+_ASKS_UPPER = re.compile(rf"\b(?:{UPPER_BOUND}|maks|max|batas\s+(?:atas|maksimal|maksimum|waktu|usia)|tenggat|"
+                         r"at\s+most|no\s+more\s+than|up\s+to|cap|ceiling|deadline|time\s+limit|maximum)\b", re.I)
+# What a regulation says a limit with: the bound words, "batas atas", "tidak melebihi", "tidak kurang dari".
+_STATES_LOWER = re.compile(rf"\b(?:{LOWER_BOUND}|batas\s+bawah|tidak\s+(?:boleh\s+)?kurang\s+dari|at\s+least)\b", re.I)
+_STATES_UPPER = re.compile(rf"\b(?:{UPPER_BOUND}|sebanyak-banyaknya|batas\s+atas|tidak\s+(?:boleh\s+)?(?:melebihi|lebih\s+dari)|"
+                           r"at\s+most|no\s+later\s+than|not\s+exceed\w*)\b", re.I)
+
+
+def asked_bound(ask: str) -> str | None:
+    """"lower", "upper" or None: the limit a figure question asks for."""
+    lower, upper = bool(_ASKS_LOWER.search(ask)), bool(_ASKS_UPPER.search(ask))
+    return None if lower == upper else ("lower" if lower else "upper")
+
+
+def states_bound(text: str, bound: str | None) -> bool:
+    """The text states a limit of the direction asked ("paling sedikit 10%" for "minimal berapa persen")."""
+    return bound is not None and bool((_STATES_LOWER if bound == "lower" else _STATES_UPPER).search(text))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from answering.extractive.anchors import ArticleLocator, NamedRegulation, find_article, find_named_regulations
 from answering.extractive.focus import Focus, asked_units, question_focus
+from answering.extractive.quantities import asked_bound
 from answering.text import asking_sentences, content_stems
 from retrieval.facade.language import expansion_words, formal_forms
 
@@ -108,6 +109,8 @@ class Question:
     # The first ask's stems (after any context the asker gives first), its own words and the law's words the
     # glossary gives them ("bos gaji di bawah UMR" -> also "pengusaha", "upah", "minimum").
     ask_stems: frozenset[str] = frozenset()
+    # The limit a figure is asked as ("minimal brp": "lower", "paling lama", "batas waktu": "upper"), or None.
+    bound: str | None = None
 
     @property
     def yes_no(self) -> bool:
@@ -231,7 +234,8 @@ def _read_question(text: str, language: str | None, expanded: str) -> Question:
         stems=frozenset(content_stems(text)), colloquial=colloquial_words(first_ask(text)),
         law_stems=_law_stems(text, expanded, language),
         ask_stems=frozenset(content_stems(first_ask(asking_part(text)))
-                            | content_stems(first_ask(asking_part(expanded)))))
+                            | content_stems(first_ask(asking_part(expanded)))),
+        bound=asked_bound(first_ask(asking_part(text))) if asks in ("figure", "duration") else None)
 
 
 def _law_stems(text: str, expanded: str, language: str | None) -> frozenset[str]:

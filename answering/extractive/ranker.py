@@ -7,7 +7,8 @@ where it stands (its passage's retrieval rank, a named article, its position
 in the passage), what the question asks for (the focus bonus: a definition
 for a definition question, a date for "kapan", a figure for "berapa") and
 what kind of text it is (a signature block, a Penjelasan, a considerations
-line, an appendix row, a penal clause nobody asked about, a list, a fragment).
+line, an appendix row, a penal clause nobody asked about, a list, a fragment)
+and, for a figure asked as a limit, whether it states a limit of that direction.
 
 ``manage.py fit_answerability --units`` fits the weights on the training part
 of ``../shared/quality/`` and the project's own answer set (each unit labelled
@@ -28,12 +29,13 @@ from pathlib import Path
 
 from answering.extractive.decision import linear_score
 from answering.extractive.focus import focus_bonus
+from answering.extractive.quantities import states_bound
 from answering.extractive.question import Question, first_ask
 from answering.types import Passage
 
 PARAMS_PATH = Path(__file__).with_name("unit_ranker.json")
 FEATURES = ("semantic", "passage_semantic", "overlap", "rank", "anchor", "position", "focus", "penal_unasked",
-            "closing_unasked", "penjelasan_unasked", "preamble", "lampiran", "list", "short", "normative")
+            "closing_unasked", "penjelasan_unasked", "preamble", "lampiran", "list", "short", "normative", "bound")
 SEMANTIC = frozenset({"semantic", "passage_semantic"})
 # An English question the glossary reads nothing of shares no words with the corpus: held at the mean.
 LEXICAL = frozenset({"overlap"})
@@ -92,6 +94,7 @@ def unit_features(question: Question, text: str, passage: Passage, rank: int, po
         "list": 1.0 if kind == "list" else 0.0,
         "short": 1.0 if len(text) < SHORT_CHARS else 0.0,
         "normative": 1.0 if normative and {w.lower() for w in NORMATIVE.findall(text)} & normative else 0.0,
+        "bound": 1.0 if states_bound(text, question.bound) else 0.0,
     }
 
 

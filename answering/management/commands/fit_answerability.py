@@ -1,4 +1,5 @@
 """Fit the embedded answerer's answerability decision on the training part and freeze it (evaluation/fitting.py)."""
+import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -74,6 +75,9 @@ class Command(BaseCommand):
         parser.add_argument("--regularisation", type=float, default=1.0, help="Inverse L2 strength (C); default 1.0.")
         parser.add_argument("--units", action="store_true",
                             help="Fit the unit ranker instead (answering/extractive/unit_ranker.json with --write).")
+        parser.add_argument("--only", action="append", default=[], metavar="SIGNAL",
+                            help="With --units: fit only this signal's weight (a signal new to the ranker), keeping "
+                                 "the frozen ranker's other weights; repeatable.")
         parser.add_argument("--with-set", type=Path, action="append", default=[], dest="project_sets",
                             help="Also fit on a project set (bench/answers_*.jsonl); repeatable.")
         parser.add_argument("--with-quality-dir", type=_quality_dir, action="append", default=[], dest="quality_dirs",
@@ -82,10 +86,12 @@ class Command(BaseCommand):
                                  "its split (bench/fresh2:train keeps the other half held out); repeatable.")
 
     def handle(self, *args, write: bool, regularisation: float, project_sets: list, units: bool, quality_dirs: list,
-               **options):
+               only: list, **options):
         require_evaluation_tools("fit_answerability", "sklearn")
+        if only and not units:
+            raise CommandError("--only applies to the unit ranker (--units)")
         if units:
-            return self._fit_units(write, regularisation, project_sets, quality_dirs)
+            return self._fit_units(write, regularisation, project_sets, quality_dirs, tuple(only))
         try:
             train, skipped = _examples("train")
             extra = _project_examples(project_sets)
@@ -116,17 +122,21 @@ class Command(BaseCommand):
 
 
 
-    def _fit_units(self, write: bool, regularisation: float, project_sets: list, quality_dirs: list) -> None:
+    def _fit_units(self, write: bool, regularisation: float, project_sets: list, quality_dirs: list,
+                   only: tuple[str, ...]) -> None:
         from answering.evaluation import unit_fitting
-        from answering.extractive.ranker import frozen_ranker
+        from answering.extractive.ranker import FEATURES, PARAMS_PATH, frozen_ranker
 
+        if unknown := sorted(set(only) - set(FEATURES)):
+            raise CommandError(f"no such signal: {', '.join(unknown)} (the ranker's: {', '.join(FEATURES)})")
         try:
             train = _unit_examples("train", project_sets, quality_dirs)
         except (OSError, ValueError) as exc:
             raise CommandError(f"cannot read the sets: {exc}") from exc
         if len({e.label for e in train}) < 2:
             raise CommandError("no training question has a read unit that states its evidence")
-        params = unit_fitting.fit(train, regularisation=regularisation)
+        params = unit_fitting.fit(train, regularisation=regularisation, only=only,
+                                  frozen=json.loads(PARAMS_PATH.read_text()) if only else None)
         fitted = params["fitted_on"]
         self.stdout.write(f"unit examples {fitted['units']} ({fitted['positives']} state a gold evidence) from "
                           f"{fitted['questions']} questions whose passages hold their evidence")

@@ -1,0 +1,86 @@
+"""A figure asked as a limit is answered by the unit stating a limit of that direction; a signal new to the unit
+ranker is fitted alone, the validated weights kept."""
+from __future__ import annotations
+
+import random
+import uuid
+
+import pytest
+
+from answering.evaluation.unit_fitting import UnitExample, fit
+from answering.extractive.candidates import candidates
+from answering.extractive.quantities import asked_bound, states_bound
+from answering.extractive.question import read_question
+from answering.extractive.ranker import FEATURES, frozen_ranker
+from answering.extractive.synthesis import synthesise
+from answering.types import Passage
+
+TITLE = "Peraturan Contoh Nomor 4 Tahun 2024 tentang Dana Kampung"
+
+
+def passage(text: str, pasal: str) -> Passage:
+    return Passage(uuid.uuid4(), uuid.uuid4(), TITLE, f"Peraturan Contoh Nomor 4 Tahun 2024 {pasal}", (pasal,),
+                   "body", text, 1.0, {})
+
+
+@pytest.mark.parametrize("question,bound", [
+    ("Paling sedikit berapa persen dana bagi hasil yang diberikan ke kampung?", "lower"),
+    ("minimal brp orang anggota panitianya?", "lower"),
+    ("Uang lembur maksimal brp jam sehari?", "upper"),
+    ("batas waktu ngajuin keberatannya brp lama?", "upper"),
+    ("What is the maximum fine for late filing?", "upper"),
+    ("How many members must the council have at least?", "lower"),
+    ("Berapa lama cuti melahirkan?", None),               # a length, not a limit
+    ("Berapa besar dana kampung tahun ini?", None),
+])
+def test_the_limit_a_figure_question_asks_for(question, bound):
+    assert asked_bound(question) == bound
+    read = read_question(question)
+    assert read.bound == (bound if read.asks in ("figure", "duration") else None)
+
+
+def test_a_unit_states_a_limit_of_the_direction_asked():
+    assert states_bound("Dana kampung paling sedikit 10% (sepuluh persen) dari dana bagi hasil.", "lower")
+    assert states_bound("Batas atas jumlah uang persediaan sebesar 1/12 dari belanja.", "upper")
+    assert states_bound("Keberatan diajukan selambat-lambatnya 21 hari kerja.", "upper")
+    assert not states_bound("Dana kampung paling sedikit 10% dari dana bagi hasil.", "upper")
+    assert not states_bound("Dana dibagi dengan rincian 6,5% merata dan 3,5% insentif.", "lower")
+    assert not states_bound("paling sedikit 10%", None)
+
+
+SHARES = passage("(2) Bagian kabupaten sebesar 10% (sepuluh persen) dibagi dengan rincian 6,5% (enam koma lima "
+                 "persen) dibagikan secara merata kepada seluruh kampung dan 3,5% (tiga koma lima persen) sebagai "
+                 "insentif.", "Pasal 6")
+FLOOR = passage("(4) Dana kampung paling sedikit 10% (sepuluh persen) dari dana bagi hasil yang diterima kabupaten "
+                "setelah dikurangi belanja pegawai.", "Pasal 72")
+
+
+def test_a_minimum_asked_is_answered_by_the_unit_stating_a_floor_not_by_a_breakdown_ranked_above_it():
+    question = "Minimal berapa persen dana bagi hasil kabupaten wajib diberikan sebagai dana kampung?"
+    read = read_question(question)
+    found = candidates(read, [SHARES, FLOOR], None)
+    floor = next(c for c in found if "paling sedikit" in c.text)
+    shares = next(c for c in found if "rincian" in c.text)
+    assert floor.features["bound"] == 1.0 and shares.features["bound"] == 0.0
+    assert frozen_ranker().weights["bound"] > 0 and floor.score > shares.score
+    draft = synthesise(question, [SHARES, FLOOR])
+    assert not draft.no_answer and "10%" in draft.claims[0].text and "paling sedikit" in draft.claims[0].text
+
+
+def test_fitting_one_new_signal_keeps_the_validated_weights():
+    rng = random.Random(3)
+    examples = []
+    for group in range(30):
+        answer = rng.randrange(5)
+        for unit in range(5):
+            features = {name: rng.random() for name in FEATURES}
+            features["bound"] = 1.0 if unit == answer else 0.0
+            examples.append(UnitExample(f"q{group}", features, int(unit == answer), False))
+    frozen = {"weights": {name: 0.5 for name in FEATURES if name != "bound"},
+              "means": {name: 0.5 for name in FEATURES}, "scales": {name: 0.3 for name in FEATURES},
+              "fitted_on": {"questions": 7}}
+    params = fit(examples, only=("bound",), frozen=frozen)
+    assert params["weights"]["bound"] > 1.0
+    assert all(params["weights"][name] == 0.5 for name in FEATURES if name != "bound")
+    assert all(params["means"][name] == 0.5 for name in FEATURES if name != "bound")
+    assert params["fitted_on"]["only"] == ["bound"] and params["fitted_on"]["others_from"] == {"questions": 7}
