@@ -117,7 +117,7 @@ def quantity_differs(question: str, unit: str) -> bool:
 # A figure asked as a limit: "minimal brp", "paling lama", "batas atas", "at least", "maximum", "batas waktu" (a
 # deadline is a bound above). The first ask's words decide.
 _ASKS_LOWER = re.compile(rf"\b(?:{LOWER_BOUND}|batas\s+(?:bawah|minimal|minimum)|at\s+least|no\s+less\s+than)\b", re.I)
-_ASKS_UPPER = re.compile(rf"\b(?:{UPPER_BOUND}|maks|max|batas\s+(?:atas|maksimal|maksimum|waktu|usia)|tenggat|"
+_ASKS_UPPER = re.compile(rf"\b(?:{UPPER_BOUND}|maks|max|batas\s+(?:atas|maksimal|maksimum|waktu)|tenggat|"
                          r"at\s+most|no\s+more\s+than|up\s+to|cap|ceiling|deadline|time\s+limit|maximum)\b", re.I)
 # What a regulation says a limit with: the bound words, "batas atas", "tidak melebihi", "tidak kurang dari".
 _STATES_LOWER = re.compile(rf"\b(?:{LOWER_BOUND}|batas\s+bawah|tidak\s+(?:boleh\s+)?kurang\s+dari|at\s+least)\b", re.I)

@@ -30,6 +30,7 @@ def passage(text: str, pasal: str) -> Passage:
     ("batas waktu ngajuin keberatannya brp lama?", "upper"),
     ("What is the maximum fine for late filing?", "upper"),
     ("How many members must the council have at least?", "lower"),
+    ("Batas usia minimal calon kepala kampung berapa tahun?", "lower"),
     ("Berapa lama cuti melahirkan?", None),               # a length, not a limit
     ("Berapa besar dana kampung tahun ini?", None),
 ])
