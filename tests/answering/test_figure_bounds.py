@@ -1,17 +1,15 @@
-"""A figure asked as a limit is answered by the unit stating a limit of that direction; a signal new to the unit
-ranker is fitted alone, the validated weights kept."""
+"""A figure asked as a limit is answered by the unit stating a limit of that direction (the signal's weight is
+fitted alone: tests/answering/test_unit_ranker.py)."""
 from __future__ import annotations
 
-import random
 import uuid
 
 import pytest
 
-from answering.evaluation.unit_fitting import UnitExample, fit
 from answering.extractive.candidates import candidates
 from answering.extractive.quantities import asked_bound, states_bound
 from answering.extractive.question import read_question
-from answering.extractive.ranker import FEATURES, frozen_ranker
+from answering.extractive.ranker import frozen_ranker
 from answering.extractive.synthesis import synthesise
 from answering.types import Passage
 
@@ -66,22 +64,3 @@ def test_a_minimum_asked_is_answered_by_the_unit_stating_a_floor_not_by_a_breakd
     assert frozen_ranker().weights["bound"] > 0 and floor.score > shares.score
     draft = synthesise(question, [SHARES, FLOOR])
     assert not draft.no_answer and "10%" in draft.claims[0].text and "paling sedikit" in draft.claims[0].text
-
-
-def test_fitting_one_new_signal_keeps_the_validated_weights():
-    rng = random.Random(3)
-    examples = []
-    for group in range(30):
-        answer = rng.randrange(5)
-        for unit in range(5):
-            features = {name: rng.random() for name in FEATURES}
-            features["bound"] = 1.0 if unit == answer else 0.0
-            examples.append(UnitExample(f"q{group}", features, int(unit == answer), False))
-    frozen = {"weights": {name: 0.5 for name in FEATURES if name != "bound"},
-              "means": {name: 0.5 for name in FEATURES}, "scales": {name: 0.3 for name in FEATURES},
-              "fitted_on": {"questions": 7}}
-    params = fit(examples, only=("bound",), frozen=frozen)
-    assert params["weights"]["bound"] > 1.0
-    assert all(params["weights"][name] == 0.5 for name in FEATURES if name != "bound")
-    assert all(params["means"][name] == 0.5 for name in FEATURES if name != "bound")
-    assert params["fitted_on"]["only"] == ["bound"] and params["fitted_on"]["others_from"] == {"questions": 7}

@@ -24,15 +24,20 @@ def test_a_unit_states_the_evidence_when_it_holds_most_of_it_or_is_a_fair_part_o
     assert not states(evidence, "Pemerintah Aceh memberikan bantuan biaya pendidikan kepada anak yatim")
 
 
-def test_the_conditional_logit_learns_which_signal_marks_the_answering_unit():
-    rng = random.Random(7)
+def marked_examples(seed: int, groups: int, units: int, mark) -> list[UnitExample]:
+    """Random signals per unit, one answering unit per question whose signals ``mark(answers, rng)`` sets."""
+    rng = random.Random(seed)
     examples = []
-    for group in range(40):
-        answer = rng.randrange(6)
-        for unit in range(6):
-            features = {name: rng.random() for name in FEATURES}
-            features["semantic"] = 0.9 if unit == answer else 0.8 + rng.random() * 0.05
+    for group in range(groups):
+        answer = rng.randrange(units)
+        for unit in range(units):
+            features = {name: rng.random() for name in FEATURES} | mark(unit == answer, rng)
             examples.append(UnitExample(f"q{group}", features, int(unit == answer), False))
+    return examples
+
+
+def test_the_conditional_logit_learns_which_signal_marks_the_answering_unit():
+    examples = marked_examples(7, 40, 6, lambda answers, rng: {"semantic": 0.9 if answers else 0.8 + rng.random() * 0.05})
     params = fit(examples)
     assert params["weights"]["semantic"] > max(abs(w) for n, w in params["weights"].items() if n != "semantic")
     assert ranking_scores(params, examples)["p_at_1"] == 1.0
@@ -135,3 +140,15 @@ def test_only_a_provision_that_punishes_is_penal_for_a_question_that_asks_no_san
     asked = read_question("Apa sanksi pidana bagi yang membakar lahan?")
     assert unit_features(asked, text, passage(text, TITLE, None), 0, 0, "sentence", overlap=0.5, closing=False,
                          semantic=None, passage_semantic=None)["penal_unasked"] == 0.0
+
+
+def test_fitting_one_new_signal_keeps_the_validated_weights():
+    examples = marked_examples(3, 30, 5, lambda answers, rng: {"bound": 1.0 if answers else 0.0})
+    frozen = {"weights": {name: 0.5 for name in FEATURES if name != "bound"},
+              "means": {name: 0.5 for name in FEATURES}, "scales": {name: 0.3 for name in FEATURES},
+              "fitted_on": {"questions": 7}}
+    params = fit(examples, only=("bound",), frozen=frozen)
+    assert params["weights"]["bound"] > 1.0
+    assert all(params["weights"][name] == 0.5 for name in FEATURES if name != "bound")
+    assert all(params["means"][name] == 0.5 for name in FEATURES if name != "bound")
+    assert params["fitted_on"]["only"] == ["bound"] and params["fitted_on"]["others_from"] == {"questions": 7}
