@@ -93,18 +93,31 @@ def document_acronyms(text: str, title: str = "") -> dict[str, list]:
     return best
 
 
+# "P3K", "K3", "P4GN": a letter with a count is that letter repeated ("PPPK", "KKK", "PPPPGN").
+_NUMERONYM = re.compile(r"\b(?=[A-Z0-9]*[A-Z][2-4])[A-Z][A-Z2-4]{1,5}\b")
+_REPEATED = re.compile(r"([A-Z])([2-4])")
+
+
+def spelled_out(word: str) -> str:
+    """A numeronym written out ("P3K" -> "PPPK"); any other word as it is."""
+    return _REPEATED.sub(lambda m: m.group(1) * int(m.group(2)), word) if _NUMERONYM.fullmatch(word) else word
+
+
 def acronym_phrases(question: str, condition: Q) -> dict[str, str]:
     """``{acronym: phrase}`` for the question's all-capital words no passage uses, from the documents
-    ``condition`` admits (the phrase most of their text uses)."""
+    ``condition`` admits (the phrase most of their text uses). A numeronym ("P3K") is read written out
+    ("PPPK"): the corpus's own short form when its text uses it, else the phrase its letters spell."""
     from retrieval.models import Document
 
-    asked = list(dict.fromkeys(_ASKED.findall(question)))
+    written = {spelled_out(w): w for w in dict.fromkeys(_ASKED.findall(question) + _NUMERONYM.findall(question))}
+    asked = [w for w in written if 2 <= len(w) <= 6]
     if not asked:
         return {}
     used = present_words([word.lower() for word in asked])
+    spelled = {written[w]: w for w in asked if w.lower() in used and written[w] != w}
     unknown = [word for word in asked if word.lower() not in used]
     if not unknown:
-        return {}
+        return spelled
     # Per acronym, each phrase's count over the documents, a title's phrase before any other.
     totals: dict[str, Counter] = {word: Counter() for word in unknown}
     rows = Document.objects.filter(condition, acronyms__has_any_keys=unknown).values_list("acronyms", flat=True)
@@ -113,11 +126,11 @@ def acronym_phrases(question: str, condition: Q) -> dict[str, str]:
             if word in acronyms:
                 phrase, count, titled = acronyms[word]
                 totals[word][(titled, phrase)] += count
-    found = {}
+    found = spelled
     for word, counter in totals.items():
         # "UU PDP" names an act by its title's initials; a bare "BPD" is the body the documents name most.
-        before = question[:question.find(word)].split()
+        before = question[:question.find(written[word])].split()
         named = bool(before) and type_prefixes(before[-1]) is not None
         if counter:
-            found[word] = max(counter.items(), key=lambda item: (named and item[0][0], item[1]))[0][1]
+            found[written[word]] = max(counter.items(), key=lambda item: (named and item[0][0], item[1]))[0][1]
     return found

@@ -6,7 +6,7 @@ import pytest
 from kernel.principal import Principal
 from retrieval.access import Scope, visible_documents_q
 from retrieval.search import chunk_search
-from retrieval.search.acronyms import acronym_phrases, document_acronyms
+from retrieval.search.acronyms import acronym_phrases, document_acronyms, spelled_out
 from tests.factories import make_document
 
 ADMIN = Principal(subject="admin", role="admin", verified=True)
@@ -58,3 +58,27 @@ def test_the_lexical_leg_searches_the_phrase_an_acronym_spells():
     # No passage holds "BPD": only its phrase matches.
     lexical = chunk_search("BPD", mode="lexical", top_k=1, principal=ADMIN)
     assert lexical.hits and lexical.hits[0].chunk.document_id == village.id
+
+
+@pytest.mark.parametrize("word, spelled", [("P3K", "PPPK"), ("K3", "KKK"), ("P4GN", "PPPPGN"), ("B3", "BBB"),
+                                           ("UMP", "UMP"), ("G20", "G20"), ("2024", "2024")])
+def test_a_numeronym_is_its_letter_repeated(word, spelled):
+    assert spelled_out(word) == spelled
+
+
+SERVANTS = ("PPPK diangkat untuk jangka waktu paling singkat 1 (satu) tahun dan dapat diperpanjang. Masa perjanjian "
+            "kerja PPPK ditetapkan sesuai kebutuhan.")
+WASTE = ("Pengelolaan Bahan Berbahaya dan Beracun wajib dilakukan. Pengelolaan Bahan Berbahaya dan Beracun diawasi. "
+         "Limbah Bahan Berbahaya dan Beracun dilarang dibuang.")
+
+
+@pytest.mark.django_db
+def test_a_numeronym_reads_as_the_short_form_the_corpus_writes_or_the_phrase_its_letters_spell():
+    servants = make_document(text=f"Undang-Undang Nomor 5 Tahun 2014 tentang Aparatur Sipil Negara\n\nPasal 98\n{SERVANTS}\n")
+    make_document(text=f"Undang-Undang Nomor 32 Tahun 2009 tentang Lingkungan Hidup\n\nPasal 59\n{WASTE}\n")
+    make_document(chunks=["Kontrak kerja sama minyak dan gas bumi berjangka waktu paling lama 30 tahun dan dapat "
+                          "diperpanjang."])
+    assert acronym_phrases("kontrak P3K itu minimal brp lama?", EVERYONE) == {"P3K": "PPPK"}
+    assert acronym_phrases("limbah B3 boleh dibuang ke sungai?", EVERYONE) == {"B3": "Bahan Berbahaya dan Beracun"}
+    lexical = chunk_search("kontrak P3K", mode="lexical", top_k=1, principal=ADMIN)
+    assert lexical.hits and lexical.hits[0].chunk.document_id == servants.id
