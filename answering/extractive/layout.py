@@ -70,6 +70,13 @@ def _ruling_lead(question: Question, chosen: Sequence[tuple[Candidate, dict]],
 def opener_of(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str,
               rank_items: ItemRanker | None = None) -> tuple[str | None, dict]:
     """The opening sentence for what the question asks and the labels it cites (None when the units lead)."""
+    text, labels, _ = _opening(question, chosen, language, rank_items)
+    return text, labels
+
+
+def _opening(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str,
+             rank_items: ItemRanker | None) -> tuple[str | None, dict, Candidate | None]:
+    """``opener_of`` with the unit the sentence comes from (None for a second ask's sentence or no sentence)."""
     # The opener comes from the unit the ranker rates best, wherever reading order puts it.
     lead, lead_labels = max(chosen, key=lambda pair: fit_to_lead(question, pair[0].text, pair[0].score))
     if question.yes_no:
@@ -77,38 +84,50 @@ def opener_of(question: Question, chosen: Sequence[tuple[Candidate, dict]], lang
     ranged = range_opener(question, [c for c, _ in chosen], language)
     if ranged is not None:
         opener, unit = ranged
-        return opener, next(labels for c, labels in chosen if c is unit)
+        return opener, next(labels for c, labels in chosen if c is unit), unit
     opener = opening_sentence(question, lead, language, rank_items)
     said = None
     if opener is None and question.yes_no:
         # The lead unit's modal governs nothing asked: the next kept unit whose modal clearly does says it.
-        said = next(((text, labels) for c, labels in _by_fit(question, chosen) if c is not lead
+        said = next(((text, labels, c) for c, labels in _by_fit(question, chosen) if c is not lead
                      and (text := polarity_opener(question, c, language))), None)
     elif question.asks in FIGURE_ASKS and not (opener and states_figure(question, opener)):
         # The lead unit states no figure of the kind asked: the next kept unit that does opens.
-        said = next(((text, labels) for c, labels in _by_fit(question, chosen) if c is not lead
+        said = next(((text, labels, c) for c, labels in _by_fit(question, chosen) if c is not lead
                      and (text := opening_sentence(question, c, language, rank_items))
                      and states_figure(question, text)), None)
     elif opener is None and question.asks in ("person", "date"):
         # The lead unit names no office, person or date ("… oleh pemerintah sesuai dengan skala bencana"): the
         # next kept unit of its passage that does opens ("… skala provinsi dilakukan oleh gubernur …"); a
         # definition ("Dewan … adalah unsur …") says what something is, not who acts or when.
-        said = next(((text, labels) for c, labels in _by_fit(question, chosen) if c is not lead
+        said = next(((text, labels, c) for c, labels in _by_fit(question, chosen) if c is not lead
                      and c.passage.chunk_id == lead.passage.chunk_id and not _DEFINES.search(c.text)
                      and (text := opening_sentence(question, c, language, rank_items))), None)
     if said:
         return said
-    if opener is None and (said := _second_ask_opener(question, chosen, language, rank_items)):
-        return said
-    return opener, lead_labels
+    if opener is None and (second := _second_ask_opener(question, chosen, language, rank_items)):
+        return (*second, None)
+    return opener, lead_labels, lead if opener else None
+
+
+def source_first(chosen: Sequence[tuple[Candidate, dict]], unit: Candidate | None) -> list[tuple[Candidate, dict]]:
+    """The passage the opening sentence comes from is quoted first (its units in their order), then the others as
+    they were: the reader finds what the first sentence says under the first heading, not under the third."""
+    if unit is None:
+        return list(chosen)
+    source = [pair for pair in chosen if pair[0].passage.chunk_id == unit.passage.chunk_id]
+    taken = {id(pair) for pair in source}
+    return source + [pair for pair in chosen if id(pair) not in taken]
 
 
 def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str,
             rank_items: ItemRanker | None = None) -> tuple[Claim, ...]:
-    """The claims in reading order: the opener (when the question asks for one), then the quoted units;
+    """The claims in reading order: the opener (when the question asks for one), then the quoted units, the
+    opener's passage first (``source_first``);
     ``rank_items`` (texts -> cosines with the question) picks the list item a figure opener states."""
     claims: list[Claim] = []
-    opener, lead_labels = opener_of(question, chosen, language, rank_items)
+    opener, lead_labels, source = _opening(question, chosen, language, rank_items)
+    chosen = source_first(chosen, source)
     if opener:
         claims.append(Claim(text=opener, citation_keys=tuple(lead_labels.values())))
     headed: set = set()
