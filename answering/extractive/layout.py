@@ -23,6 +23,13 @@ _DEFINES = re.compile(r"\b(?:adalah|ialah)\b", re.I)
 MAX_HEADING_CHARS = 160
 # What a second ask's own first sentence can say (a list or a definition is the quoted text itself).
 SECOND_ASK_OPENERS = frozenset({"figure", "duration", "date", "person", "yesno"})
+# "(2) Dalam hal … sebagaimana dimaksud dalam ayat (1), … batal demi hukum.": an ayat of the same passage that refers
+# to the ayat the opening sentence comes from completes it (its consequence, exception or extension), when short.
+# A delegation ("Ketentuan lebih lanjut mengenai … diatur dengan Peraturan Pemerintah.") says where the details are,
+# not what the opener's ayat means: it never completes one.
+_AYAT = re.compile(r"^\s*\((\d+)\)")
+DELEGATION = re.compile(r"^\W*(?:\(\d+\)\s*)?Ketentuan\s+(?:lebih\s+lanjut\s+)?mengenai\b.*\bdiatur\b", re.I | re.S)
+ELABORATION_CHARS = 400
 OMITTED = {"id": "{shown} dari {total} butir ditampilkan", "en": "{shown} of {total} items shown"}
 
 
@@ -120,14 +127,38 @@ def source_first(chosen: Sequence[tuple[Candidate, dict]], unit: Candidate | Non
     return source + [pair for pair in chosen if id(pair) not in taken]
 
 
+def elaborating(source: Candidate | None, chosen: Sequence[tuple[Candidate, dict]],
+                ranked: Sequence[Candidate]) -> Candidate | None:
+    """The first later ayat of the source unit's passage that refers back to it ("sebagaimana dimaksud pada ayat
+    (1)"), short, not a delegation and not already kept; None when the source is no ayat or none refers to it."""
+    marker = _AYAT.match(source.text) if source is not None else None
+    if marker is None:
+        return None
+    refers = re.compile(rf"\bdimaksud\s+(?:pada|dalam)\s+ayat\s*\({marker.group(1)}\)", re.I)
+    kept = {c.text for c, _ in chosen}
+    return next((c for c in sorted(ranked, key=lambda c: c.position) if c.passage.chunk_id == source.passage.chunk_id
+                 and c.position > source.position and c.text not in kept and len(c.text) <= ELABORATION_CHARS
+                 and refers.search(c.text) and not DELEGATION.search(c.text)), None)
+
+
+def _with_elaboration(chosen: Sequence[tuple[Candidate, dict]], source: Candidate | None,
+                      ranked: Sequence[Candidate]) -> list[tuple[Candidate, dict]]:
+    extra = elaborating(source, chosen, ranked)
+    if extra is None:
+        return list(chosen)
+    at = next(index for index, (c, _) in enumerate(chosen) if c is source) + 1
+    return [*chosen[:at], (extra, {extra.passage.document_id: extra.passage.label}), *chosen[at:]]
+
+
 def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str,
-            rank_items: ItemRanker | None = None) -> tuple[Claim, ...]:
+            rank_items: ItemRanker | None = None, ranked: Sequence[Candidate] = ()) -> tuple[Claim, ...]:
     """The claims in reading order: the opener (when the question asks for one), then the quoted units, the
-    opener's passage first (``source_first``);
-    ``rank_items`` (texts -> cosines with the question) picks the list item a figure opener states."""
+    opener's passage first (``source_first``) with the ayat of ``ranked`` that completes the opener's
+    (``elaborating``); ``rank_items`` (texts -> cosines with the question) picks the list item a figure opener
+    states."""
     claims: list[Claim] = []
     opener, lead_labels, source = _opening(question, chosen, language, rank_items)
-    chosen = source_first(chosen, source)
+    chosen = source_first(_with_elaboration(chosen, source, ranked), source)
     if opener:
         claims.append(Claim(text=opener, citation_keys=tuple(lead_labels.values())))
     headed: set = set()

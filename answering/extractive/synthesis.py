@@ -247,7 +247,7 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
     if not publish:
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang, pointer=checks.pointer,
                            unmet=checks.unmet, term_coverage=checks.coverage, signals=signals, confidence=confidence)
-    return AnswerDraft(framing="", claims=compose(read, chosen, lang, semantic.units if semantic else None), language=lang, term_coverage=checks.coverage,
+    return AnswerDraft(framing="", claims=compose(read, chosen, lang, semantic.units if semantic else None, ranked), language=lang, term_coverage=checks.coverage,
                        unmet=checks.unmet, signals=signals, confidence=confidence)
 
 

@@ -40,13 +40,3 @@ def test_a_prohibition_in_another_regulation_does_not_answer():
                        [CONDITIONS, TOGETHER, TALENT, PRESUMED, TALENT, PRESUMED, elsewhere])
     assert not draft.claims[0].text.startswith("Tidak.")
 
-
-def test_the_clause_that_says_it_is_quoted_first():
-    """The reader finds what the first sentence says under the first heading (layout.py ``source_first``), not
-    after the conditions the ranker placed above it."""
-    draft = synthesise("apakah anak di bawah umur boleh dipekerjakan?",
-                       [CONDITIONS, TOGETHER, TALENT, PRESUMED, TALENT, PRESUMED, PROHIBITION])
-    headings = [claim.heading for claim in draft.claims if claim.heading]
-    assert headings[0] == PROHIBITION.legal_reference
-    assert len(headings) >= 2          # the conditions are still quoted, after it
-    assert draft.claims[1].text == "Pengusaha dilarang mempekerjakan anak."
