@@ -21,7 +21,7 @@ from answering.extractive.candidates import Candidate
 from answering.extractive.focus import DATE, REFERENCE
 from answering.extractive.phrasing import (BY, ITEM_END, MARKER, MAX_OPENER_CHARS, MODAL_STEMS, NO, YES, clause, short,
                                            tidy)
-from answering.extractive.quantities import quantity_differs
+from answering.extractive.quantities import WORDED_QUANTITY, quantity_differs
 from answering.extractive.status import status_sentence
 from answering.extractive.question import Question
 from answering.extractive.yesno import affirmed, denied, excluded, polarity
@@ -77,7 +77,9 @@ def _deadline_exists(question: Question, text: str, language: str) -> str | None
 
 def states_figure(question: Question, text: str) -> bool:
     """The sentence states a figure of the kind asked (a sum of money for "berapa upah", a duration for "berapa
-    lama")."""
+    lama"); a quantity in words alone counts ("lima belas tahun")."""
+    if WORDED_QUANTITY.search(text):
+        return True
     if question.asks == "duration":
         return bool(DURATION.search(text))
     # A number that points at another text ("ayat (2)", "Pasal 15") states no figure.
@@ -86,10 +88,10 @@ def states_figure(question: Question, text: str) -> bool:
 
 
 def _figure(asks: str, text: str) -> str | None:
-    """The clause stating the duration or figure asked for."""
+    """The clause stating the duration or figure asked for (in digits, else in words)."""
     if asks == "duration":
-        return _deadline(text) or clause(text, DURATION) or clause(text, FIGURE)
-    return clause(text, FIGURE)
+        return _deadline(text) or clause(text, DURATION) or clause(text, FIGURE) or clause(text, WORDED_QUANTITY)
+    return clause(text, FIGURE) or clause(text, WORDED_QUANTITY)
 
 
 _DIGIT = re.compile(r"\d")

@@ -4,7 +4,8 @@ A yes/no question that names a quantity ("umur 22 tahun", "minimal 30 persen", "
 range the regulation states for it: inside the range is yes, outside is no ("Tidak. … berusia 7 sampai 21
 tahun."). Ordinals ("anak pertama sampai dengan anak ketiga", "ke-4") are quantities of their own measure.
 A figure asked as a limit ("minimal berapa persen", "batas waktunya") is stated by a unit with a bound of that
-direction ("paling sedikit 10%"): ``asked_bound`` and ``states_bound``, one of the unit ranker's signals.
+direction ("paling sedikit 10%"), and one asked as a range ("dr umur brp sampe brp") by a unit stating both ends:
+``asked_bound`` and ``states_bound``, one of the unit ranker's signals.
 """
 from __future__ import annotations
 
@@ -125,12 +126,32 @@ _STATES_UPPER = re.compile(rf"\b(?:{UPPER_BOUND}|sebanyak-banyaknya|batas\s+atas
                            r"at\s+most|no\s+later\s+than|not\s+exceed\w*)\b", re.I)
 
 
+# Both ends asked at once: "dr umur brp sampe brp?", "berapa sampai berapa persen", "from what age to what age".
+_ASKS_RANGE = re.compile(r"\b(?:berapa|brp|what|which)\b(?:\s+\w+){0,3}?\s+(?:sampai|sampe|hingga|until|to)\s+"
+                         r"(?:\w+\s+){0,2}?(?:berapa|brp|what|which)\b", re.I)
+# A range stated in digits or in words: "7 (tujuh) sampai dengan 15 (lima belas) tahun", "tujuh sampai dengan lima
+# belas tahun" (a statute may spell its numbers out only).
+_NUMBER_WORD = r"(?:satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan|sepuluh|sebelas|belas|puluh|ratus|seratus)"
+_ANY_NUMBER = rf"(?:\d+(?:[.,]\d+)?|{_NUMBER_WORD}(?:\s+{_NUMBER_WORD}){{0,3}})"
+# A quantity a statute writes in words alone ("berusia tujuh sampai dengan lima belas tahun"): older laws do.
+WORDED_QUANTITY = re.compile(rf"\b{_NUMBER_WORD}(?:\s+{_NUMBER_WORD}){{0,3}}\s+(?:tahun|bulan|minggu|hari|jam|persen|kali|"
+                             r"orang)\b", re.I)
+_STATES_RANGE = re.compile(rf"\b{_ANY_NUMBER}\s*{_SPELLED}{_MEASURE}?\s*(?:sampai\s+dengan|sampai|hingga|s\.?\s?d\.?)\s*"
+                           rf"(?:(?:usia|umur|berumur|berusia)\s+)?{_ANY_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
+
+
 def asked_bound(ask: str) -> str | None:
-    """"lower", "upper" or None: the limit a figure question asks for."""
+    """"lower", "upper", "range" or None: the limit a figure question asks for (both ends: a range)."""
+    if _ASKS_RANGE.search(ask):
+        return "range"
     lower, upper = bool(_ASKS_LOWER.search(ask)), bool(_ASKS_UPPER.search(ask))
     return None if lower == upper else ("lower" if lower else "upper")
 
 
+_STATES = {"lower": _STATES_LOWER, "upper": _STATES_UPPER, "range": _STATES_RANGE}
+
+
 def states_bound(text: str, bound: str | None) -> bool:
-    """The text states a limit of the direction asked ("paling sedikit 10%" for "minimal berapa persen")."""
-    return bound is not None and bool((_STATES_LOWER if bound == "lower" else _STATES_UPPER).search(text))
+    """The text states a limit of the kind asked ("paling sedikit 10%" for "minimal berapa persen", "tujuh sampai
+    dengan lima belas tahun" for "dr umur brp sampe brp")."""
+    return bound is not None and bool(_STATES[bound].search(text))

@@ -29,6 +29,8 @@ def passage(text: str, pasal: str) -> Passage:
     ("What is the maximum fine for late filing?", "upper"),
     ("How many members must the council have at least?", "lower"),
     ("Batas usia minimal calon kepala kampung berapa tahun?", "lower"),
+    ("wajib belajar itu dr umur brp sampe brp sih?", "range"),
+    ("From what age to what age is schooling compulsory?", "range"),
     ("Berapa lama cuti melahirkan?", None),               # a length, not a limit
     ("Berapa besar dana kampung tahun ini?", None),
 ])
@@ -45,6 +47,13 @@ def test_a_unit_states_a_limit_of_the_direction_asked():
     assert not states_bound("Dana kampung paling sedikit 10% dari dana bagi hasil.", "upper")
     assert not states_bound("Dana dibagi dengan rincian 6,5% merata dan 3,5% insentif.", "lower")
     assert not states_bound("paling sedikit 10%", None)
+
+
+def test_a_unit_states_a_range_in_digits_or_in_words():
+    assert states_bound("Penerima berusia 7 (tujuh) tahun sampai dengan 21 (dua puluh satu) tahun.", "range")
+    assert states_bound("Setiap warga yang berusia tujuh sampai dengan lima belas tahun wajib bersekolah.", "range")
+    assert not states_bound("Setiap warga yang berusia 6 (enam) tahun dapat bersekolah.", "range")
+    assert not states_bound("sebagaimana dimaksud dalam Pasal 5 sampai dengan Pasal 9", "range")
 
 
 SHARES = passage("(2) Bagian kabupaten sebesar 10% (sepuluh persen) dibagi dengan rincian 6,5% (enam koma lima "
@@ -64,3 +73,19 @@ def test_a_minimum_asked_is_answered_by_the_unit_stating_a_floor_not_by_a_breakd
     assert frozen_ranker().weights["bound"] > 0 and floor.score > shares.score
     draft = synthesise(question, [SHARES, FLOOR])
     assert not draft.no_answer and "10%" in draft.claims[0].text and "paling sedikit" in draft.claims[0].text
+
+
+SIX = passage("(2) Setiap warga kampung yang berusia 6 (enam) tahun dapat mengikuti program wajib belajar.", "Pasal 34")
+SPAN = passage("(1) Setiap warga kampung yang berusia tujuh sampai dengan lima belas tahun wajib mengikuti pendidikan "
+               "dasar.", "Pasal 6")
+
+
+def test_a_range_asked_is_answered_by_the_unit_stating_both_ends_even_in_words():
+    question = "wajib belajar itu dr umur brp sampe brp sih?"
+    found = candidates(read_question(question), [SIX, SPAN], None)
+    span = next(c for c in found if "lima belas" in c.text)
+    assert span.features["bound"] == 1.0
+    draft = synthesise(question, [SIX, SPAN])
+    assert not draft.no_answer
+    assert "tujuh sampai dengan lima belas tahun" in draft.claims[0].text    # the opener states the range
+    assert draft.claims[0].citation_keys == (SPAN.label,)
