@@ -19,9 +19,17 @@ _ASKED_QUANTITY = re.compile(rf"(?<!nomor )(?<!no\. )(?<!no )\b{_NUMBER}\s*{_MEA
 _SPELLED = r"(?:\([^)]{1,40}\)\s*)?"
 # "paling sedikit berumur 14 tahun", "di bawah usia 18 tahun": an age's word between the bound and its number.
 _AGED = r"(?:(?:berumur|berusia|usia|umur)\s+)?"
+_THROUGH = r"sampai\s+dengan|sampai|hingga|s\.?\s?d\.?"
+
+
+def _range(number: str, through: str, between: str) -> re.Pattern:
+    """Two quantities joined by ``through``, with up to three ``between`` words before the second."""
+    return re.compile(rf"{number}\s*{_SPELLED}{_MEASURE}?\s*(?:{through})\s*(?:(?:{between})\s+){{0,3}}{number}\s*"
+                      rf"{_SPELLED}{_MEASURE}\b", re.I)
+
+
 # "13 tahun sampai dengan 15 tahun", "anak pertama sampai dengan kelahiran anak ketiga" (a few words between).
-_RANGE = re.compile(rf"{_NUMBER}\s*{_SPELLED}{_MEASURE}?\s*(?:sampai\s+dengan|sampai|hingga|s\.?\s?d\.?|–|-)\s*"
-                    rf"(?:(?:usia|umur|berumur|berusia|kelahiran|anak|yang)\s+){{0,3}}{_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
+_RANGE = _range(_NUMBER, rf"{_THROUGH}|–|-", "usia|umur|berumur|berusia|kelahiran|anak|yang")
 # The words that state a bound below and a bound above ("paling sedikit 10%", "paling lama 14 hari").
 LOWER_BOUND = r"paling\s+(?:sedikit|rendah|singkat|cepat)|sekurang-kurangnya|minimal|minimum"
 UPPER_BOUND = r"paling\s+(?:banyak|tinggi|lama|lambat)|selambat-lambatnya|setinggi-tingginya|maksimal|maksimum"
@@ -136,8 +144,7 @@ _ANY_NUMBER = rf"(?:\d+(?:[.,]\d+)?|{_NUMBER_WORD}(?:\s+{_NUMBER_WORD}){{0,3}})"
 # A quantity a statute writes in words alone ("berusia tujuh sampai dengan lima belas tahun"): older laws do.
 WORDED_QUANTITY = re.compile(rf"\b{_NUMBER_WORD}(?:\s+{_NUMBER_WORD}){{0,3}}\s+(?:tahun|bulan|minggu|hari|jam|persen|kali|"
                              r"orang)\b", re.I)
-_STATES_RANGE = re.compile(rf"\b{_ANY_NUMBER}\s*{_SPELLED}{_MEASURE}?\s*(?:sampai\s+dengan|sampai|hingga|s\.?\s?d\.?)\s*"
-                           rf"(?:(?:usia|umur|berumur|berusia)\s+)?{_ANY_NUMBER}\s*{_SPELLED}{_MEASURE}\b", re.I)
+_STATES_RANGE = _range(rf"\b{_ANY_NUMBER}", _THROUGH, "usia|umur|berumur|berusia")
 
 
 def asked_bound(ask: str) -> str | None:
