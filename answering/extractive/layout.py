@@ -44,9 +44,9 @@ def _by_fit(question: Question, chosen: Sequence[tuple[Candidate, dict]]) -> lis
 
 
 def _second_ask_opener(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str,
-                       rank_items: ItemRanker | None) -> tuple[str, dict] | None:
+                       rank_items: ItemRanker | None) -> tuple[str, dict, Candidate] | None:
     """When the first ask has no sentence of its own ("prosedurnya gimana?"), the second ask's ("brp hari
-    jaraknya?", "ada batas waktunya gak?") opens, from the kept unit that best answers it."""
+    jaraknya?", "ada batas waktunya gak?") opens, from the kept unit that best answers it (with that unit)."""
     rest = second_ask(question.text)
     sub = read_question(rest, question.language) if rest else None
     if sub is None or sub.asks not in SECOND_ASK_OPENERS:
@@ -54,7 +54,7 @@ def _second_ask_opener(question: Question, chosen: Sequence[tuple[Candidate, dic
     for candidate, labels in _by_fit(sub, chosen):
         text = opening_sentence(sub, candidate, language, rank_items)
         if text and (sub.asks not in FIGURE_ASKS or states_figure(sub, text)):
-            return text, labels
+            return text, labels, candidate
     return None
 
 
@@ -83,7 +83,7 @@ def opener_of(question: Question, chosen: Sequence[tuple[Candidate, dict]], lang
 
 def _opening(question: Question, chosen: Sequence[tuple[Candidate, dict]], language: str,
              rank_items: ItemRanker | None) -> tuple[str | None, dict, Candidate | None]:
-    """``opener_of`` with the unit the sentence comes from (None for a second ask's sentence or no sentence)."""
+    """``opener_of`` with the unit the sentence comes from (None without a sentence)."""
     # The opener comes from the unit the ranker rates best, wherever reading order puts it.
     lead, lead_labels = max(chosen, key=lambda pair: fit_to_lead(question, pair[0].text, pair[0].score))
     if question.yes_no:
@@ -113,7 +113,7 @@ def _opening(question: Question, chosen: Sequence[tuple[Candidate, dict]], langu
     if said:
         return said
     if opener is None and (second := _second_ask_opener(question, chosen, language, rank_items)):
-        return (*second, None)
+        return second
     return opener, lead_labels, lead if opener else None
 
 

@@ -62,3 +62,18 @@ def test_a_delegation_never_completes_the_opener():
 def test_an_ayat_referring_to_another_ayat_is_not_added():
     claims = _composed("apa yang diatur dengan Peraturan Menteri tentang perjanjian kerja?", "(3)")
     assert not any("batal demi hukum" in claim.text for claim in claims)
+
+
+PROCEDURE = _article(76, "(1) Keberatan diajukan secara tertulis kepada pejabat yang menetapkan keputusan.")
+DEADLINE = _article(77, "(1) Keberatan diajukan dalam waktu paling lama 21 (dua puluh satu) hari kerja sejak "
+                        "diumumkannya keputusan.")
+
+
+def test_a_second_asks_sentence_is_quoted_first_too():
+    question = read_question("gimana cara ngajuin keberatan atas keputusan pejabat? ada batas waktunya gak?")
+    ranked = candidates(question, [PROCEDURE, DEADLINE], None)
+    chosen = [(c, {c.passage.document_id: c.passage.label}) for c in
+              sorted(ranked, key=lambda c: c.passage is not PROCEDURE)]
+    claims = compose(question, chosen, "id", None, ranked)
+    assert claims[0].text.startswith("Ya.") and "21 hari kerja" in claims[0].text
+    assert claims[1].heading == DEADLINE.legal_reference
