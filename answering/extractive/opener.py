@@ -21,7 +21,7 @@ from answering.extractive.candidates import Candidate
 from answering.extractive.focus import DATE, REFERENCE
 from answering.extractive.phrasing import (BY, ITEM_END, MARKER, MAX_OPENER_CHARS, MODAL_STEMS, NO, YES, clause, short,
                                            tidy)
-from answering.extractive.quantities import WORDED_QUANTITY, quantity_differs
+from answering.extractive.quantities import WORDED_PERIODS, WORDED_QUANTITY, quantity_differs
 from answering.extractive.status import status_sentence
 from answering.extractive.question import Question
 from answering.extractive.yesno import affirmed, denied, excluded, polarity
@@ -77,11 +77,12 @@ def _deadline_exists(question: Question, text: str, language: str) -> str | None
 
 def states_figure(question: Question, text: str) -> bool:
     """The sentence states a figure of the kind asked (a sum of money for "berapa upah", a duration for "berapa
-    lama"); a quantity in words alone counts ("lima belas tahun")."""
-    if WORDED_QUANTITY.search(text):
-        return True
+    lama"); a quantity in words alone counts ("lima belas tahun"), for a duration only a period."""
+    worded = {match.group("measure").lower() for match in WORDED_QUANTITY.finditer(text)}
     if question.asks == "duration":
-        return bool(DURATION.search(text))
+        return bool(DURATION.search(text) or worded & WORDED_PERIODS)
+    if worded:
+        return True
     # A number that points at another text ("ayat (2)", "Pasal 15") states no figure.
     return question.focus.satisfied_by(REFERENCE.sub(" ", text)) if question.focus.kind == "figure" else bool(
         FIGURE.search(text))

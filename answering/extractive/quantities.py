@@ -142,8 +142,9 @@ _ASKS_RANGE = re.compile(r"\b(?:berapa|brp|what|which)\b(?:\s+\w+){0,3}?\s+(?:sa
 _NUMBER_WORD = r"(?:satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan|sepuluh|sebelas|belas|puluh|ratus|seratus)"
 _ANY_NUMBER = rf"(?:\d+(?:[.,]\d+)?|{_NUMBER_WORD}(?:\s+{_NUMBER_WORD}){{0,3}})"
 # A quantity a statute writes in words alone ("berusia tujuh sampai dengan lima belas tahun"): older laws do.
-WORDED_QUANTITY = re.compile(rf"\b{_NUMBER_WORD}(?:\s+{_NUMBER_WORD}){{0,3}}\s+(?:tahun|bulan|minggu|hari|jam|persen|kali|"
-                             r"orang)\b", re.I)
+WORDED_QUANTITY = re.compile(rf"\b{_NUMBER_WORD}(?:\s+{_NUMBER_WORD}){{0,3}}\s+(?P<measure>tahun|bulan|minggu|hari|jam|"
+                             r"persen|kali|orang)\b", re.I)
+WORDED_PERIODS = frozenset({"tahun", "bulan", "minggu", "hari", "jam"})
 _STATES_RANGE = _range(rf"\b{_ANY_NUMBER}", _THROUGH, "usia|umur|berumur|berusia")
 
 

@@ -7,6 +7,7 @@ import uuid
 import pytest
 
 from answering.extractive.candidates import candidates
+from answering.extractive.opener import states_figure
 from answering.extractive.quantities import asked_bound, states_bound
 from answering.extractive.question import read_question
 from answering.extractive.ranker import frozen_ranker
@@ -89,3 +90,12 @@ def test_a_range_asked_is_answered_by_the_unit_stating_both_ends_even_in_words()
     assert not draft.no_answer
     assert "tujuh sampai dengan lima belas tahun" in draft.claims[0].text    # the opener states the range
     assert draft.claims[0].citation_keys == (SPAN.label,)
+
+
+def test_a_quantity_in_words_is_a_figure_and_for_a_duration_only_a_period():
+    how_long = read_question("berapa lama masa jabatan ketua panitia kampung?")
+    how_many = read_question("berapa orang anggota panitia kampung?")
+    assert how_long.asks == "duration" and how_many.asks == "figure"
+    assert states_figure(how_long, "Masa jabatan ketua panitia lima tahun.")
+    assert not states_figure(how_long, "Panitia terdiri atas tiga orang.")
+    assert states_figure(how_many, "Panitia terdiri atas tiga orang.")
