@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from answering.extractive.focus import SPELLED as IN_WORDS   # "lima belas", "dua puluh satu"
+
 _MEASURE = r"(tahun|thn|persen|%|hari|bulan|minggu|jam|kali|urutan)"
 _NUMBER = r"(\d+(?:[.,]\d+)?)"
 # Not a citation: "Nomor 29 Tahun 2025" names a regulation, not 29 years.
@@ -139,11 +141,9 @@ _ASKS_RANGE = re.compile(r"\b(?:berapa|brp|what|which)\b(?:\s+\w+){0,3}?\s+(?:sa
                          r"(?:\w+\s+){0,2}?(?:berapa|brp|what|which)\b", re.I)
 # A range stated in digits or in words: "7 (tujuh) sampai dengan 15 (lima belas) tahun", "tujuh sampai dengan lima
 # belas tahun" (a statute may spell its numbers out only).
-_NUMBER_WORD = r"(?:satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan|sepuluh|sebelas|belas|puluh|ratus|seratus)"
-_ANY_NUMBER = rf"(?:\d+(?:[.,]\d+)?|{_NUMBER_WORD}(?:\s+{_NUMBER_WORD}){{0,3}})"
+_ANY_NUMBER = rf"(?:\d+(?:[.,]\d+)?|{IN_WORDS})"
 # A quantity a statute writes in words alone ("berusia tujuh sampai dengan lima belas tahun"): older laws do.
-WORDED_QUANTITY = re.compile(rf"\b{_NUMBER_WORD}(?:\s+{_NUMBER_WORD}){{0,3}}\s+(?P<measure>tahun|bulan|minggu|hari|jam|"
-                             r"persen|kali|orang)\b", re.I)
+WORDED_QUANTITY = re.compile(rf"\b{IN_WORDS}\s+(?P<measure>tahun|bulan|minggu|hari|jam|persen|kali|orang)\b", re.I)
 WORDED_PERIODS = frozenset({"tahun", "bulan", "minggu", "hari", "jam"})
 _STATES_RANGE = _range(rf"\b{_ANY_NUMBER}", _THROUGH, "usia|umur|berumur|berusia")
 
