@@ -111,6 +111,9 @@ class Question:
     ask_stems: frozenset[str] = frozenset()
     # The limit a figure is asked as ("minimal brp": "lower", "paling lama", "batas waktu": "upper"), or None.
     bound: str | None = None
+    # The words the question negates, in its own words or the law's ("karyawan tetap" -> "waktu tidak tertentu"):
+    # a rule about their negation is about the case asked, not its complement (yesno.about_the_complement).
+    negated: frozenset[str] = frozenset()
 
     @property
     def yes_no(self) -> bool:
@@ -210,6 +213,10 @@ def law_words(text: str, expansions: Callable[[str], dict[str, str]]) -> str:
     return text
 
 
+# "waktu tidak tertentu", "bukan PNS", "non-muslim": the word a negation says is not the case.
+NEGATED_WORD = re.compile(r"\b(?:tidak|bukan|non)[\s-]+(\w+)", re.I)
+
+
 def read_question(text: str, language: str | None = None, *,
                   expansions: Callable[[str], dict[str, str]] | None = None) -> Question:
     """The question read once; with ``expansions`` (the glossary) a figure's unit is read in the law's words
@@ -235,7 +242,8 @@ def _read_question(text: str, language: str | None, expanded: str) -> Question:
         law_stems=_law_stems(text, expanded, language),
         ask_stems=frozenset(content_stems(first_ask(asking_part(text)))
                             | content_stems(first_ask(asking_part(expanded)))),
-        bound=asked_bound(first_ask(asking_part(text))) if asks in ("figure", "duration") else None)
+        bound=asked_bound(first_ask(asking_part(text))) if asks in ("figure", "duration") else None,
+        negated=frozenset(content_stems(" ".join(NEGATED_WORD.findall(f"{text} {expanded}")))))
 
 
 def _law_stems(text: str, expanded: str, language: str | None) -> frozenset[str]:

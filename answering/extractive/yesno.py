@@ -14,7 +14,7 @@ from answering.extractive.candidates import Candidate
 from answering.extractive.phrasing import (EXEMPT, GRANTED_EXCEPTION, ITEM_END, MARKER, MODAL_STEMS, NO, OBLIGE, PERMIT,
                                            PROHIBIT, YES, short, tidy)
 from answering.extractive.quantities import NEGATED_ASK, asked_quantities, bounded, quantity_differs
-from answering.extractive.question import Question, first_ask
+from answering.extractive.question import NEGATED_WORD, Question, first_ask
 from answering.extractive.requirements import REQUIREMENT_LEAD, excluding_item
 from answering.text import content_stems
 
@@ -63,15 +63,12 @@ def _negated(unit: str, match: re.Match) -> bool:
     return bool(_NEGATED_BEFORE.search(unit[max(0, match.start() - 8):match.start()]))
 
 
-# "Perjanjian kerja untuk waktu tidak tertentu" is the other contract than the "waktu tertentu" asked about.
-_NEGATED_WORD = re.compile(r"\b(?:tidak|bukan|non)[\s-]+(\w+)", re.I)
-
-
 def about_the_complement(question: Question, subject: str) -> bool:
-    """The unit's subject negates a word the question asks without negating it ("waktu tidak tertentu" for
-    "waktu tertentu", "fixed-term"): what it permits or forbids is the other case's."""
-    negated = content_stems(" ".join(_NEGATED_WORD.findall(subject)))
-    asked = (question.stems | question.law_stems) - content_stems(" ".join(_NEGATED_WORD.findall(question.text)))
+    """The unit's subject negates a word the question asks without negating it ("Perjanjian kerja untuk waktu
+    tidak tertentu" for "waktu tertentu", "fixed-term", "PKWT" in the glossary's words): what it permits or
+    forbids is the other case's."""
+    negated = content_stems(" ".join(NEGATED_WORD.findall(subject)))
+    asked = (question.stems | question.law_stems | question.ask_stems) - question.negated
     return bool(negated & (asked - MODAL_STEMS))
 
 
@@ -84,6 +81,14 @@ _CLAUSE_END = re.compile(r"[,;:.()]")
 NARROW_BEFORE = 2
 NARROW_AFTER = 6
 NARROW_LEAST = 2
+
+
+def _rules_the_complement(question: Question, unit: str, found: dict | None = None) -> bool:
+    """The subject before the unit's first modal says whose rule it is ("… waktu tidak tertentu dapat …"), and
+    it is the complement of what is asked; a negation after it is the rule's own polarity ("… tidak diberikan")."""
+    found = found or {pattern: list(pattern.finditer(unit)) for pattern in (PROHIBIT, EXEMPT, OBLIGE, PERMIT)}
+    first = min((m.start() for matches in found.values() for m in matches), default=None)
+    return first is not None and about_the_complement(question, unit[:first])
 
 
 def _narrowed(question: Question, text: str) -> bool:
@@ -114,10 +119,7 @@ def polarity(question: Question, unit: str) -> str | None:
     is about the complement of what is asked. A duty or a permission under a negation ("tidak diberikan kepada …")
     is a no."""
     found = {pattern: list(pattern.finditer(unit)) for pattern in (PROHIBIT, EXEMPT, OBLIGE, PERMIT)}
-    first = min((m.start() for matches in found.values() for m in matches), default=None)
-    # The subject before the first modal says whose rule it is ("… waktu tidak tertentu dapat …"); a negation
-    # after it is the rule's own polarity ("… tidak diberikan").
-    if first is not None and about_the_complement(question, unit[:first]):
+    if _rules_the_complement(question, unit, found):
         return None
     for patterns, answer in (((PROHIBIT, EXEMPT), "no"), ((OBLIGE, PERMIT), "yes")):
         governing = [m for pattern in patterns for m in found[pattern] if _rules_asked_case(question, unit, m)]
@@ -290,6 +292,8 @@ def range_opener(question: Question, units: list[Candidate], language: str) -> t
             decided = [(not found[0], found[1] if found[0] else 0.0, place, piece) for place, piece in pieces
                        if (found := bounded(value, measure, piece)) is not None]
             for outside, _, _, piece in sorted(decided):
+                if _rules_the_complement(question, piece):
+                    continue          # the other case's range ("waktu tidak tertentu … paling lama 3 bulan")
                 # Inside a prohibition's range is a no; outside it the clause decides nothing. Inside a
                 # permission's or a requirement's range is a yes, outside it a no.
                 prohibits = bool(PROHIBIT.search(piece) or EXEMPT.search(GRANTED_EXCEPTION.sub("", piece))

@@ -128,6 +128,24 @@ def test_a_permission_for_the_complement_of_what_is_asked_says_no_yes():
     assert same.claims[0].text.startswith("Ya. Perjanjian kerja untuk waktu tidak tertentu dapat mensyaratkan")
 
 
+CONTRACT_WORDS = {"PKWT": "perjanjian kerja waktu tertentu", "karyawan tetap": "perjanjian kerja waktu tidak tertentu"}
+
+
+def _contract_glossary(text: str) -> dict[str, str]:
+    return {phrase: law for phrase, law in CONTRACT_WORDS.items() if phrase in text}
+
+
+def test_the_complement_is_read_in_the_glossarys_words_too():
+    # "PKWT" is the fixed-term contract: the permanent contract's permission is not a yes to it.
+    asked = synthesise("Bolehkah pekerja kontrak (PKWT) diberi masa percobaan 3 bulan?", [PERMANENT_TRIAL],
+                       expansions=_contract_glossary)
+    assert not asked.claims or not asked.claims[0].text.startswith(("Ya.", "Tidak."))
+    # "karyawan tetap" reads as "waktu tidak tertentu": the clause is about the case asked, and says yes.
+    same = synthesise("Bolehkah karyawan tetap diberi masa percobaan 3 bulan?", [PERMANENT_TRIAL],
+                      expansions=_contract_glossary)
+    assert same.claims[0].text.startswith("Ya. Perjanjian kerja untuk waktu tidak tertentu dapat mensyaratkan")
+
+
 PROTECTION = passage("Perlindungan bagi pekerja/buruh perempuan hamil dalam hubungan kerja tidak mengurangi hak "
                       "pengusaha atas pemutusan hubungan kerja karena kesalahan berat pekerja/buruh.")
 DISMISSAL = passage("(1) Pengusaha dilarang melakukan pemutusan hubungan kerja dengan alasan:\n"
