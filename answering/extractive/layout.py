@@ -51,6 +51,8 @@ def _second_ask_opener(question: Question, chosen: Sequence[tuple[Candidate, dic
     sub = read_question(rest, question.language) if rest else None
     if sub is None or sub.asks not in SECOND_ASK_OPENERS:
         return None
+    if sub.yes_no and question.yes_no:
+        return None       # a bare "Tidak." for the second ask would read as the answer to the first
     for candidate, labels in _by_fit(sub, chosen):
         text = opening_sentence(sub, candidate, language, rank_items)
         if text and (sub.asks not in FIGURE_ASKS or states_figure(sub, text)):
