@@ -66,6 +66,9 @@ REFERENCE = re.compile(r"\b(?:pasal|ayat|huruf|angka|nomor|no\.|tahun|bab|bagian
 class Focus:
     kind: str      # "definition" | "when" | "enactment" | "signatory" | "who" | "figure" | "about" | "list" | "general"
     term_stems: frozenset[str] = frozenset()
+    # The quantities a figure question states itself ("baru kerja 6 bulan dapet THR berapa?"): (number, unit) pairs
+    # that a unit repeating them does not answer with.
+    given: tuple[tuple[str, str], ...] = ()
 
     def satisfied_by(self, text: str) -> bool:
         """Whether a chosen unit carries what the question asks for."""
@@ -78,6 +81,7 @@ class Focus:
         if self.kind == "who":
             return bool(PERSON.search(text) or OFFICE.search(text))
         if self.kind == "figure":
+            text = without_given(text, self.given)
             return carries_unit_figure(text, self.term_stems) if self.term_stems else bool(
                 NUMBER.search(COUNTS_NOTHING.sub(" ", text)))
         if self.kind == "definition":
@@ -130,7 +134,7 @@ def question_focus(question: str) -> Focus:
         match = DEFINITION.search(question) or TERM_ITU_APA.search(question)
         term = TERM_VERB.sub("", TERM_END.sub("", match.group("term")).strip(" ?."))
         if match.group(0).lower().startswith("what") and FIGURE_TERM.search(term):
-            return Focus("figure", frozenset(asked_units(question)))
+            return Focus("figure", frozenset(asked_units(question)), given_quantities(question))
         stems = content_stems(re.sub(r"\b(sih|itu|ya|sebenarnya|yang)\b", " ", term, flags=re.I))
         if stems:
             return Focus("definition", frozenset(stems))
@@ -141,7 +145,7 @@ def question_focus(question: str) -> Focus:
     if LIST_ASKED.search(question):
         return Focus("list", frozenset(content_stems(question)))
     if HOW_MUCH.search(question):
-        return Focus("figure", frozenset(asked_units(question)))
+        return Focus("figure", frozenset(asked_units(question)), given_quantities(question))
     return Focus("general")
 
 
@@ -158,7 +162,7 @@ MONEY_WORDS = re.compile(r"\b(?:di)?(?:biaya|harga|tarif|upah|gaji|denda|ganti\s
                          r"beasiswa|honor(?:arium)?|iuran|retribusi|tunjangan|uang|dana|cost|fee|price|wage|salary|fine|"
                          r"budget)(?:nya)?\b", re.I)      # "digaji brp", "dendanya berapa"
 MONEY_ASKED = "<money>"
-MONEY = re.compile(r"Rp\.?\s?\d|\d[\d.,]*\s*(?:\([^)]{1,80}\)\s*)?(?:rupiah|juta|miliar|triliun|ribu|persen|%|kali)\b|"
+MONEY = re.compile(r"Rp\.?\s?\d|\d[\d.,]*\s*(?:\([^)]{1,80}\)\s*)?(?:rupiah|juta|miliar|triliun|ribu|persen|%|kali|bulan\s+(?:upah|gaji))\b|"
                    r"\d[\d.,]*\s*%|\b\d{1,3}(?:\.\d{3}){2,}\b", re.I)      # a budget table's 2.874.319.506.750
 
 
@@ -171,6 +175,8 @@ def asked_units(question: str) -> tuple[str, ...]:
     match = ASKED_UNIT.search(question)
     if AGE_ASKED.search(question):
         return ("tahun",)
+    if not match and MONEY_WORDS.search(question) and BERAPA.search(question):
+        return (MONEY_ASKED,)          # "dapet THR berapa?": the sum, with no unit word after "berapa"
     if match and MONEY_WORDS.search(question) and match.group("unit").lower() not in UNITS + ("lama",):
         return (MONEY_ASKED,)
     if not match:
@@ -188,6 +194,23 @@ def asked_units(question: str) -> tuple[str, ...]:
 # "lima tahun", "tiga puluh hari", "dua belas bulan": a number spelled out is a figure too.
 SPELLED = (r"(?:(?:satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan|sepuluh|sebelas|se|seratus|seribu)"
            r"(?:\s+(?:belas|puluh|ratus|ribu))?(?:\s+(?:satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan))?)")
+
+
+BERAPA = re.compile(r"\b(?:berapa|brp)\b", re.I)
+# "6 bulan", "3 (tiga) tahun", "50 persen": a number with the unit it counts.
+GIVEN = re.compile(r"\b(\d+(?:[.,]\d+)?)\s*(?:\([^)]{1,40}\)\s*)?(" + "|".join(UNITS) + r")\b", re.I)
+
+
+def given_quantities(question: str) -> tuple[tuple[str, str], ...]:
+    """The (number, unit) pairs the question states."""
+    return tuple(dict.fromkeys((number, unit.lower()) for number, unit in GIVEN.findall(question)))
+
+
+def without_given(text: str, given: tuple[tuple[str, str], ...]) -> str:
+    """The text with the question's own quantities taken out ("6 (enam) bulan" for "6 bulan")."""
+    for number, unit in given:
+        text = re.sub(rf"(?<![\d.,]){re.escape(number)}\s*(?:\([^)]{{1,40}}\)\s*)?{unit}\b", " ", text, flags=re.I)
+    return text
 
 
 def carries_unit_figure(text: str, units) -> bool:

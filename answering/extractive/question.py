@@ -228,7 +228,7 @@ def read_question(text: str, language: str | None = None, *,
 def _read_question(text: str, language: str | None, expanded: str) -> Question:
     focus, asks = _read_asks(text)
     if focus.kind == "figure" and expanded != text:
-        focus = Focus("figure", frozenset(asked_units(first_ask(expanded))) or focus.term_stems)
+        focus = Focus("figure", frozenset(asked_units(first_ask(expanded))) or focus.term_stems, focus.given)
     named = find_named_regulations(text)
     rest = text
     for instrument in named:
