@@ -175,8 +175,6 @@ def asked_units(question: str) -> tuple[str, ...]:
     match = ASKED_UNIT.search(question)
     if AGE_ASKED.search(question):
         return ("tahun",)
-    if not match and MONEY_WORDS.search(question) and BERAPA.search(question):
-        return (MONEY_ASKED,)          # "dapet THR berapa?": the sum, with no unit word after "berapa"
     if match and MONEY_WORDS.search(question) and match.group("unit").lower() not in UNITS + ("lama",):
         return (MONEY_ASKED,)
     if not match:
@@ -196,7 +194,6 @@ SPELLED = (r"(?:(?:satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan|sepuluh|
            r"(?:\s+(?:belas|puluh|ratus|ribu))?(?:\s+(?:satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan))?)")
 
 
-BERAPA = re.compile(r"\b(?:berapa|brp)\b", re.I)
 # "6 bulan", "3 (tiga) tahun", "50 persen": a number with the unit it counts.
 GIVEN = re.compile(r"\b(\d+(?:[.,]\d+)?)\s*(?:\([^)]{1,40}\)\s*)?(" + "|".join(UNITS) + r")\b", re.I)
 
