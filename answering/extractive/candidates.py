@@ -109,16 +109,6 @@ def _overlap(text: str, question: Question) -> float:
     return len(matched) / len(question.stems)
 
 
-def _ask_overlap(text: str, question: Question) -> float:
-    """The share of the first ask's words (after any context given first; the law's words the glossary gives them
-    too) the unit carries; for an English question, of the law's words alone."""
-    asked = question.ask_stems & question.law_stems if question.law_stems else question.ask_stems
-    if not asked:
-        return 0.0
-    stems = content_stems(text)
-    return len((stems | met_colloquially(question.colloquial, stems)) & asked) / len(asked)
-
-
 def candidates(question: Question, passages: Sequence[Passage], semantic: SemanticScorer | None) -> list[Candidate]:
     """Every unit of the top passages with its ranker score, best first."""
     legal_basis = asks_legal_basis(question.text)
@@ -130,8 +120,7 @@ def candidates(question: Question, passages: Sequence[Passage], semantic: Semant
                 continue
             overlap = _overlap(unit.text, question)
             features = unit_features(question, unit.text, passage, rank, position, unit.kind, overlap=overlap,
-                                     closing=closing, semantic=None, passage_semantic=None,
-                                     ask_overlap=_ask_overlap(unit.text, question))
+                                     closing=closing, semantic=None, passage_semantic=None)
             found.append((Candidate(unit.text, passage, rank, position, 0.0, overlap, None, unit.kind, unit.items,
                                     unit.omitted), features))
     if semantic is not None and found:

@@ -8,9 +8,7 @@ in the passage), what the question asks for (the focus bonus: a definition
 for a definition question, a date for "kapan", a figure for "berapa") and
 what kind of text it is (a signature block, a Penjelasan, a considerations
 line, an appendix row, a penal clause nobody asked about, a list, a fragment)
-and, for a figure asked as a limit, whether it states a limit of that direction; and the share of the ask's own
-words it carries (the question after any context the asker gives first: "pelayanan … lambat bgt, kalo mau ngadu
-ada batas waktunya gak?" asks about complaining, not about service).
+and, for a figure asked as a limit, whether it states a limit of that direction.
 
 ``manage.py fit_answerability --units`` fits the weights on the training part
 of ``../shared/quality/`` and the project's own answer set (each unit labelled
@@ -37,11 +35,10 @@ from answering.types import Passage
 
 PARAMS_PATH = Path(__file__).with_name("unit_ranker.json")
 FEATURES = ("semantic", "passage_semantic", "overlap", "rank", "anchor", "position", "focus", "penal_unasked",
-            "closing_unasked", "penjelasan_unasked", "preamble", "lampiran", "list", "short", "normative", "bound",
-            "ask_overlap")
+            "closing_unasked", "penjelasan_unasked", "preamble", "lampiran", "list", "short", "normative", "bound")
 SEMANTIC = frozenset({"semantic", "passage_semantic"})
 # An English question the glossary reads nothing of shares no words with the corpus: held at the mean.
-LEXICAL = frozenset({"overlap", "ask_overlap"})
+LEXICAL = frozenset({"overlap"})
 # A penal provision punishes ("… dipidana dengan pidana penjara …", "… diancam pidana kurungan …", "dikenai sanksi
 # pidana"); a requirement that names a sentence ("tidak pernah dijatuhi pidana penjara … tindak pidana yang diancam
 # dengan pidana penjara paling singkat 5 tahun", a village head candidate's list) punishes no one.
@@ -77,8 +74,7 @@ def frozen_ranker() -> RankerParams:
 
 
 def unit_features(question: Question, text: str, passage: Passage, rank: int, position: int, kind: str, *,
-                  overlap: float, closing: bool, semantic: float | None, passage_semantic: float | None,
-                  ask_overlap: float = 0.0) -> dict:
+                  overlap: float, closing: bool, semantic: float | None, passage_semantic: float | None) -> dict:
     """The unit's signals (see the module docstring); a cosine not measured is None (held at its mean)."""
     normative = {w.lower() for w in NORMATIVE.findall(question.text)}
     return {
@@ -99,7 +95,6 @@ def unit_features(question: Question, text: str, passage: Passage, rank: int, po
         "short": 1.0 if len(text) < SHORT_CHARS else 0.0,
         "normative": 1.0 if normative and {w.lower() for w in NORMATIVE.findall(text)} & normative else 0.0,
         "bound": 1.0 if states_bound(text, question.bound) else 0.0,
-        "ask_overlap": ask_overlap,
     }
 
 
