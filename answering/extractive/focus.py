@@ -61,9 +61,6 @@ COUNTS_NOTHING = re.compile(r"\bsalah\s+satu\b|\bsatu[-\s]satunya\b|\bsatu\s+kes
 REFERENCE = re.compile(r"\b(?:pasal|ayat|huruf|angka|nomor|no\.|tahun|bab|bagian|paragraf|diktum)\s*\(?\d+[a-z]?\)?|"
                        r"^\s*\(?\d+[a-z]?[.)]", re.I)
 
-# "(2) …", "1. …", "a. …" opening an ayat or an item, wherever units are joined.
-MARKERS = re.compile(r"(?:^|(?<=[\s:;]))(?:\(\d{1,3}[a-z]?\)|\d{1,3}\.(?=\s))", re.M)
-
 
 @dataclass(frozen=True)
 class Focus:
@@ -84,8 +81,7 @@ class Focus:
         if self.kind == "who":
             return bool(PERSON.search(text) or OFFICE.search(text))
         if self.kind == "figure":
-            # An ayat or item marker, an article or an instrument's number points at a text; it counts nothing.
-            text = REFERENCE.sub(" ", MARKERS.sub(" ", without_given(text, self.given)))
+            text = without_given(text, self.given)
             return carries_unit_figure(text, self.term_stems) if self.term_stems else bool(
                 NUMBER.search(COUNTS_NOTHING.sub(" ", text)))
         if self.kind == "definition":
