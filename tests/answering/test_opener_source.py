@@ -1,6 +1,7 @@
 """What the first sentence says is quoted first, whole: the passage it comes from leads the quotes
 (layout.py ``source_first``), and a later ayat of that passage that refers back to it ("sebagaimana dimaksud dalam
-ayat (1), … batal demi hukum") follows it (``elaborating``)."""
+ayat (1), … batal demi hukum") follows it (``elaborating``); a second yes/no ask's bare verdict never opens an
+answer whose first ask is a yes/no too."""
 from __future__ import annotations
 
 from answering.extractive.candidates import candidates
@@ -8,6 +9,7 @@ from answering.extractive.layout import compose
 from answering.extractive.question import read_question
 from answering.extractive.synthesis import synthesise
 from tests.answering.test_deciding_unit import CONDITIONS, PRESUMED, PROHIBITION, TALENT, TOGETHER, _article
+from tests.answering.test_embedded_opener import passage
 
 PROBATION = _article(58, "(1) Perjanjian kerja untuk waktu tertentu tidak dapat mensyaratkan adanya masa percobaan "
                          "kerja.\n(2) Dalam hal disyaratkan masa percobaan kerja dalam perjanjian kerja sebagaimana "
@@ -77,3 +79,29 @@ def test_a_second_asks_sentence_is_quoted_first_too():
     claims = compose(question, chosen, "id", None, ranked)
     assert claims[0].text.startswith("Ya.") and "21 hari kerja" in claims[0].text
     assert claims[1].heading == DEADLINE.legal_reference
+
+
+SPECIAL_CARE = _article(29, "(1) Penyelenggara berkewajiban memberikan pelayanan dengan perlakuan khusus kepada anggota "
+                            "masyarakat tertentu sesuai dengan peraturan perundang-undangan.\n(2) Sarana, prasarana, "
+                            "dan/atau fasilitas pelayanan publik dengan perlakuan khusus sebagaimana dimaksud pada ayat (1) "
+                            "dilarang digunakan oleh orang yang tidak berhak.")
+NO_EXTRA_FEE = passage("Perlakuan khusus kepada masyarakat tertentu diberikan tanpa tambahan biaya.", kind="penjelasan",
+                       reference="Penjelasan Undang-Undang Contoh Nomor 25 Tahun 2009 Pasal 29")
+
+
+def _care_claims(text: str, first) -> list:
+    question = read_question(text)
+    ranked = candidates(question, [NO_EXTRA_FEE, SPECIAL_CARE], None)
+    chosen = [(c, {c.passage.document_id: c.passage.label}) for c in
+              sorted(ranked, key=lambda c: c.passage is not first)]
+    return compose(question, chosen, "id", None, ranked)
+
+
+def test_a_second_yes_no_asks_bare_verdict_never_answers_the_first():
+    # "Tidak." for "harus bayar tambahan?" would read as "no special care": the answer quotes without a verdict.
+    claims = _care_claims("ibu hamil sama lansia kalo ngurus layanan publik berhak dapet perlakuan khusus gak? trus "
+                          "harus bayar tambahan?", SPECIAL_CARE)
+    assert not claims[0].text.startswith(("Ya.", "Tidak.")), claims[0].text
+    # After a first ask that no "Ya."/"Tidak." could answer, the second ask's verdict still opens.
+    claims = _care_claims("gimana cara dapet perlakuan khusus buat lansia? harus bayar tambahan gak?", NO_EXTRA_FEE)
+    assert claims[0].text.startswith("Tidak.") and "tanpa tambahan biaya" in claims[0].text
