@@ -35,7 +35,10 @@ def _governs(question: Question, unit: str, match: re.Match, share: float = 0.0)
     # A word the subject before the modal says too names who or what the rule is about, not what it rules ("…
     # serikat pekerja … tidak boleh lebih rendah dari … perjanjian kerja" for "boleh pengusaha menahan ijazah pekerja?").
     subject = content_stems(_subject(unit, match))
-    if _shares(said, question.stems - MODAL_STEMS, share) and (said - subject) & question.stems:
+    # The first ask's words: a second ask's ("… berhak dapet perlakuan khusus gak? trus harus bayar tambahan?") are
+    # not what the "Ya."/"Tidak." answers.
+    asked = content_stems(first_ask(question.text))
+    if _shares(said, asked - MODAL_STEMS, share) and (said - subject) & asked:
         return True
     law = question.law_stems - MODAL_STEMS - GENERIC_STEMS
     return question.language == "en" and _shares(said, law, max(share, SECOND_UNIT_SHARE))
