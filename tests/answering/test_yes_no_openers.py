@@ -266,3 +266,15 @@ def test_of_two_kept_units_saying_opposite_things_the_one_ruling_more_of_the_ask
     asked = synthesise("Apakah perjanjian kerja untuk waktu tidak tertentu dapat mensyaratkan masa percobaan kerja?",
                        [probation])
     assert asked.claims[0].text.startswith("Ya. Perjanjian kerja untuk waktu tidak tertentu")
+
+
+NO_EXTRA_FEE = passage("Perlakuan khusus kepada masyarakat tertentu diberikan tanpa tambahan biaya.")
+
+
+def test_a_modal_answers_the_first_ask_by_its_own_words_not_a_second_asks():
+    # "tambahan" is the second ask's word: the no-fee clause says nothing about being served first.
+    draft = synthesise("lansia boleh didahulukan pas antre di kantor gak? trus harus bayar tambahan?", [NO_EXTRA_FEE])
+    assert not draft.claims or not draft.claims[0].text.startswith("Ya.")
+    # Asked first, the same clause answers it.
+    draft = synthesise("perlakuan khusus buat masyarakat diberikan tanpa tambahan gak?", [NO_EXTRA_FEE])
+    assert draft.claims[0].text.startswith("Ya. Perlakuan khusus kepada masyarakat tertentu diberikan tanpa")
