@@ -196,7 +196,8 @@ _NEGATION = re.compile(r"\b(?:tidak|tak|bukan|belum|dilarang|kecuali|dikecualika
 
 
 def _asked(question: Question) -> frozenset[str]:
-    stems = question.law_stems if question.language == "en" else question.stems
+    """The words a "Ya."/"Tidak." answers: the first ask's (of an English question, the law's words for them)."""
+    stems = question.law_stems if question.language == "en" else content_stems(first_ask(question.text))
     return frozenset(stems - MODAL_STEMS - GENERIC_STEMS)
 
 
