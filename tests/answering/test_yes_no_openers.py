@@ -36,6 +36,13 @@ def test_a_statement_that_says_what_is_asked_answers_yes():
                                     "dikurangkan dari tagihan sewa dermaga tahun berikutnya.")
 
 
+def test_a_statement_that_says_only_the_second_ask_answers_the_first_nothing():
+    # The levy clause answers "… dikurangkan dari tagihan sewa dermaga?", not whether small fishers park for free.
+    draft = synthesise("nelayan kecil boleh parkir perahu di pelabuhan gratis gak? trus retribusi yang dibayar pemilik "
+                       "kapal dikurangkan dari tagihan sewa dermaga?", [LEVY])
+    assert draft.claims and not draft.claims[0].text.startswith(("Ya.", "Tidak."))
+
+
 def test_a_statement_about_something_else_answers_nothing():
     # Two of the question's words are not most of them: the statement is quoted, no "Ya" is put before it.
     draft = synthesise("Apakah pemilik kapal bisa minta keringanan pajak kendaraan?", [LEVY])
