@@ -9,7 +9,8 @@ The steps, in order (each a module of this package):
 4. ``answerability`` checks the constraints (years, places, numbers, articles, instruments, offices,
    term coverage); ``signals`` turns them and the scores into the decision's features;
    ``decision`` weighs them with frozen fitted parameters: publish or decline.
-5. ``opener`` states the answer in one plain sentence (``yesno`` its polarity, ``status`` whether a named
+5. ``opener`` states the answer in one plain sentence (``yesno`` its polarity, from a rule about the case
+   asked and not its complement or a narrower one: ``cases``; ``status`` whether a named
    instrument still holds, from the clause that revokes or amends it, ``phrasing`` its wording);
    ``layout`` quotes the supporting text under its article heading, ayat and huruf as list items.
 A declined draft is the fixed no-answer text, with a pointer to the nearest evidence where the topic

@@ -14,7 +14,8 @@ from answering.extractive.candidates import Candidate
 from answering.extractive.phrasing import (EXEMPT, GRANTED_EXCEPTION, ITEM_END, MARKER, MODAL_STEMS, NO, OBLIGE, PERMIT,
                                            PROHIBIT, YES, short, tidy)
 from answering.extractive.quantities import NEGATED_ASK, asked_quantities, bounded, quantity_differs
-from answering.extractive.question import NEGATED_WORD, Question, first_ask
+from answering.extractive.cases import narrowed, rules_the_complement
+from answering.extractive.question import Question, first_ask
 from answering.extractive.requirements import REQUIREMENT_LEAD, excluding_item
 from answering.text import content_stems
 
@@ -66,55 +67,11 @@ def _negated(unit: str, match: re.Match) -> bool:
     return bool(_NEGATED_BEFORE.search(unit[max(0, match.start() - 8):match.start()]))
 
 
-def about_the_complement(question: Question, subject: str) -> bool:
-    """The unit's subject negates a word the question asks without negating it ("Perjanjian kerja untuk waktu
-    tidak tertentu" for "waktu tertentu", "fixed-term", "PKWT" in the glossary's words): what it permits or
-    forbids is the other case's."""
-    negated = content_stems(" ".join(NEGATED_WORD.findall(subject)))
-    asked = (question.stems | question.law_stems | question.ask_stems) - question.negated
-    return bool(negated & (asked - MODAL_STEMS))
-
-
-# "Pekerja/buruh perempuan yang berumur kurang dari 18 tahun dilarang …", "… pekerja/buruh perempuan hamil yang
-# menurut keterangan dokter berbahaya …": a word the question asks, narrowed by a relative clause ("yang …", with up
-# to NARROW_BEFORE words between them) that says nothing the question says, in NARROW_LEAST words at least ("upah
-# minimum yang berlaku" is the wage itself, not a narrower one).
-_RELATIVE = re.compile(r"\byang\b", re.I)
-_CLAUSE_END = re.compile(r"[,;:.()]")
-NARROW_BEFORE = 2
-NARROW_AFTER = 6
-NARROW_LEAST = 2
-
-
-def _rules_the_complement(question: Question, unit: str, found: dict | None = None) -> bool:
-    """The subject before the unit's first modal says whose rule it is ("… waktu tidak tertentu dapat …"), and
-    it is the complement of what is asked; a negation after it is the rule's own polarity ("… tidak diberikan")."""
-    found = found or {pattern: list(pattern.finditer(unit)) for pattern in (PROHIBIT, EXEMPT, OBLIGE, PERMIT)}
-    first = min((m.start() for matches in found.values() for m in matches), default=None)
-    return first is not None and about_the_complement(question, unit[:first])
-
-
-def _narrowed(question: Question, text: str) -> bool:
-    """The text rules a narrower case than asked: a word of the question qualified by a relative clause none of
-    whose words the question (or the law's words for it) says."""
-    asked = (question.stems | question.law_stems | question.ask_stems) - MODAL_STEMS - GENERIC_STEMS
-    for match in _RELATIVE.finditer(text):
-        before = text[:match.start()].split()[-(NARROW_BEFORE + 1):]
-        heads = [i for i, word in enumerate(before) if content_stems(word) & asked]
-        if not heads:
-            continue
-        after = _CLAUSE_END.split(text[match.end():], maxsplit=1)[0].split()[:NARROW_AFTER]
-        qualifier = content_stems(" ".join(before[heads[-1] + 1:] + after)) - MODAL_STEMS - GENERIC_STEMS
-        if len(qualifier) >= NARROW_LEAST and not qualifier & asked:
-            return True
-    return False
-
-
 def _rules_asked_case(question: Question, unit: str, match: re.Match, share: float = 0.0) -> bool:
     """The modal governs what is asked (``_governs``), for the case asked: neither its clause nor the subject
     before it narrowed (``_narrowed``)."""
     said = f"{_subject(unit, match)} {_ruled(unit, match)}"
-    return _governs(question, unit, match, share) and not _narrowed(question, said)
+    return _governs(question, unit, match, share) and not narrowed(question, said)
 
 
 def polarity(question: Question, unit: str) -> str | None:
@@ -122,7 +79,7 @@ def polarity(question: Question, unit: str) -> str | None:
     is about the complement of what is asked. A duty or a permission under a negation ("tidak diberikan kepada …")
     is a no."""
     found = {pattern: list(pattern.finditer(unit)) for pattern in (PROHIBIT, EXEMPT, OBLIGE, PERMIT)}
-    if _rules_the_complement(question, unit, found):
+    if rules_the_complement(question, unit, found):
         return None
     for patterns, answer in (((PROHIBIT, EXEMPT), "no"), ((OBLIGE, PERMIT), "yes")):
         governing = [m for pattern in patterns for m in found[pattern] if _rules_asked_case(question, unit, m)]
@@ -296,7 +253,7 @@ def range_opener(question: Question, units: list[Candidate], language: str) -> t
             decided = [(not found[0], found[1] if found[0] else 0.0, place, piece) for place, piece in pieces
                        if (found := bounded(value, measure, piece)) is not None]
             for outside, _, _, piece in sorted(decided):
-                if _rules_the_complement(question, piece):
+                if rules_the_complement(question, piece):
                     continue          # the other case's range ("waktu tidak tertentu … paling lama 3 bulan")
                 # Inside a prohibition's range is a no; outside it the clause decides nothing. Inside a
                 # permission's or a requirement's range is a yes, outside it a no.
