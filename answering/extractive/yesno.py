@@ -239,6 +239,18 @@ def polarity_opener(question: Question, unit: Candidate, language: str) -> str |
     return f"{NO[language]} {short(text)}"
 
 
+# A range decides the ask when its clause says RANGE_SHARED of the first ask's words besides the quantity's unit
+# ("… pemilihan Tenaga Profesional dilaksanakan paling lambat 3 bulan sebelum masa keanggotaan …" shares only
+# "masa" with "pekerja kontrak diberi masa percobaan 3 bulan?": a deadline of another matter).
+RANGE_SHARED = 2
+
+
+def _ranges_the_ask(question: Question, piece: str) -> bool:
+    asked = (content_stems(first_ask(question.text)) | question.ask_stems) - MODAL_STEMS - GENERIC_STEMS
+    units = content_stems(" ".join(measure for _, measure in asked_quantities(question.text)))
+    return len(content_stems(piece) & (asked - units)) >= RANGE_SHARED
+
+
 def range_opener(question: Question, units: list[Candidate], language: str) -> tuple[str, Candidate] | None:
     """"Ya./Tidak. <the clause stating the range>" when a quoted unit states the range the question's quantity
     falls in or out of (a range, at least, at most, below, above), read with the clause's modal; the unit it
@@ -253,7 +265,7 @@ def range_opener(question: Question, units: list[Candidate], language: str) -> t
             decided = [(not found[0], found[1] if found[0] else 0.0, place, piece) for place, piece in pieces
                        if (found := bounded(value, measure, piece)) is not None]
             for outside, _, _, piece in sorted(decided):
-                if rules_the_complement(question, piece):
+                if rules_the_complement(question, piece) or not _ranges_the_ask(question, piece):
                     continue          # the other case's range ("waktu tidak tertentu … paling lama 3 bulan")
                 # Inside a prohibition's range is a no; outside it the clause decides nothing. Inside a
                 # permission's or a requirement's range is a yes, outside it a no.

@@ -285,3 +285,17 @@ def test_a_modal_answers_the_first_ask_by_its_own_words_not_a_second_asks():
     # Asked first, the same clause answers it.
     draft = synthesise("perlakuan khusus buat masyarakat diberikan tanpa tambahan gak?", [NO_EXTRA_FEE])
     assert draft.claims[0].text.startswith("Ya. Perlakuan khusus kepada masyarakat tertentu diberikan tanpa")
+
+
+SELECTION_DEADLINE = passage("Untuk kesinambungan program dan kegiatan BMA, pemilihan Tenaga Profesional dilaksanakan "
+                             "paling lambat 3 (tiga) bulan sebelum masa keanggotaan Tenaga Profesional berakhir.")
+
+
+def test_a_range_of_another_matter_says_no_yes():
+    # "3 bulan" falls inside "paling lambat 3 bulan", but a selection deadline says nothing about a probation period.
+    draft = synthesise("Bolehkah pekerja kontrak diberi masa percobaan 3 bulan?", [SELECTION_DEADLINE])
+    assert not draft.claims or not draft.claims[0].text.startswith(("Ya.", "Tidak."))
+    # The probation rule itself still decides by its range.
+    draft = synthesise("Bolehkah karyawan tetap diberi masa percobaan 3 bulan?", [PERMANENT_TRIAL],
+                       expansions=_contract_glossary)
+    assert draft.claims[0].text.startswith("Ya. Perjanjian kerja untuk waktu tidak tertentu")
