@@ -239,9 +239,9 @@ def polarity_opener(question: Question, unit: Candidate, language: str) -> str |
     return f"{NO[language]} {short(text)}"
 
 
-# A range decides the ask when its clause says RANGE_SHARED of the first ask's words besides the quantity's unit
-# ("… pemilihan Tenaga Profesional dilaksanakan paling lambat 3 bulan sebelum masa keanggotaan …" shares only
-# "masa" with "pekerja kontrak diberi masa percobaan 3 bulan?": a deadline of another matter).
+# A range decides the ask when its unit (a list item's with its lead-in) says RANGE_SHARED of the first ask's words
+# besides the quantity's unit ("… pemilihan Tenaga Profesional dilaksanakan paling lambat 3 bulan sebelum masa
+# keanggotaan …" shares only "masa" with "pekerja kontrak diberi masa percobaan 3 bulan?": another matter's deadline).
 RANGE_SHARED = 2
 
 
@@ -265,7 +265,7 @@ def range_opener(question: Question, units: list[Candidate], language: str) -> t
             decided = [(not found[0], found[1] if found[0] else 0.0, place, piece) for place, piece in pieces
                        if (found := bounded(value, measure, piece)) is not None]
             for outside, _, _, piece in sorted(decided):
-                if rules_the_complement(question, piece) or not _ranges_the_ask(question, piece):
+                if rules_the_complement(question, piece) or not _ranges_the_ask(question, unit.text):
                     continue          # the other case's range ("waktu tidak tertentu … paling lama 3 bulan")
                 # Inside a prohibition's range is a no; outside it the clause decides nothing. Inside a
                 # permission's or a requirement's range is a yes, outside it a no.
