@@ -299,3 +299,13 @@ def test_a_range_of_another_matter_says_no_yes():
     draft = synthesise("Bolehkah karyawan tetap diberi masa percobaan 3 bulan?", [PERMANENT_TRIAL],
                        expansions=_contract_glossary)
     assert draft.claims[0].text.startswith("Ya. Perjanjian kerja untuk waktu tidak tertentu")
+
+
+CRITERIA = passage("(4) Penerima Bantuan Biaya Pendidikan sebagaimana dimaksud pada ayat (1) wajib memenuhi kriteria:\n"
+                   "a. Anak Yatim dan/atau Piatu;\nb. berusia 7 (tujuh) tahun sampai dengan 21 (dua puluh satu) tahun.")
+
+
+def test_a_list_items_range_is_read_with_its_lead_in():
+    # The item "berusia 7 … sampai dengan 21 tahun" shares no word with the question; its lead-in does.
+    draft = synthesise("Anak yatim yang sudah berumur 22 tahun masih bisa dapat bantuan biaya pendidikan?", [CRITERIA])
+    assert draft.claims[0].text.startswith("Tidak.") and "21" in draft.claims[0].text
