@@ -114,6 +114,8 @@ class Question:
     # The words the question negates, in its own words or the law's ("karyawan tetap" -> "waktu tidak tertentu"):
     # a rule about their negation is about the case asked, not its complement (yesno.about_the_complement).
     negated: frozenset[str] = frozenset()
+    # The first ask's own content stems, context before it included (what a "Ya."/"Tidak." answers: yesno.py).
+    first_stems: frozenset[str] = frozenset()
 
     @property
     def yes_no(self) -> bool:
@@ -243,7 +245,8 @@ def _read_question(text: str, language: str | None, expanded: str) -> Question:
         ask_stems=frozenset(content_stems(first_ask(asking_part(text)))
                             | content_stems(first_ask(asking_part(expanded)))),
         bound=asked_bound(first_ask(asking_part(text))) if asks in ("figure", "duration") else None,
-        negated=frozenset(content_stems(" ".join(NEGATED_WORD.findall(f"{text} {expanded}")))))
+        negated=frozenset(content_stems(" ".join(NEGATED_WORD.findall(f"{text} {expanded}")))),
+        first_stems=frozenset(content_stems(first_ask(text))))
 
 
 def _law_stems(text: str, expanded: str, language: str | None) -> frozenset[str]:

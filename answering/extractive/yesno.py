@@ -11,10 +11,10 @@ import re
 
 from answering.extractive.answerability import GENERIC_STEMS
 from answering.extractive.candidates import Candidate
+from answering.extractive.cases import narrowed, rules_the_complement
 from answering.extractive.phrasing import (EXEMPT, GRANTED_EXCEPTION, ITEM_END, MARKER, MODAL_STEMS, NO, OBLIGE, PERMIT,
                                            PROHIBIT, YES, short, tidy)
 from answering.extractive.quantities import NEGATED_ASK, asked_quantities, bounded, quantity_differs
-from answering.extractive.cases import narrowed, rules_the_complement
 from answering.extractive.question import Question, first_ask
 from answering.extractive.requirements import REQUIREMENT_LEAD, excluding_item
 from answering.text import content_stems
@@ -38,7 +38,7 @@ def _governs(question: Question, unit: str, match: re.Match, share: float = 0.0)
     subject = content_stems(_subject(unit, match))
     # The first ask's words: a second ask's ("… berhak dapet perlakuan khusus gak? trus harus bayar tambahan?") are
     # not what the "Ya."/"Tidak." answers.
-    asked = content_stems(first_ask(question.text))
+    asked = question.first_stems
     if _shares(said, asked - MODAL_STEMS, share) and (said - subject) & asked:
         return True
     law = question.law_stems - MODAL_STEMS - GENERIC_STEMS
@@ -69,7 +69,7 @@ def _negated(unit: str, match: re.Match) -> bool:
 
 def _rules_asked_case(question: Question, unit: str, match: re.Match, share: float = 0.0) -> bool:
     """The modal governs what is asked (``_governs``), for the case asked: neither its clause nor the subject
-    before it narrowed (``_narrowed``)."""
+    before it narrowed (``cases.narrowed``)."""
     said = f"{_subject(unit, match)} {_ruled(unit, match)}"
     return _governs(question, unit, match, share) and not narrowed(question, said)
 
@@ -154,7 +154,7 @@ _NEGATION = re.compile(r"\b(?:tidak|tak|bukan|belum|dilarang|kecuali|dikecualika
 
 def _asked(question: Question) -> frozenset[str]:
     """The words a "Ya."/"Tidak." answers: the first ask's (of an English question, the law's words for them)."""
-    stems = question.law_stems if question.language == "en" else content_stems(first_ask(question.text))
+    stems = question.law_stems if question.language == "en" else question.first_stems
     return frozenset(stems - MODAL_STEMS - GENERIC_STEMS)
 
 
@@ -245,10 +245,10 @@ def polarity_opener(question: Question, unit: Candidate, language: str) -> str |
 RANGE_SHARED = 2
 
 
-def _ranges_the_ask(question: Question, piece: str) -> bool:
-    asked = (content_stems(first_ask(question.text)) | question.ask_stems) - MODAL_STEMS - GENERIC_STEMS
+def _ranges_the_ask(question: Question, unit: str) -> bool:
+    asked = (question.first_stems | question.ask_stems) - MODAL_STEMS - GENERIC_STEMS
     units = content_stems(" ".join(measure for _, measure in asked_quantities(question.text)))
-    return len(content_stems(piece) & (asked - units)) >= RANGE_SHARED
+    return len(content_stems(unit) & (asked - units)) >= RANGE_SHARED
 
 
 def range_opener(question: Question, units: list[Candidate], language: str) -> tuple[str, Candidate] | None:
@@ -259,13 +259,15 @@ def range_opener(question: Question, units: list[Candidate], language: str) -> t
         return None
     for value, measure in asked_quantities(question.text):
         for unit in units:
+            if not _ranges_the_ask(question, unit.text):
+                continue          # another matter's range ("pemilihan … paling lambat 3 bulan" for a probation)
             # Of the pieces of one unit that decide, the narrowest range holding the value is the rule for it
             # ("kurang dari 1 bulan … tidak diberikan" before "kurang dari 1 tahun … diberikan" for 3 weeks).
             pieces = enumerate(re.split(r";\s+", tidy(unit.text)))
             decided = [(not found[0], found[1] if found[0] else 0.0, place, piece) for place, piece in pieces
                        if (found := bounded(value, measure, piece)) is not None]
             for outside, _, _, piece in sorted(decided):
-                if rules_the_complement(question, piece) or not _ranges_the_ask(question, unit.text):
+                if rules_the_complement(question, piece):
                     continue          # the other case's range ("waktu tidak tertentu … paling lama 3 bulan")
                 # Inside a prohibition's range is a no; outside it the clause decides nothing. Inside a
                 # permission's or a requirement's range is a yes, outside it a no.
