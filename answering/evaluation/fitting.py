@@ -26,12 +26,17 @@ class Example:
     signals: dict
     label: int
     english: bool = False        # its lexical signals measure nothing (decision.LEXICAL)
+    crosslingual: bool = False   # English, read in the law's words: its semantic signals are moved (decision.py)
 
 
-def _english(question: str) -> bool:
+def _languages(question: str) -> dict:
+    """``english`` and ``crosslingual`` of an example's question."""
     from answering.extractive.question import read_question
+    from answering.extractive.synthesis import read_in_law_words
+    from retrieval.facade.language import glossary_expansions
 
-    return read_question(question).language == "en"
+    read = read_question(question, expansions=glossary_expansions)
+    return {"english": read.language == "en", "crosslingual": read_in_law_words(read)}
 
 
 def example(record, answerability: dict | None) -> Example | None:
@@ -40,7 +45,7 @@ def example(record, answerability: dict | None) -> Example | None:
         return None          # no candidate unit at all: declined whatever the weights
     if record.answerable and not record.verdicts.get("read_gold_evidence"):
         return None
-    return Example(record.id, answerability["signals"], int(record.answerable), _english(record.query))
+    return Example(record.id, answerability["signals"], int(record.answerable), **_languages(record.query))
 
 
 # The direction each signal can only push the decision: a weight of the other sign is the small sample's noise
@@ -59,18 +64,36 @@ def project_example(question, result, read_text: str) -> Example | None:
         return None
     if question.answerable and not carries(question.evidence, read_text):
         return None
-    return Example(f"bench:{question.id}", record["signals"], int(question.answerable), _english(question.question))
+    return Example(f"bench:{question.id}", record["signals"], int(question.answerable), **_languages(question.question))
+
+
+def crosslingual_offsets(examples: list[Example]) -> dict[str, float]:
+    """Per semantic signal, the Indonesian examples' mean minus the English examples' (decision.CROSSLINGUAL); {}
+    without examples of both languages."""
+    from statistics import fmean
+
+    from answering.extractive.decision import CROSSLINGUAL
+
+    english = [e for e in examples if e.english]
+    indonesian = [e for e in examples if not e.english]
+    if not english or not indonesian:
+        return {}
+    return {name: round(fmean(e.signals.get(name, 0.0) for e in indonesian)
+                        - fmean(e.signals.get(name, 0.0) for e in english), 5) for name in CROSSLINGUAL}
 
 
 def fit(examples: list[Example], *, regularisation: float = 1.0) -> dict:
-    """The logistic model as the JSON decision.py reads (sign-checked: see SIGNS)."""
+    """The logistic model as the JSON decision.py reads (sign-checked: see SIGNS), with the cross-lingual offsets
+    measured on the same examples and applied to them as the decision applies them."""
     import numpy as np
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
 
-    from answering.extractive.decision import LEXICAL
+    from answering.extractive.decision import LEXICAL, on_indonesian_scale
 
-    matrix = np.array([[e.signals.get(name, 0.0) for name in FEATURES] for e in examples], dtype=float)
+    offsets = crosslingual_offsets(examples)
+    rows = [on_indonesian_scale(e.signals, offsets) if e.crosslingual else e.signals for e in examples]
+    matrix = np.array([[row.get(name, 0.0) for name in FEATURES] for row in rows], dtype=float)
     labels = np.array([e.label for e in examples])
     english = np.array([e.english for e in examples])
     for column, name in enumerate(FEATURES):
@@ -96,6 +119,7 @@ def fit(examples: list[Example], *, regularisation: float = 1.0) -> dict:
         # training examples was tried: with signals this weak its maximum jumped between 0.40 and 0.63 from one
         # refit to the next.)
         "threshold": 0.5,
+        "crosslingual_offsets": offsets,
         "fitted_on": {"examples": len(examples), "positives": int(labels.sum()),
                       "negatives": int(len(labels) - labels.sum()), "date": datetime.date.today().isoformat()},
     }
@@ -108,8 +132,10 @@ def scores(params: dict, examples: list[Example]) -> dict:
     from answering.extractive.decision import DecisionParams, probability
 
     decision = DecisionParams(weights=params["weights"], intercept=params["intercept"], means=params["means"],
-                              scales=params["scales"], threshold=params["threshold"], embedding_model="")
-    values = [probability(e.signals, decision, semantic=True, lexical=not e.english) for e in examples]
+                              scales=params["scales"], threshold=params["threshold"], embedding_model="",
+                              crosslingual=params.get("crosslingual_offsets", {}))
+    values = [probability(e.signals, decision, semantic=True, lexical=not e.english, crosslingual=e.crosslingual)
+              for e in examples]
     labels = [e.label for e in examples]
     correct = sum(1 for v, y in zip(values, labels) if (v >= decision.threshold) == bool(y))
     both = len(set(labels)) == 2

@@ -11,13 +11,13 @@ from typing import Callable, Sequence
 
 from answering.extractive.answerability import assess
 from answering.extractive.candidates import Candidate, candidates, with_semantic
-from answering.extractive.decision import answerable, frozen_params
+from answering.extractive.decision import CROSSLINGUAL_LAW_WORDS, answerable, frozen_params
 from answering.extractive.layout import compose, opener_of
 from answering.extractive.question import Question, detect_language, read_question, second_ask
 from answering.extractive.ranker import NORMATIVE, fit_to_lead
 from answering.extractive.semantic import SemanticScorer
 from answering.extractive.units import ASKED_LIST_CHARS
-from answering.extractive.yesno import polarity_opener
+from answering.extractive.yesno import asked_words, polarity_opener
 from answering.extractive.signals import CARRIED_ORIGINS, TOOL_ORIGINS, answer_signals
 from answering.extractive.status import cites_named
 from answering.types import LEGAL_RELATION_ORIGIN, AnswerDraft, Claim, Passage
@@ -239,7 +239,8 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
                              absent_words=absent_words)
     publish, confidence = False, 0.0
     if chosen:
-        publish, confidence = answerable(signals, semantic is not None, lexical=read.language != "en")
+        publish, confidence = answerable(signals, semantic is not None, lexical=read.language != "en",
+                                         crosslingual=read_in_law_words(read))
     if chosen and not publish and _read_for_it(chosen[0][0].passage, signals):
         publish = True
     if any(_categorical(u, read) for u in checks.unmet):
@@ -249,6 +250,11 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
                            unmet=checks.unmet, term_coverage=checks.coverage, signals=signals, confidence=confidence)
     return AnswerDraft(framing="", claims=compose(read, chosen, lang, semantic.units if semantic else None, ranked), language=lang, term_coverage=checks.coverage,
                        unmet=checks.unmet, signals=signals, confidence=confidence)
+
+
+def read_in_law_words(question: Question) -> bool:
+    """An English question the glossary reads in CROSSLINGUAL_LAW_WORDS of the law's words (decision.py)."""
+    return question.language == "en" and len(asked_words(question)) >= CROSSLINGUAL_LAW_WORDS
 
 
 def _categorical(unmet: str, question: Question) -> bool:

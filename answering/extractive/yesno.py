@@ -152,7 +152,7 @@ AFFIRM_LEAST = 3
 _NEGATION = re.compile(r"\b(?:tidak|tak|bukan|belum|dilarang|kecuali|dikecualikan|not|no|never)\b", re.I)
 
 
-def _asked(question: Question) -> frozenset[str]:
+def asked_words(question: Question) -> frozenset[str]:
     """The words a "Ya."/"Tidak." answers: the first ask's (of an English question, the law's words for them)."""
     stems = question.law_stems if question.language == "en" else question.first_stems
     return frozenset(stems - MODAL_STEMS - GENERIC_STEMS)
@@ -163,7 +163,7 @@ def _reads(question: Question) -> bool:
     AFFIRM_LEAST of the law's words from the glossary; and not itself negated."""
     if NEGATED_ASK.search(question.text):
         return False
-    return question.language == "id" or (question.language == "en" and len(_asked(question)) >= AFFIRM_LEAST)
+    return question.language == "id" or (question.language == "en" and len(asked_words(question)) >= AFFIRM_LEAST)
 
 
 def _carries_most(asked: frozenset[str], text: str) -> bool:
@@ -175,7 +175,7 @@ def affirmed(question: Question, unit: Candidate) -> str | None:
     """"Ya. <the clause that states what is asked>" from a statement, or from a list's lead-in and its item."""
     if not _reads(question):
         return None
-    asked = _asked(question)
+    asked = asked_words(question)
     if unit.items:
         lead_in = unit.text.split(unit.items[0])[0]
         # A list of requirements ("… wajib memenuhi syarat: a. di bawah pengawasan …") states conditions on what is
@@ -207,7 +207,7 @@ def denied(question: Question, unit: Candidate) -> str | None:
     lead_in = unit.text.split(unit.items[0])[0]
     if not DENYING_LEAD.search(lead_in):
         return None
-    asked = _asked(question)
+    asked = asked_words(question)
     # What the regulation is about is said once, in its title ("… Pajak Kendaraan Bermotor … Aceh"), not in the
     # exempting list: the title's words count as carried (the item must still name the case).
     about = unit.passage.document_title

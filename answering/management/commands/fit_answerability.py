@@ -5,7 +5,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from answering.evaluation import load_set
-from answering.evaluation.fitting import example, fit, project_example, scores, write as write_params
+from answering.evaluation.fitting import (crosslingual_offsets, example, fit, project_example, scores,
+                                          write as write_params)
 from answering.evaluation.quality import ask, run_conversation, run_single
 from kernel.evaluation_tools import require_evaluation_tools
 from retrieval.facade.search import get_embedder
@@ -75,6 +76,9 @@ class Command(BaseCommand):
         parser.add_argument("--regularisation", type=float, default=1.0, help="Inverse L2 strength (C); default 1.0.")
         parser.add_argument("--units", action="store_true",
                             help="Fit the unit ranker instead (answering/extractive/unit_ranker.json with --write).")
+        parser.add_argument("--offsets-only", action="store_true",
+                            help="Measure only the cross-lingual offsets (decision.py) on the examples and, with "
+                                 "--write, freeze them beside the frozen weights, which stay as they are.")
         parser.add_argument("--only", action="append", default=[], metavar="SIGNAL",
                             help="With --units: fit only this signal's weight (a signal new to the ranker), keeping "
                                  "the frozen ranker's other weights; repeatable.")
@@ -86,7 +90,7 @@ class Command(BaseCommand):
                                  "its split (bench/fresh2:train keeps the other half held out); repeatable.")
 
     def handle(self, *args, write: bool, regularisation: float, project_sets: list, units: bool, quality_dirs: list,
-               only: list, **options):
+               only: list, offsets_only: bool = False, **options):
         require_evaluation_tools("fit_answerability", "sklearn")
         if only and not units:
             raise CommandError("--only applies to the unit ranker (--units)")
@@ -101,6 +105,8 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read the shared sets: {exc}") from exc
         if len({e.label for e in train}) < 2:
             raise CommandError("the training part needs answerable and unanswerable examples")
+        if offsets_only:
+            return self._fit_offsets(write, train, extra)
         params = fit(train + extra, regularisation=regularisation)
         self.stdout.write(f"training examples {len(train) + len(extra)} ({params['fitted_on']['positives']} answerable "
                           f"with their evidence read, {params['fitted_on']['negatives']} unanswerable; {len(extra)} of "
@@ -121,6 +127,22 @@ class Command(BaseCommand):
             self.stdout.write(f"written for {write_to}")
 
 
+
+    def _fit_offsets(self, write: bool, train: list, extra: list) -> None:
+        from answering.extractive.decision import PARAMS_PATH
+
+        frozen = json.loads(PARAMS_PATH.read_text())
+        params = {**frozen, "crosslingual_offsets": crosslingual_offsets(train + extra)}
+        english = sum(e.english for e in train + extra)
+        self.stdout.write(f"cross-lingual offsets over {len(train) + len(extra)} examples ({english} English): "
+                          f"{params['crosslingual_offsets']}")
+        validation, _ = _examples("validation")
+        for name, values in (("frozen", frozen), ("with the offsets", params)):
+            self.stdout.write(f"{name}: fit (training part) {scores(values, train)}; validation part (held out) "
+                              f"{scores(values, validation)}")
+        if write:
+            write_params({k: v for k, v in params.items() if k != "embedding_model"}, frozen["embedding_model"])
+            self.stdout.write(f"written for {frozen['embedding_model']}")
 
     def _fit_units(self, write: bool, regularisation: float, project_sets: list, quality_dirs: list,
                    only: tuple[str, ...]) -> None:
