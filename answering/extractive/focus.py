@@ -30,10 +30,11 @@ FIGURE_TERM = re.compile(r"\b(?:maximum|minimum|limit|cap|ceiling|percentage|sha
 TERM_END = re.compile(r"\s+(?:menurut|dalam|di\s+dalam|pada|berdasarkan|sesuai|according|in\s+the|under)\b.*$", re.I)
 WHEN = re.compile(r"\b(kapan|(?:tanggal|tgl)\s+(?:berapa|brp)|sejak\s+kapan|sampai\s+kapan|hingga\s+kapan|when|what\s+date)\b", re.I)
 # "Hak-hak apa saja …", "sebutkan …", "Which rights … are": a list asked for.
-LIST_ASKED = re.compile(r"\b(?:apa|mana)\s+(?:saja|aja)\b|\bsebutkan\b|\bwhat\s+are\s+the\b|\bwhich\s+\w+\s+are\b|"
+LIST_ASKED = re.compile(r"\b(?:apa|mana|siapa)\s+(?:saja|aja)\b|\bsebutkan\b|\bwhat\s+are\s+the\b|\bwhich\s+\w+\s+are\b|"
                         r"\blist\s+(?:of|the)\b", re.I)
 LIST_LEAD_SHARED = 2        # words of the question a list's lead-in ("Hak Perempuan meliputi:") must say
 WHO = re.compile(r"\b(siapa|siapakah|who)\b", re.I)
+WHO_LIST = re.compile(r"\bsiapa\s+(?:saja|aja)\b", re.I)
 HOW_MUCH = re.compile(
     r"\b(berapa|seberapa|brp|jumlah|besaran|besarnya|nilai|tarif|biaya|total|persen|persentase|how\s+(?:much|many|large|big|high|far|wide|heavy)|"
     r"what\s+(?:percentage|share|proportion)|amount|rate)\b", re.I)
@@ -141,7 +142,11 @@ def question_focus(question: str) -> Focus:
     if WHEN.search(question):
         return Focus("enactment" if enacts_instrument(question) else "when")
     if WHO.search(question):
-        return Focus("signatory" if SIGNATORY.search(question) or enacts_instrument(question) else "who")
+        if SIGNATORY.search(question) or enacts_instrument(question):
+            return Focus("signatory")
+        # "siapa saja yang dapat THR?": the groups a rule names ("diberikan kepada: a. … PNS; b. PPPK"), listed.
+        if not WHO_LIST.search(question):
+            return Focus("who")
     if LIST_ASKED.search(question):
         return Focus("list", frozenset(content_stems(question)))
     if HOW_MUCH.search(question):
