@@ -39,7 +39,6 @@ ENGLISH_FUNCTION_WORDS = frozenset(
     the a an of to in for on and or by with according under about can could may might must should shall
     there that this these those its their it as at from any if has have had meant mean means defined
     say says said tell me please i we you there's what's who's
-    they them he she him his her our us my your s
     """.split()
 )
 _WORD = re.compile(r"[\w']+", re.UNICODE)
@@ -153,9 +152,7 @@ def rewrite_query(text: str) -> Rewrite:
 
     lexical = table.pattern.sub(replace, text) if table.pattern else text
     if english:
-        # "village head's" -> "kepala desa 's": the possessive is a function word too.
-        lexical = " ".join(word for word in _WORD.findall(lexical)
-                           if word.lower().strip("'") not in ENGLISH_FUNCTION_WORDS)
+        lexical = " ".join(word for word in _WORD.findall(lexical) if word.lower() not in ENGLISH_FUNCTION_WORDS)
     return Rewrite(lexical=" ".join(lexical.split()), nicknames=tuple(nicknames), english=english)
 
 
