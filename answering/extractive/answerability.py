@@ -168,10 +168,13 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
             topical.append(f"tahun {year}")
     if focus.kind == "figure" and claims:
         # The figure's own unit dated another year ("… APBA Tahun Anggaran 2026 sebesar …" for 2025): the year asked
-        # is not this figure's, whatever else the passage mentions.
+        # is not this figure's, whatever else the passage mentions. Unless the lead's instrument is about the year
+        # asked (its title says so): "1/12 dari belanja … Tahun Anggaran 2025" reckons 2026's limit from 2025's budget.
         dated_lead = set(YEAR.findall(_CITED_INSTRUMENT.sub(" ", claims[0].text)))
+        lead_subject = normalise(" ".join(_subject(by_label[k]) for k in claims[0].citation_keys if k in by_label))
         for year in dict.fromkeys(YEAR.findall(rest)):
-            if dated_lead and year not in dated_lead and f"year {year}" not in unmet:
+            if dated_lead and year not in dated_lead and f"year {year}" not in unmet \
+                    and not re.search(rf"\b{year}\b", lead_subject):
                 unmet.append(f"year {year}")
                 topical.append(f"tahun {year}")
     stated = _numbers(evidence)

@@ -41,3 +41,19 @@ def test_another_quoted_unit_naming_the_year_does_not_date_the_figure():
     undated = (Claim("Alokasi pengeluaran daerah mendahului anggaran sebesar Rp853.556.949.825,00 sesuai Peraturan "
                      "Contoh Nomor 31 Tahun 2024.", (ALLOCATION.label,)), claims[1])
     assert "year 2025" not in assess(asked, undated, [ALLOCATION]).unmet
+
+
+def test_a_figure_reckoned_from_the_year_before_answers_the_year_its_instrument_is_about():
+    """"Sebelum APBA 2026 ditetapkan, berapa batas atas UP?": the instrument is about 2026 (its title says so) and its
+    unit reckons the limit from the 2025 budget; the earlier year in the unit does not make 2026 unmet."""
+    from answering.extractive.answerability import assess
+    from answering.types import Claim
+
+    limit = Claim("Batas atas uang persediaan sebesar 1/12 dari belanja barang dan jasa Tahun Anggaran 2025.",
+                  (ALLOCATION.label,))
+    asked = "Sebelum anggaran 2026 ditetapkan, berapa batas atas uang persediaan?"
+    assert "year 2026" not in assess(asked, (limit,), [ALLOCATION]).unmet
+    # Another instrument, about no year: the unit's own year still dates the figure.
+    other = Passage(uuid.uuid4(), uuid.uuid4(), "Peraturan Contoh Nomor 9 Tahun 2025 tentang Uang Persediaan",
+                    "Peraturan Contoh Nomor 9 Tahun 2025 Pasal 5", ("Pasal 5",), "body", limit.text, 1.0, {})
+    assert "year 2026" in assess(asked, (Claim(limit.text, (other.label,)),), [other]).unmet
