@@ -202,7 +202,7 @@ def shipped_glossary(request):
     if not GlossaryEntry.objects.exists():
         for migration in ("0006_glossary_defaults", "0014_glossary_issuer_acronyms", "0016_glossary_english_legal",
                           "0019_glossary_english_government", "0021_glossary_everyday",
-                          "0022_glossary_everyday_more"):
+                          "0022_glossary_everyday_more", "0027_glossary_english_corpus"):
             import_module(f"retrieval.migrations.{migration}").load(apps, None)
         from retrieval.search.glossary import forget_glossary
 
