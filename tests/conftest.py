@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -170,6 +171,15 @@ def corpus_path(relative: str = "") -> Path:
 @pytest.fixture
 def corpus_dir() -> Path:
     return corpus_path()
+
+
+def words_the_corpus_lacks(expansions) -> list[str]:
+    """The words (four letters or more) of glossary expansions that no text of ../shared/corpus/txt contains (skips
+    without the corpus): a shipped glossary row says only what the corpus says."""
+    words = {word for expansion in expansions for word in re.findall(r"[^\W\d_]{4,}", expansion.lower())}
+    corpus = " ".join(path.read_text(encoding="utf-8", errors="replace").lower()
+                      for path in corpus_path("txt").glob("*.txt"))
+    return sorted(word for word in words if not re.search(rf"\b{re.escape(word)}\b", corpus))
 
 
 @pytest.fixture(autouse=True)

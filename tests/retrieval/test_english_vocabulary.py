@@ -5,13 +5,12 @@ Each batch was written from the corpus alone; these tests hold what a batch may 
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
 from retrieval.models import GlossaryEntry
 from retrieval.search.glossary import forget_glossary, rewrite_query
-from tests.conftest import ROOT, corpus_path
+from tests.conftest import ROOT, words_the_corpus_lacks
 
 BATCHES = sorted((ROOT / "retrieval" / "migrations" / "data").glob("english_legal_*.json"))
 # A modal or a question word decides what is asked, not what it is about; an everyday word with another legal sense
@@ -37,11 +36,7 @@ def test_no_batch_repeats_a_phrase_and_none_is_a_modal_or_an_ambiguous_word():
 
 
 def test_the_latest_batch_says_only_what_the_corpus_says():
-    rows = _batches()["english_legal_0027.json"]
-    words = {word for expansion in rows.values() for word in re.findall(r"[^\W\d_]{4,}", expansion.lower())}
-    corpus = " ".join(path.read_text(encoding="utf-8", errors="replace").lower()
-                      for path in corpus_path("txt").glob("*.txt"))
-    missing = sorted(word for word in words if not re.search(rf"\b{re.escape(word)}\b", corpus))
+    missing = words_the_corpus_lacks(_batches()["english_legal_0027.json"].values())
     assert not missing, missing[:20]
 
 

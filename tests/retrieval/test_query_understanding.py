@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import replace
 
 import pytest
@@ -15,7 +14,7 @@ from retrieval.search import chunk_search
 from retrieval.search.definitions import definition_term
 from retrieval.search.focus import named_documents
 from retrieval.search.glossary import forget_glossary, rewrite_query
-from tests.conftest import ROOT, corpus_path
+from tests.conftest import ROOT, words_the_corpus_lacks
 from tests.factories import make_document
 
 ADMIN = Principal(subject="admin", role="admin", verified=True)
@@ -374,10 +373,7 @@ def test_the_everyday_vocabulary_says_only_what_the_corpus_says():
         assert not set(phrase.split()) & _NOT_EVERYDAY, phrase
         # Alternative wordings ("pengusaha | atasan"), each a complete one.
         assert all(1 <= len(wording.split()) <= 6 for wording in expansion.split("|")), phrase
-    words = {word for expansion in rows.values() for word in re.findall(r"[^\W\d_]{4,}", expansion.lower())}
-    corpus = " ".join(path.read_text(encoding="utf-8", errors="replace").lower()
-                      for path in corpus_path("txt").glob("*.txt"))
-    missing = sorted(word for word in words if not re.search(rf"\b{re.escape(word)}\b", corpus))
+    missing = words_the_corpus_lacks(rows.values())
     assert not missing, missing[:20]
 
 
