@@ -70,6 +70,9 @@ class Focus:
     # The quantities a figure question states itself ("baru kerja 6 bulan dapet THR berapa?"): (number, unit) pairs
     # that a unit repeating them does not answer with.
     given: tuple[tuple[str, str], ...] = ()
+    # A figure question's own words: a share of what it asks about ("1/12 dari belanja" for "total belanja") is a
+    # part of the sum asked, not the sum.
+    asked: frozenset[str] = frozenset()
 
     def satisfied_by(self, text: str) -> bool:
         """Whether a chosen unit carries what the question asks for."""
@@ -82,7 +85,7 @@ class Focus:
         if self.kind == "who":
             return bool(PERSON.search(text) or OFFICE.search(text))
         if self.kind == "figure":
-            text = without_given(text, self.given)
+            text = without_shares_of(without_given(text, self.given), self.asked)
             return carries_unit_figure(text, self.term_stems) if self.term_stems else bool(
                 NUMBER.search(COUNTS_NOTHING.sub(" ", text)))
         if self.kind == "definition":
@@ -135,7 +138,7 @@ def question_focus(question: str) -> Focus:
         match = DEFINITION.search(question) or TERM_ITU_APA.search(question)
         term = TERM_VERB.sub("", TERM_END.sub("", match.group("term")).strip(" ?."))
         if match.group(0).lower().startswith("what") and FIGURE_TERM.search(term):
-            return Focus("figure", frozenset(asked_units(question)), given_quantities(question))
+            return _figure(question)
         stems = content_stems(re.sub(r"\b(sih|itu|ya|sebenarnya|yang)\b", " ", term, flags=re.I))
         if stems:
             return Focus("definition", frozenset(stems))
@@ -150,8 +153,13 @@ def question_focus(question: str) -> Focus:
     if LIST_ASKED.search(question):
         return Focus("list", frozenset(content_stems(question)))
     if HOW_MUCH.search(question):
-        return Focus("figure", frozenset(asked_units(question)), given_quantities(question))
+        return _figure(question)
     return Focus("general")
+
+
+def _figure(question: str) -> Focus:
+    return Focus("figure", frozenset(asked_units(question)), given_quantities(question),
+                 frozenset(content_stems(question)))
 
 
 # The unit a figure question names ("berapa hari", "brp lama"): a number followed by it answers it.
@@ -167,8 +175,12 @@ MONEY_WORDS = re.compile(r"\b(?:di)?(?:biaya|harga|tarif|upah|gaji|denda|ganti\s
                          r"beasiswa|honor(?:arium)?|iuran|retribusi|tunjangan|uang|dana|cost|fee|price|wage|salary|fine|"
                          r"budget)(?:nya)?\b", re.I)      # "digaji brp", "dendanya berapa"
 MONEY_ASKED = "<money>"
+# A share of another sum is an amount too: "1/12 (satu per dua belas) dari belanja …", "sepertiga dari …" (not a
+# registration number: "… 500.15.14.1/1488/2025 dari …").
+SHARE = (r"(?<![\d./])\d{1,2}\s*/\s*\d{1,3}(?![\d./])\s*(?:\([^)]{1,40}\)\s*)?dari\b|"
+         r"\b(?:setengah|sepertiga|seperempat|seperlima|seperdua\s+belas)\s+dari\b")
 MONEY = re.compile(r"Rp\.?\s?\d|\d[\d.,]*\s*(?:\([^)]{1,80}\)\s*)?(?:rupiah|juta|miliar|triliun|ribu|persen|%|kali|bulan\s+(?:upah|gaji))\b|"
-                   r"\d[\d.,]*\s*%|\b\d{1,3}(?:\.\d{3}){2,}\b", re.I)      # a budget table's 2.874.319.506.750
+                   r"\d[\d.,]*\s*%|\b\d{1,3}(?:\.\d{3}){2,}\b|" + SHARE, re.I)      # a budget table's 2.874.319.506.750
 
 
 ENGLISH_SUM = re.compile(r"\b(?:what|how\s+much)\b", re.I)
@@ -206,6 +218,14 @@ GIVEN = re.compile(r"\b(\d+(?:[.,]\d+)?)\s*(?:\([^)]{1,40}\)\s*)?(" + "|".join(U
 def given_quantities(question: str) -> tuple[tuple[str, str], ...]:
     """The (number, unit) pairs the question states."""
     return tuple(dict.fromkeys((number, unit.lower()) for number, unit in GIVEN.findall(question)))
+
+
+_SHARE_OF = re.compile(rf"(?:{SHARE})\s+(?P<base>\w+)", re.I)
+
+
+def without_shares_of(text: str, asked: frozenset[str]) -> str:
+    """The text without the shares of what the question asks about ("1/12 dari belanja …" for "total belanja")."""
+    return _SHARE_OF.sub(lambda m: " " if content_stems(m.group("base")) & asked else m.group(0), text)
 
 
 def without_given(text: str, given: tuple[tuple[str, str], ...]) -> str:
@@ -250,7 +270,8 @@ def focus_bonus(focus: Focus, text: str, closing: bool) -> float:
         return 0.6 if colon and len(content_stems(lead_in) & focus.term_stems) >= LIST_LEAD_SHARED else 0.0
     if focus.kind == "figure":
         if focus.term_stems:                 # the unit asked: its figure, not any number, answers
-            return 0.8 if carries_unit_figure(text, focus.term_stems) else (0.1 if re.search(r"\d", text) else -0.1)
+            stated = carries_unit_figure(without_shares_of(text, focus.asked), focus.term_stems)
+            return 0.8 if stated else (0.1 if re.search(r"\d", text) else -0.1)
         return 0.4 if re.search(r"\d", text) else -0.1
     return 0.0
 

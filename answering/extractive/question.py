@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from answering.extractive.anchors import ArticleLocator, NamedRegulation, find_article, find_named_regulations
 from answering.extractive.focus import Focus, asked_units, question_focus
@@ -230,7 +230,7 @@ def read_question(text: str, language: str | None = None, *,
 def _read_question(text: str, language: str | None, expanded: str) -> Question:
     focus, asks = _read_asks(text)
     if focus.kind == "figure" and expanded != text:
-        focus = Focus("figure", frozenset(asked_units(first_ask(expanded))) or focus.term_stems, focus.given)
+        focus = replace(focus, term_stems=frozenset(asked_units(first_ask(expanded))) or focus.term_stems)
     named = find_named_regulations(text)
     rest = text
     for instrument in named:

@@ -1,9 +1,13 @@
 """A figure question that names its unit ("berapa hari") is answered by that unit's figure, not any number."""
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from answering.extractive.focus import focus_bonus, question_focus
+from answering.extractive.synthesis import synthesise
+from answering.types import Passage
 from tests.factories import make_document
 
 DAYS = ("PPID wajib memberikan pemberitahuan tertulis atas permohonan informasi publik paling lambat "
@@ -131,3 +135,24 @@ def test_the_answer_to_an_abbreviated_wage_opens_with_the_amount_when_the_glossa
     glossary = {"UMP": "upah minimum provinsi", "brp": "berapa"}
     read = synthesise(question, [decree], expansions=lambda text: {k: v for k, v in glossary.items() if k in text})
     assert not read.no_answer and "Rp3.932.552,00" in read.claims[0].text
+
+
+def test_a_share_of_another_sum_answers_a_sum_asked_and_a_registration_number_does_not():
+    """"berapa batas atas uang persediaan?" is answered by "1/12 (satu per dua belas) dari belanja …": a share of
+    another sum is an amount; a decree's registration number before "dari" is not."""
+    limit = question_focus("Sebelum APBA ditetapkan, berapa batas atas uang persediaan untuk setiap SKPA?")
+    share = "Batas atas jumlah UP untuk setiap SKPA sebesar 1/12 (satu per duabelas) dari belanja barang dan jasa."
+    assert limit.kind == "figure" and limit.satisfied_by(share)
+    assert limit.satisfied_by("Kuorum rapat paling sedikit sepertiga dari jumlah anggota.")
+    assert not limit.satisfied_by("Sesuai Keputusan Gubernur Nomor 500.15.14.1/1488/2025 dari Gubernur Aceh.")
+    assert not limit.satisfied_by("UP diberikan untuk menampung kebutuhan mendesak setiap bulan.")
+    # A share of what the question asks about is a part of the sum asked, not the sum.
+    total = question_focus("Berapa total belanja dalam APBA Tahun Anggaran 2025?")
+    assert not total.satisfied_by("Batas atas UP sebesar 1/12 (satu per duabelas) dari belanja barang dan jasa.")
+    assert total.satisfied_by("Total belanja sebesar Rp11.000.000.000.000,00.")
+    passage = Passage(uuid.uuid4(), uuid.uuid4(), "Peraturan Contoh Nomor 31 Tahun 2025 tentang Uang Persediaan",
+                      "Peraturan Contoh Nomor 31 Tahun 2025 Pasal 5", ("Pasal 5",), "body",
+                      f"Pasal 5\n(1) {share}\n(2) UP diberikan untuk menampung kebutuhan mendesak setiap bulan.", 1.0, {})
+    draft = synthesise("Berapa batas atas uang persediaan untuk setiap SKPA?", [passage])
+    assert not draft.no_answer
+    assert draft.claims[0].text.startswith("Batas atas jumlah UP untuk setiap SKPA sebesar 1/12")
