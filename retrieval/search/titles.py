@@ -23,6 +23,9 @@ from retrieval.search.naming import _TYPE, RESOLVE_BROWSE_LIMIT, type_prefixes
 
 _TITLED = re.compile(rf"\b(?P<type>{_TYPE})\b(?!\s*(?:nomor|nomer|no\.?|nr\.?|number)?\s*\d)(?P<rest>[^?.,;:!]*)", re.IGNORECASE)
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+# English puts the year before the instrument: "the 1999 law on …", "the 2009 public service law".
+_YEAR_BEFORE_TYPE = re.compile(r"\bthe\s+(?P<year>(?:19|20)\d\d)\s+(?:[a-z][\w-]*\s+){0,3}?"
+                               r"(?:law|act|regulation|decree|qanun|statute|instruction)\b", re.IGNORECASE)
 # Words that end a subject: question words, locators, the rest of the sentence.
 _STOP = frozenset(
     """pasal ayat angka huruf tentang soal mengenai apa apakah berapa brp siapa kapan bagaimana gimana
@@ -62,7 +65,7 @@ def instrument_years(question: str) -> frozenset[str]:
     """Years that date an instrument the question names by type and subject ("surat edaran BAPETEN 2019",
     "pergub perjalanan dinas tahun 2025"): the year it was made, which its identity carries. A year after
     the subject has ended ("pergub tentang UMP 2024") is what the instrument is about, not one of these."""
-    years = set()
+    years = {match.group("year") for match in _YEAR_BEFORE_TYPE.finditer(question)}
     for match in _TITLED.finditer(question):
         subject = 0
         for word in re.findall(r"[\w'/-]+", match.group("rest").lower()):

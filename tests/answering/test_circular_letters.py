@@ -42,6 +42,25 @@ def test_a_year_after_the_subject_is_what_the_instrument_is_about():
     assert instrument_years("Berapa UMP se-Aceh 2024?") == frozenset()     # "se-" is not a Surat Edaran
 
 
+def test_an_english_year_before_the_instrument_dates_it():
+    """"the 1999 law on …": English puts the year the instrument was made before it; the law's own
+    "Tahun 1999" meets it, another year's law does not, and a year before a subject is no instrument's."""
+    question = "What fields does Aceh's special status cover under the 1999 law on its implementation?"
+    assert instrument_years(question) == {"1999"}
+    assert instrument_years("Under the 2009 public service law, how long do I have?") == {"2009"}
+    assert instrument_years("What is the 2026 minimum wage in Aceh?") == frozenset()
+
+    def law(year: int) -> Passage:
+        return Passage(chunk_id=uuid.uuid4(), document_id=uuid.uuid4(), legal_reference=None, kind="body",
+                       document_title=f"Undang-Undang Nomor 44 Tahun {year} tentang Penyelenggaraan Keistimewaan",
+                       section_path=("Pasal 3",), score=1.0, citation={},
+                       text="Penyelenggaraan Keistimewaan meliputi kehidupan beragama, adat, dan pendidikan.")
+
+    made_1999, made_2006 = law(1999), law(2006)
+    assert "year 1999" not in assess(question, (Claim(made_1999.text, (made_1999.label,)),), [made_1999]).unmet
+    assert "year 1999" in assess(question, (Claim(made_2006.text, (made_2006.label,)),), [made_2006]).unmet
+
+
 @pytest.mark.parametrize("question, number, year", [
     ("SE Gubernur Aceh Nomor 5 Tahun 2020 berlaku untuk siapa?", "5", 2020),
     ("Apa isi Surat Edaran Menteri Dalam Negeri Nomor 3 Tahun 2021?", "3", 2021),
