@@ -34,6 +34,11 @@ from .structure_lines import (LETTERED_PART, _BAB_RE, _CLOSE_RE, _DICTUM_RE, _IN
 
 __all__ = ["count_pasal_headings", "regulation_sections"]
 
+# The first lettered part of an attachment ("A. Latar Belakang", "A. PENDAHULUAN"); a signature's initial
+# ("A. Hamid") is a name, not a part: the part's title is a known opening word.
+_UNTITLED_ATTACHMENT = re.compile(r"^A\.\s+(?:Latar\s+Belakang|Pendahuluan|Umum|Dasar\s+Hukum|Maksud|Gambaran\s+Umum)\b",
+                                  re.I)
+
 
 def regulation_sections(text: str) -> list[Section]:
     """Split a regulation into sections; see the module docstring."""
@@ -109,6 +114,13 @@ class _SectionReader:
                 self.lamp_label, self.lamp_bab, self.lamp_sub = label, None, None
                 self.mode = "lampiran"
                 self.cur = self._new(s, "lampiran", (label,), "lampiran", label=label)
+            return True
+        if inline is None and mode == "closing" and _UNTITLED_ATTACHMENT.match(line):
+            # A decree's attachment printed after its signature and distribution list with no "LAMPIRAN" heading
+            # ("A. Latar Belakang"): the attachment, not the closing block (which no answer quotes unasked).
+            self.lamp_label, self.lamp_bab, self.lamp_sub = "Lampiran", None, " ".join(line.split())[:120]
+            self.mode = "lampiran"
+            self.cur = self._new(s, "lampiran", ("Lampiran", self.lamp_sub), "lampiran", label="Lampiran")
             return True
         if (inline in (None, "iclose")) and (mode == "body" or (mode == "preamble" and self.pre_label)) \
                 and _CLOSE_RE.match(line):
