@@ -28,16 +28,11 @@ from __future__ import annotations
 import re
 
 from .segments import Section, finish_sections, logical_lines
-from .structure_lines import (LETTERED_PART, _BAB_RE, _CLOSE_RE, _DICTUM_RE, _INSTRUCTION_RE, _LAMP_RE,
-                              _LAMP_SUB_RE, _PDP_RE, _PENJ_RE, _PRE_LABEL, _PRE_RE, _UMUM_RE, _is_title_like,
+from .structure_lines import (LETTERED_PART, UNTITLED_ATTACHMENT, _BAB_RE, _CLOSE_RE, _DICTUM_RE, _INSTRUCTION_RE,
+                              _LAMP_RE, _LAMP_SUB_RE, _PDP_RE, _PENJ_RE, _PRE_LABEL, _PRE_RE, _UMUM_RE, _is_title_like,
                               _opens_amendment, _strip_md, count_pasal_headings, pasal_heading, structure_heading)
 
 __all__ = ["count_pasal_headings", "regulation_sections"]
-
-# The first lettered part of an attachment ("A. Latar Belakang", "A. PENDAHULUAN"); a signature's initial
-# ("A. Hamid") is a name, not a part: the part's title is a known opening word.
-_UNTITLED_ATTACHMENT = re.compile(r"^A\.\s+(?:Latar\s+Belakang|Pendahuluan|Umum|Dasar\s+Hukum|Maksud|Gambaran\s+Umum)\b",
-                                  re.I)
 
 
 def regulation_sections(text: str) -> list[Section]:
@@ -115,9 +110,8 @@ class _SectionReader:
                 self.mode = "lampiran"
                 self.cur = self._new(s, "lampiran", (label,), "lampiran", label=label)
             return True
-        if inline is None and mode == "closing" and _UNTITLED_ATTACHMENT.match(line):
-            # A decree's attachment printed after its signature and distribution list with no "LAMPIRAN" heading
-            # ("A. Latar Belakang"): the attachment, not the closing block (which no answer quotes unasked).
+        if inline is None and mode == "closing" and UNTITLED_ATTACHMENT.match(line):
+            # An attachment printed after the signature with no "LAMPIRAN" heading: not the closing block.
             self.lamp_label, self.lamp_bab, self.lamp_sub = "Lampiran", None, " ".join(line.split())[:120]
             self.mode = "lampiran"
             self.cur = self._new(s, "lampiran", ("Lampiran", self.lamp_sub), "lampiran", label="Lampiran")

@@ -33,6 +33,10 @@ _PDP_RE = re.compile(r"^(?:II\.\s*)?PASAL\s+DEMI\s+PASAL\b")
 # A circular letter has no articles: its parts are lettered headings ("A. Umum", "B. Dasar", "D. Untuk melakukan
 # hal-hal sebagai berikut"), a capital, a dot and a short title that does not end a sentence.
 LETTERED_PART = re.compile(r"^[A-Z]\.\s+[A-Z][a-z][^.;:,]{0,70}$")
+# The first lettered part of an attachment printed with no "LAMPIRAN" heading ("A. Latar Belakang"); a signature's
+# initial ("A. Hamid") is a name, not a part: the part's title is a known opening word.
+UNTITLED_ATTACHMENT = re.compile(r"^A\.\s+(?:Latar\s+Belakang|Pendahuluan|Umum|Dasar\s+Hukum|Maksud|Gambaran\s+Umum)\b",
+                                 re.I)
 _LAMP_SUB_RE = re.compile(r"^(?:[A-Z]|[IVX]{1,4})\.\s+[A-Z][A-Z0-9 ,/&()'’-]{2,80}$")
 _INSTRUCTION_RE = re.compile(r"(?i)\b(?:diubah|disisipkan|ditambahkan|ditambah|diganti|dihapus)\b.*:\s*[\"“]?\s*$")
 _CONNECTIVE_END_RE = re.compile(
