@@ -23,8 +23,9 @@ from retrieval.search.naming import _TYPE, RESOLVE_BROWSE_LIMIT, type_prefixes
 
 _TITLED = re.compile(rf"\b(?P<type>{_TYPE})\b(?!\s*(?:nomor|nomer|no\.?|nr\.?|number)?\s*\d)(?P<rest>[^?.,;:!]*)", re.IGNORECASE)
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
-# English puts the year before the instrument: "the 1999 law on …", "the 2009 public service law".
-_YEAR_BEFORE_TYPE = re.compile(r"\bthe\s+(?P<year>(?:19|20)\d\d)\s+(?:[a-z][\w-]*\s+){0,3}?"
+# English puts the year right before the instrument: "the 1999 law on …". With words between, the year is the
+# subject's ("the 2026 minimum wage decree": the decree on 2026's wage, made in 2025).
+_YEAR_BEFORE_TYPE = re.compile(r"\bthe\s+(?P<year>(?:19|20)\d\d)\s+"
                                r"(?:law|act|regulation|decree|qanun|statute|instruction)\b", re.IGNORECASE)
 # Words that end a subject: question words, locators, the rest of the sentence.
 _STOP = frozenset(

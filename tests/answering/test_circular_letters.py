@@ -43,12 +43,13 @@ def test_a_year_after_the_subject_is_what_the_instrument_is_about():
 
 
 def test_an_english_year_before_the_instrument_dates_it():
-    """"the 1999 law on …": English puts the year the instrument was made before it; the law's own
+    """"the 1999 law on …": English puts the year the instrument was made right before it; the law's own
     "Tahun 1999" meets it, another year's law does not, and a year before a subject is no instrument's."""
     question = "What fields does Aceh's special status cover under the 1999 law on its implementation?"
     assert instrument_years(question) == {"1999"}
-    assert instrument_years("Under the 2009 public service law, how long do I have?") == {"2009"}
+    assert instrument_years("Under the 2009 law on public services, how long do I have?") == {"2009"}
     assert instrument_years("What is the 2026 minimum wage in Aceh?") == frozenset()
+    assert instrument_years("What does the 2026 minimum wage decree set?") == frozenset()   # 2026's wage, made in 2025
 
     def law(year: int) -> Passage:
         return Passage(chunk_id=uuid.uuid4(), document_id=uuid.uuid4(), legal_reference=None, kind="body",
