@@ -106,15 +106,11 @@ class _SectionReader:
             m = _LAMP_RE.match(line)
             label = f"Lampiran {m.group(1)}" if m.group(1) else "Lampiran"
             if not (mode == "lampiran" and label == self.lamp_label):
-                self.lamp_label, self.lamp_bab, self.lamp_sub = label, None, None
-                self.mode = "lampiran"
-                self.cur = self._new(s, "lampiran", (label,), "lampiran", label=label)
+                self._open_lampiran(s, label)
             return True
         if inline is None and mode == "closing" and UNTITLED_ATTACHMENT.match(line):
             # An attachment printed after the signature with no "LAMPIRAN" heading: not the closing block.
-            self.lamp_label, self.lamp_bab, self.lamp_sub = "Lampiran", None, " ".join(line.split())[:120]
-            self.mode = "lampiran"
-            self.cur = self._new(s, "lampiran", ("Lampiran", self.lamp_sub), "lampiran", label="Lampiran")
+            self._open_lampiran(s, "Lampiran", " ".join(line.split())[:120])
             return True
         if (inline in (None, "iclose")) and (mode == "body" or (mode == "preamble" and self.pre_label)) \
                 and _CLOSE_RE.match(line):
@@ -126,6 +122,11 @@ class _SectionReader:
             self.cur = self._new(s, "closing", ("Penutup",), "closing")
             return True
         return False
+
+    def _open_lampiran(self, start: int, label: str, sub: str | None = None) -> None:
+        self.lamp_label, self.lamp_bab, self.lamp_sub = label, None, sub
+        self.mode = "lampiran"
+        self.cur = self._new(start, "lampiran", (label,) + ((sub,) if sub else ()), "lampiran", label=label)
 
     # ---- penjelasan internals
 
