@@ -20,7 +20,8 @@ from answering.answer.explanations import with_explanations
 from answering.answer.named import NamedDocuments, referent_documents, resolve_named
 from answering.answer.restore import restored_passages
 from answering.answer.steps import StepRecorder
-from answering.extractive.focus import definition_term, question_focus
+from answering.extractive.focus import question_focus
+from answering.extractive.terms import definition_term
 from answering.extractive.semantic import SemanticScorer
 from answering.followup import FollowupDecision, followup_model, followup_rule
 from answering.legal_status import legal_evidence, surface_search

@@ -1,8 +1,8 @@
 """The embedded answerer: the deterministic path from passages to a cited, gated draft.
 
 The steps, in order (each a module of this package):
-1. ``question``: the question read once into a frozen value (what it asks for, its language, the
-   instruments, article, years and places it names).
+1. ``question``: the question read once into a frozen value (what it asks for: ``focus``, a definition's
+   term: ``terms``; its language, the instruments, article, years and places it names).
 2. ``candidates``: the units of the top passages (sentences, ayat, table rows, lead-ins with their
    lists: ``units``) scored by words, focus and meaning (multilingual-e5, ``semantic``).
 3. selection (``synthesis``, which runs the steps): the best units, from one document when the question is focused.

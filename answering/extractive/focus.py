@@ -14,20 +14,12 @@ from dataclasses import dataclass
 from answering.text import content_stems
 from retrieval.facade.language import find_article, find_named_regulation
 from retrieval.facade.language import OFFICE, PERSON, SIGNATORY, enacts_instrument
+from answering.extractive.terms import DEFINITION, QUOTED, TERM_CUE, TERM_ITU_APA, defines, term_of, term_stems
 
-DEFINITION = re.compile(
-    r"\b(?:apa\s+(?:yang\s+)?(?:di)?maksud(?:nya)?(?:\s+dengan)?|apa\s+itu|apakah\s+itu|pengertian(?:\s+dari)?|definisi(?:\s+dari)?|"
-    r"arti(?:\s+dari)?|what\s+is(?:\s+meant\s+by)?|what\s+does|define|^\W*(?:yang|yg)\s+(?:di)?sebut(?:\s+dengan)?)"
-    r"\s+(?P<term>[^?]+)", re.I)
-# "What does 'khalwat' mean": the verb closing an English definition question is not the term.
-TERM_VERB = re.compile(r"\s+(?:mean|means|refer\s+to|refers\s+to|stand\s+for|stands\s+for)\s*$", re.I)
-TERM_ITU_APA = re.compile(r"^(?P<term>[^?]+?)\s+(?:itu|tuh)\s+(?:apa(?:an)?|maksudnya\s+apa|artinya\s+apa)\b", re.I)
 # "What is the maximum deficit …", "What is Aceh's 2026 minimum wage …": an English "what is" asking for a figure.
 FIGURE_TERM = re.compile(r"\b(?:maximum|minimum|limit|cap|ceiling|percentage|share|rate|amount|total|number\s+of|"
                          r"deficit|wage|salary|fee|fine|cost|price|budget|tax|penalty|penalties|sanction|sentence|"
                          r"punishment)\b", re.I)      # "what is the penalty for …": a term of prison or a fine
-# "menurut/dalam UU …" closes the term.
-TERM_END = re.compile(r"\s+(?:menurut|dalam|di\s+dalam|pada|berdasarkan|sesuai|according|in\s+the|under)\b.*$", re.I)
 WHEN = re.compile(r"\b(kapan|(?:tanggal|tgl)\s+(?:berapa|brp)|sejak\s+kapan|sampai\s+kapan|hingga\s+kapan|when|what\s+date)\b", re.I)
 # "Hak-hak apa saja …", "sebutkan …", "Which rights … are": a list asked for.
 LIST_ASKED = re.compile(r"\b(?:apa|mana|siapa)\s+(?:saja|aja)\b|\bsebutkan\b|\bwhat\s+are\s+the\b|\bwhich\s+\w+\s+are\b|"
@@ -73,6 +65,8 @@ class Focus:
     # A figure question's own words: a share of what it asks about ("1/12 dari belanja" for "total belanja") is a
     # part of the sum asked, not the sum.
     asked: frozenset[str] = frozenset()
+    # A definition's term in the law's words, where the glossary reads it otherwise ("conflict": konflik).
+    law_term_stems: frozenset[str] = frozenset()
 
     def satisfied_by(self, text: str) -> bool:
         """Whether a chosen unit carries what the question asks for."""
@@ -89,35 +83,14 @@ class Focus:
             return carries_unit_figure(text, self.term_stems) if self.term_stems else bool(
                 NUMBER.search(COUNTS_NOTHING.sub(" ", text)))
         if self.kind == "definition":
-            return defines(text, self.term_stems)
+            return self.defined_by(text)
         if self.kind == "about":
             return bool(SCOPE_STATEMENT.search(text) or TITLE_LINE.search(text))
         return True
 
-
-def defines(text: str, term: frozenset[str]) -> bool:
-    """The unit is a definition whose defined name is the term.
-
-    The name is what stands before "adalah" (or "yang selanjutnya …"), or the short name it is given
-    ("… yang selanjutnya disebut Amdal, adalah"): "Pengelolaan zakat adalah …" does not define "zakat".
-    """
-    match = re.search(r"\b(adalah|ialah|merupakan|is|means)\b", text, re.I)
-    if not match or not term:
-        return False
-    head = re.sub(r"^\(?\d+[.)]\s*", "", text[:match.start()]).strip(" ,")
-    names = re.split(r",?\s+(?:yang\s+)?selanjutnya\s+(?:disebut|disingkat)(?:\s+dengan)?\s+", head, flags=re.I)
-    defined = content_stems(text[match.end():])
-    return any(_names_term(term, frozenset(content_stems(name)), defined) for name in names if name)
-
-
-def _names_term(term: frozenset[str], name: frozenset[str], defined: set[str]) -> bool:
-    """The defined name is the term; or most of it (three quarters of a long term); or at least half of it, the
-    rest said by the definition itself ("jenjang Wustha": "Wustha adalah jenjang pendidikan dayah …")."""
-    if not name:
-        return False
-    if term == name or (len(term) > 3 and len(term & name) / len(term) >= 0.75):
-        return True
-    return name <= term and len(name) >= len(term) / 2 and term - name <= defined
+    def defined_by(self, text: str) -> bool:
+        """The unit defines the term asked, as the question words it or in the law's words."""
+        return defines(text, self.term_stems) or bool(self.law_term_stems and defines(text, self.law_term_stems))
 
 
 def asks_about_instrument(question: str) -> bool:
@@ -136,12 +109,13 @@ def question_focus(question: str) -> Focus:
         return Focus("about")
     if DEFINITION.search(question) or TERM_ITU_APA.search(question):
         match = DEFINITION.search(question) or TERM_ITU_APA.search(question)
-        term = TERM_VERB.sub("", TERM_END.sub("", match.group("term")).strip(" ?."))
+        term = term_of(question, match)
         if match.group(0).lower().startswith("what") and FIGURE_TERM.search(term):
             return _figure(question)
-        stems = content_stems(re.sub(r"\b(sih|itu|ya|sebenarnya|yang)\b", " ", term, flags=re.I))
-        if stems:
-            return Focus("definition", frozenset(stems))
+        if stems := term_stems(term):
+            return Focus("definition", stems)
+    if (quoted := QUOTED.search(question)) and TERM_CUE.search(question) and (stems := term_stems(quoted.group("term"))):
+        return Focus("definition", stems)
     if WHEN.search(question):
         return Focus("enactment" if enacts_instrument(question) else "when")
     if WHO.search(question):
@@ -248,7 +222,7 @@ def carries_unit_figure(text: str, units) -> bool:
 def focus_bonus(focus: Focus, text: str, closing: bool) -> float:
     """How much a unit's fit to the question's focus adds to its score."""
     if focus.kind == "definition":
-        return 1.0 if defines(text, focus.term_stems) else -0.3
+        return 1.0 if focus.defined_by(text) else -0.3
     if focus.kind == "enactment":
         if closing and re.search(r"\b(Ditetapkan|Disahkan)\b", text):
             return 1.0
@@ -274,13 +248,3 @@ def focus_bonus(focus: Focus, text: str, closing: bool) -> float:
             return 0.8 if stated else (0.1 if re.search(r"\d", text) else -0.1)
         return 0.4 if re.search(r"\d", text) else -0.1
     return 0.0
-
-
-def definition_term(question: str) -> str | None:
-    """The term a definition question asks about ("Qanun Aceh" in "Apa yang dimaksud dengan Qanun Aceh menurut …")."""
-    match = DEFINITION.search(question) or TERM_ITU_APA.search(question)
-    if not match:
-        return None
-    term = TERM_VERB.sub("", TERM_END.sub("", match.group("term")).strip(" ?."))
-    term = re.sub(r"\b(sih|itu|ya|sebenarnya|singkatan|dan|pengertiannya|maksudnya|apa|atau\s+\w+)\b", " ", term, flags=re.I)
-    return " ".join(term.split()).strip(" ?.,") or None

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from answering.extractive.anchors import ArticleLocator, NamedRegulation, find_article, find_named_regulations
 from answering.extractive.focus import Focus, asked_units, question_focus
+from answering.extractive.terms import defined_term_stems
 from answering.extractive.quantities import asked_bound
 from answering.text import asking_sentences, content_stems
 from retrieval.facade.language import expansion_words, formal_forms
@@ -231,6 +232,10 @@ def _read_question(text: str, language: str | None, expanded: str) -> Question:
     focus, asks = _read_asks(text)
     if focus.kind == "figure" and expanded != text:
         focus = replace(focus, term_stems=frozenset(asked_units(first_ask(expanded))) or focus.term_stems)
+    elif focus.kind == "definition" and expanded != text:
+        law = defined_term_stems(expanded)     # "what does 'conflict' mean": the law defines "konflik"
+        if law and law != focus.term_stems:
+            focus = replace(focus, law_term_stems=law)
     named = find_named_regulations(text)
     rest = text
     for instrument in named:

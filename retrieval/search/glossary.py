@@ -29,6 +29,8 @@ import inflect
 from django.db.models.signals import post_delete, post_save
 
 from retrieval.models import GlossaryEntry
+from retrieval.search.cognates import cognate_forms
+from retrieval.search.colloquial import formal_terms
 from retrieval.search.naming import NamedRegulation
 
 CACHE_SECONDS = 30.0
@@ -134,9 +136,22 @@ def looks_english(text: str) -> bool:
     return sum(1 for word in words if word in ENGLISH_FUNCTION_WORDS) >= 2
 
 
+def _cognates(text: str, table: _Table) -> dict[str, str]:
+    """The words of an English question outside every glossary phrase that the corpus never uses, each with the
+    first of its loanword spellings it does use ("conflict" -> "konflik"; cognates.py)."""
+    outside = table.pattern.sub(" ", text) if table.pattern else text
+    words = [word for word in dict.fromkeys(w.strip("'") for w in _WORD.findall(outside))
+             if word.lower() not in ENGLISH_FUNCTION_WORDS and cognate_forms(word)]
+    if not words:
+        return {}
+    read = formal_terms([word.lower() for word in words], cognate_forms)
+    return {word: form for word, form in zip(words, read) if form != word.lower()}
+
+
 def rewrite_query(text: str) -> Rewrite:
     table = _load()
     english = looks_english(text)
+    spelt = {word.lower(): form for word, form in _cognates(text, table).items()} if english else {}
     nicknames: list[NamedRegulation] = []
 
     def replace(match: re.Match) -> str:
@@ -152,7 +167,8 @@ def rewrite_query(text: str) -> Rewrite:
 
     lexical = table.pattern.sub(replace, text) if table.pattern else text
     if english:
-        lexical = " ".join(word for word in _WORD.findall(lexical) if word.lower() not in ENGLISH_FUNCTION_WORDS)
+        lexical = " ".join(spelt.get(word.strip("'").lower(), word) for word in _WORD.findall(lexical)
+                           if word.lower() not in ENGLISH_FUNCTION_WORDS)
     return Rewrite(lexical=" ".join(lexical.split()), nicknames=tuple(nicknames), english=english)
 
 
@@ -160,13 +176,14 @@ def glossary_expansions(text: str) -> dict[str, str]:
     """The glossary phrases ``text`` uses and what each stands for (English ones only in an English question), its
     wordings separated by ``ALTERNATIVE`` (``alternatives`` reads them).
 
-    For an answer check: a passage about "Dana Bagi Hasil" answers "DBH", one saying "SKPA" does too.
+    For an answer check: a passage about "Dana Bagi Hasil" answers "DBH", one saying "SKPA" does too, and one
+    saying "konflik" answers an English question's "conflict" (``_cognates``).
     """
     table = _load()
-    if not table.pattern:
-        return {}
     english = looks_english(text)
-    found = {}
+    found = dict(_cognates(text, table)) if english else {}
+    if not table.pattern:
+        return found
     for match in table.pattern.finditer(text):
         entry = table.entries[_phrase_key(match.group("phrase"))]
         if entry.expansion and (entry.kind != GlossaryEntry.Kind.ENGLISH or english):

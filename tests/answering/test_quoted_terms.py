@@ -1,0 +1,45 @@
+"""A definition question's term is read as the question quotes it, and in the law's words: "what period does the
+term 'conflict' cover?" asks for the definition of *konflik* (answering/extractive/focus.py, question.py)."""
+from __future__ import annotations
+
+import pytest
+
+from answering.extractive.focus import focus_bonus, question_focus
+from answering.extractive.question import read_question
+
+DEFINITION = ("Konflik adalah konflik bersenjata di Aceh pada masa lalu dari tanggal 4 Desember 1976 sampai dengan "
+              "15 Agustus 2006 yang mengakibatkan terjadinya pelanggaran HAM;")
+OTHER = "Pedoman Pelaksanaan Reparasi menjadi pedoman bagi Satuan Kerja Perangkat Aceh dalam pelaksanaan reparasi."
+
+
+@pytest.mark.parametrize("question", [
+    "In Aceh's guidelines on reparations, what time period does the term 'conflict' cover?",
+    "For Aceh's reparation programme, what time period counts as 'the conflict'?",
+    "What does 'conflict' mean in Aceh's reparation guideline?",
+    "What does \u2018conflict\u2019 refer to in the reparation guideline?",
+])
+def test_a_quoted_term_is_the_term_defined(question):
+    focus = question_focus(question)
+    assert focus.kind == "definition" and focus.term_stems == frozenset({"conflict"})
+
+
+def test_an_apostrophe_opens_no_quote_and_a_quote_without_a_cue_asks_no_definition():
+    assert question_focus("When did Aceh's 'reparation' programme start?").kind == "when"
+    assert question_focus("Which office runs the 'Aceh Carong' scholarship?").kind != "definition"
+
+
+def _law_words(text: str) -> dict[str, str]:
+    # The glossary as retrieval gives it: "term" is an English entry too, so the cue itself changes.
+    return {word: law for word, law in (("conflict", "konflik"), ("term", "masa jabatan")) if word in text}
+
+
+def test_the_law_defines_the_term_in_its_own_words():
+    question = read_question("In Aceh's guidelines, what time period does the term 'conflict' cover?",
+                             expansions=_law_words)
+    focus = question.focus
+    assert focus.term_stems == frozenset({"conflict"}) and focus.law_term_stems == frozenset({"konflik"})
+    assert focus.satisfied_by(DEFINITION) and not focus.satisfied_by(OTHER)
+    assert focus_bonus(focus, DEFINITION, closing=False) > focus_bonus(focus, OTHER, closing=False)
+    # Read without the glossary, the English term meets no Indonesian definition.
+    bare = read_question("In Aceh's guidelines, what time period does the term 'conflict' cover?").focus
+    assert not bare.satisfied_by(DEFINITION)
