@@ -236,6 +236,8 @@ def _read_question(text: str, language: str | None, expanded: str) -> Question:
         law = defined_term_stems(expanded)     # "what does 'conflict' mean": the law defines "konflik"
         if law and law != focus.term_stems:
             focus = replace(focus, law_term_stems=law)
+    elif asks == "list" and focus.kind == "general":
+        focus = _list_focus(text, expanded)
     named = find_named_regulations(text)
     rest = text
     for instrument in named:
@@ -252,6 +254,19 @@ def _read_question(text: str, language: str | None, expanded: str) -> Question:
         bound=asked_bound(first_ask(asking_part(text))) if asks in ("figure", "duration") else None,
         negated=frozenset(content_stems(" ".join(NEGATED_WORD.findall(f"{text} {expanded}")))),
         first_stems=frozenset(content_stems(first_ask(text))))
+
+
+# An English list question's verb ("What areas does X cover?", "which documents does it include?"): the law's
+# lead-in says it "meliputi:", "mencakup:", "terdiri atas:".
+LIST_VERB = re.compile(r"\b(?:cover|covers|include|includes|comprise|comprises|consist|consists)\b", re.I)
+LEAD_VERB_STEMS = frozenset(content_stems("meliputi mencakup terdiri"))
+
+
+def _list_focus(text: str, expanded: str) -> Focus:
+    """A list asked in a form the focus rules do not name ("Which aspects does X cover?"): the list whose lead-in
+    says what is asked, in the question's words or the law's."""
+    stems = content_stems(text) | content_stems(expanded)
+    return Focus("list", frozenset(stems | (LEAD_VERB_STEMS if LIST_VERB.search(text) else set())))
 
 
 def _law_stems(text: str, expanded: str, language: str | None) -> frozenset[str]:

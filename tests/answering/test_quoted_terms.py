@@ -43,3 +43,15 @@ def test_the_law_defines_the_term_in_its_own_words():
     # Read without the glossary, the English term meets no Indonesian definition.
     bare = read_question("In Aceh's guidelines, what time period does the term 'conflict' cover?").focus
     assert not bare.satisfied_by(DEFINITION)
+
+
+LEAD_IN = "(2) RSP Aceh sebagaimana dimaksud pada ayat (1) mencakup aspek: a. pengelolaan air limbah domestik;"
+BESIDE = "(1) Rencana ini menjadi pedoman bagi Pemerintah Aceh dalam: a. melaksanakan sinkronisasi;"
+
+
+def test_a_list_asked_with_an_english_verb_prefers_the_lead_in_that_says_it():
+    # "Which aspects does … cover?" is a list question no list phrase names: its focus is the list whose lead-in
+    # says what is asked, and "cover" is what the law's lead-in says with "mencakup" / "meliputi".
+    question = read_question("Which aspects does Aceh's sanitation roadmap (RSP Aceh) cover?")
+    assert question.asks == "list" and question.focus.kind == "list"
+    assert focus_bonus(question.focus, LEAD_IN, closing=False) > focus_bonus(question.focus, BESIDE, closing=False)
