@@ -21,8 +21,8 @@ from answering.answer.named import NamedDocuments, referent_documents, resolve_n
 from answering.answer.restore import restored_passages
 from answering.answer.steps import StepRecorder
 from answering.extractive.focus import question_focus
-from answering.extractive.terms import definition_term
 from answering.extractive.semantic import SemanticScorer
+from answering.extractive.terms import definition_term
 from answering.followup import FollowupDecision, followup_model, followup_rule
 from answering.legal_status import legal_evidence, surface_search
 from answering.live import LiveReads

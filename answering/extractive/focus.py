@@ -11,10 +11,10 @@ import re
 
 from dataclasses import dataclass
 
+from answering.extractive.terms import DEFINITION, QUOTED, TERM_CUE, TERM_ITU_APA, defines, term_of, term_stems
 from answering.text import content_stems
 from retrieval.facade.language import find_article, find_named_regulation
 from retrieval.facade.language import OFFICE, PERSON, SIGNATORY, enacts_instrument
-from answering.extractive.terms import DEFINITION, QUOTED, TERM_CUE, TERM_ITU_APA, defines, term_of, term_stems
 
 # "What is the maximum deficit …", "What is Aceh's 2026 minimum wage …": an English "what is" asking for a figure.
 FIGURE_TERM = re.compile(r"\b(?:maximum|minimum|limit|cap|ceiling|percentage|share|rate|amount|total|number\s+of|"

@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 
 from answering.extractive.anchors import ArticleLocator, NamedRegulation, find_article, find_named_regulations
 from answering.extractive.focus import Focus, asked_units, question_focus
-from answering.extractive.terms import defined_term_stems
 from answering.extractive.quantities import asked_bound
+from answering.extractive.terms import defined_term_stems
 from answering.text import asking_sentences, content_stems
 from retrieval.facade.language import expansion_words, formal_forms
 
