@@ -125,10 +125,12 @@ def fit_to_lead(question: Question, text: str, score: float) -> tuple[bool, floa
     """A unit's claim to lead the answer among the units kept: what someone must (or may not) do ("PPID wajib …")
     is said by a unit with that word, not beside it; who signed (or when it was enacted) by the enactment line
     ("Disahkan di … PRESIDEN …"), not the promulgation below it ("Diundangkan di … MENTERI …") unless that is
-    asked; then its score."""
+    asked; a list asked by the list whose lead-in names it; then its score."""
     if question.focus.kind in ("signatory", "enactment"):
         line = _PROMULGATED if _PROMULGATION_ASKED.search(question.text) else _ENACTED
         return bool(line.match(text)), score
+    if question.focus.kind == "list":      # the list whose lead-in names what is asked ("… meliputi:")
+        return focus_bonus(question.focus, text, False) > 0, score
     # The first ask's duty word, not a second ask's ("brp lama … & pejabatnya wajib jawab kapan?").
     asked = {w.lower() for w in NORMATIVE.findall(first_ask(question.text))}
     return bool(asked and {w.lower() for w in NORMATIVE.findall(text)} & asked), score

@@ -55,3 +55,11 @@ def test_a_list_asked_with_an_english_verb_prefers_the_lead_in_that_says_it():
     question = read_question("Which aspects does Aceh's sanitation roadmap (RSP Aceh) cover?")
     assert question.asks == "list" and question.focus.kind == "list"
     assert focus_bonus(question.focus, LEAD_IN, closing=False) > focus_bonus(question.focus, BESIDE, closing=False)
+
+
+def test_the_list_that_names_what_is_asked_leads_the_answer():
+    from answering.extractive.ranker import fit_to_lead
+
+    question = read_question("Which aspects does Aceh's sanitation roadmap (RSP Aceh) cover?")
+    # A better-scored unit beside it does not lead: the list whose lead-in says what is asked does.
+    assert fit_to_lead(question, LEAD_IN, 0.1) > fit_to_lead(question, BESIDE, 0.9)
