@@ -107,8 +107,7 @@ def asks_about_instrument(question: str) -> bool:
 def question_focus(question: str) -> Focus:
     if asks_about_instrument(question):
         return Focus("about")
-    if DEFINITION.search(question) or TERM_ITU_APA.search(question):
-        match = DEFINITION.search(question) or TERM_ITU_APA.search(question)
+    if match := DEFINITION.search(question) or TERM_ITU_APA.search(question):
         term = term_of(question, match)
         if match.group(0).lower().startswith("what") and FIGURE_TERM.search(term):
             return _figure(question)

@@ -50,8 +50,13 @@ def _names_term(term: frozenset[str], name: frozenset[str], defined: set[str]) -
     return name <= term and len(name) >= len(term) / 2 and term - name <= defined
 
 
+def _asked_words(match: re.Match) -> str:
+    """The words after the definition phrase, up to "menurut …" and without a closing "mean"."""
+    return TERM_VERB.sub("", TERM_END.sub("", match.group("term")).strip(" ?."))
+
+
 def term_of(question: str, match: re.Match) -> str:
-    term = TERM_VERB.sub("", TERM_END.sub("", match.group("term")).strip(" ?."))
+    term = _asked_words(match)
     if (quoted := QUOTED.search(question, match.start("term"))) and quoted.start() < match.end("term"):
         term = quoted.group("term")      # "What does 'conflict' mean in Aceh's guideline?": the quoted word
     return term
@@ -75,6 +80,6 @@ def definition_term(question: str) -> str | None:
     match = DEFINITION.search(question) or TERM_ITU_APA.search(question)
     if not match:
         return None
-    term = TERM_VERB.sub("", TERM_END.sub("", match.group("term")).strip(" ?."))
-    term = re.sub(r"\b(sih|itu|ya|sebenarnya|singkatan|dan|pengertiannya|maksudnya|apa|atau\s+\w+)\b", " ", term, flags=re.I)
+    term = re.sub(r"\b(sih|itu|ya|sebenarnya|singkatan|dan|pengertiannya|maksudnya|apa|atau\s+\w+)\b", " ",
+                  _asked_words(match), flags=re.I)
     return " ".join(term.split()).strip(" ?.,") or None
