@@ -10,6 +10,8 @@ by the passages the answer cites (their text and document identity):
   document's own citation ("Nomor 1901/PI 05/K/IX/2019");
 - every other number it names, and the article ("Pasal 26") it names;
 - the instrument it names ("Qanun 6/2014"): a cited passage belongs to it;
+  one named by type and subject ("qanun pelindungan hak perempuan"): a cited
+  document is of that type or its title says one of the subject's words;
 - every place it names (kabupaten/kota, province, gampong);
 - the office it asks about ("siapa kepala dinas …" needs a name);
 - its distinctive content terms: at least TERM_COVERAGE of them are in the
@@ -35,7 +37,7 @@ from answering.extractive.question import act_years, asks_in_force, colloquial_w
 STATUS_STATED = re.compile(r"\b(dicabut|tidak\s+berlaku|diubah|perubahan|mulai\s+berlaku|tetap\s+berlaku|masih\s+berlaku|"
                            r"berlaku\s+sejak|repealed|revoked|amended|in\s+force)\b", re.I)
 from answering.types import LEGAL_RELATION_ORIGIN, Claim, Passage
-from retrieval.facade.language import alternatives, asks_status, covered_articles, instrument_years
+from retrieval.facade.language import alternatives, asks_status, covered_articles, instrument_years, unmet_titles
 
 # Chosen from bench/answers_*.jsonl (eval_answers prints each question's coverage): answerable questions' cited
 # passages carry >= 0.5 of their distinctive terms (median 1.0), off-topic ones < 0.5.
@@ -148,6 +150,8 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     acting = status or asks_status(question)
     if named and not any(_is_instrument(p, named, status=acting) for p in cited):
         unmet.append(f"instrument {named.text}")
+    elif not named:      # named by type and subject ("qanun pelindungan hak perempuan"): a cited document can be it
+        unmet.extend(f"instrument {text}" for text in unmet_titles(question, {p.document_title for p in cited}))
     locator = find_article(question)
     if locator and not any(locator.pasal in covered_articles(list(p.section_path), p.legal_reference) for p in cited):
         unmet.append(f"article Pasal {locator.pasal}")

@@ -30,9 +30,11 @@ WHO_LIST = re.compile(r"\bsiapa\s+(?:saja|aja)\b", re.I)
 HOW_MUCH = re.compile(
     r"\b(berapa|seberapa|brp|jumlah|besaran|besarnya|nilai|tarif|biaya|total|persen|persentase|how\s+(?:much|many|large|big|high|far|wide|heavy)|"
     r"what\s+(?:percentage|share|proportion)|amount|rate)\b", re.I)
-# "Qanun 6/2014 mengatur apa?", "Apa isi PP 94/2021?", "UU 27/2022 tentang apa?": what a named instrument is about.
+# "Qanun 6/2014 mengatur apa?", "Apa isi PP 94/2021?", "UU 27/2022 tentang apa?": what a named instrument is about
+# ("apa saja yang diatur sebagai keistimewaan …" asks what it says of a subject: not this).
 ABOUT = re.compile(r"\b(mengatur\s+(?:apa|tentang\s+apa|mengenai\s+apa)|tentang\s+apa|mengenai\s+apa|"
-                   r"apa\s+(?:saja\s+)?(?:isi(?:nya)?|yang\s+diatur|materi(?:nya)?)|isi(?:nya)?\s+apa|"
+                   r"apa\s+(?:saja\s+)?(?:isi(?:nya)?|yang\s+diatur(?!\s+(?:sebagai|tentang|mengenai|terkait|soal)\b)|"
+                   r"materi(?:nya)?)|isi(?:nya)?\s+apa|"
                    r"what\s+(?:is|does)\b.*\b(?:about|regulate|cover))\b", re.I)
 # A unit that says it: the instrument's own statement of what it regulates or is for, or its title line.
 SCOPE_STATEMENT = re.compile(r"\bini\s+(?:mengatur|bertujuan|dimaksudkan)\b|\bruang\s+lingkup\s+(?:\w+\s+){0,4}ini\b|"
@@ -218,6 +220,13 @@ def carries_unit_figure(text: str, units) -> bool:
     return bool(re.search(rf"(?:\d[\d.,]*|\b{SPELLED})\s*(?:\([^)]{{1,40}}\)\s*)?(?:{pattern})\b", text, re.I))
 
 
+def list_lead_shared(focus: Focus, text: str, ignored: frozenset[str] = frozenset()) -> int:
+    """How many of the asked words (less ``ignored``) a unit's list lead-in ("Hak Perempuan meliputi:") says; 0
+    without a lead-in."""
+    lead_in, colon, _ = text.partition(":")
+    return len(content_stems(lead_in) & focus.term_stems - ignored) if colon else 0
+
+
 def focus_bonus(focus: Focus, text: str, closing: bool) -> float:
     """How much a unit's fit to the question's focus adds to its score."""
     if focus.kind == "definition":
@@ -239,8 +248,7 @@ def focus_bonus(focus: Focus, text: str, closing: bool) -> float:
     if focus.kind == "list":
         # The list whose lead-in names what is asked ("Hak Perempuan meliputi:" for "hak apa saja … perempuan"),
         # not a list beside it ("Qanun ini bertujuan:").
-        lead_in, colon, _ = text.partition(":")
-        return 0.6 if colon and len(content_stems(lead_in) & focus.term_stems) >= LIST_LEAD_SHARED else 0.0
+        return 0.6 if list_lead_shared(focus, text) >= LIST_LEAD_SHARED else 0.0
     if focus.kind == "figure":
         if focus.term_stems:                 # the unit asked: its figure, not any number, answers
             stated = carries_unit_figure(without_shares_of(text, focus.asked), focus.term_stems)

@@ -27,8 +27,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from answering.extractive.answerability import GENERIC_STEMS
 from answering.extractive.decision import linear_score
-from answering.extractive.focus import focus_bonus
+from answering.extractive.focus import LIST_LEAD_SHARED, focus_bonus, list_lead_shared
 from answering.extractive.quantities import states_bound
 from answering.extractive.question import Question, first_ask
 from answering.types import Passage
@@ -121,17 +122,20 @@ _PROMULGATED = re.compile(r"^\s*Diundangkan\s+di\b", re.I)
 _PROMULGATION_ASKED = re.compile(r"\bdiundangkan|\bpromulgat", re.I)
 
 
-def fit_to_lead(question: Question, text: str, score: float) -> tuple[bool, float]:
-    """A unit's claim to lead the answer among the units kept: what someone must (or may not) do ("PPID wajib …")
-    is said by a unit with that word, not beside it; who signed (or when it was enacted) by the enactment line
-    ("Disahkan di … PRESIDEN …"), not the promulgation below it ("Diundangkan di … MENTERI …") unless that is
-    asked; a list asked by the list whose lead-in names it; then its score."""
+def fit_to_lead(question: Question, text: str, score: float) -> tuple[bool, int, float]:
+    """A unit's claim to lead the answer among the units kept, as (fits, how well, score): what someone must (or
+    may not) do ("PPID wajib …") is said by a unit with that word, not beside it; who signed (or when it was
+    enacted) by the enactment line ("Disahkan di … PRESIDEN …"), not the promulgation below it ("Diundangkan di …
+    MENTERI …") unless that is asked; a list asked by the list whose lead-in names most of what is asked; then its
+    score."""
     if question.focus.kind in ("signatory", "enactment"):
         line = _PROMULGATED if _PROMULGATION_ASKED.search(question.text) else _ENACTED
-        return bool(line.match(text)), score
+        return bool(line.match(text)), 0, score
     if question.focus.kind == "list":      # the list whose lead-in names what is asked ("… meliputi:")
-        return focus_bonus(question.focus, text, False) > 0, score
+        # Of two that do, the one naming more of its distinctive words ("Hak Perempuan meliputi:" before "Ruang
+        # lingkup pengaturan dalam qanun ini meliputi:" for "hak perempuan apa saja yang diatur dalam qanun …").
+        fits = list_lead_shared(question.focus, text) >= LIST_LEAD_SHARED
+        return fits, list_lead_shared(question.focus, text, GENERIC_STEMS) if fits else 0, score
     # The first ask's duty word, not a second ask's ("brp lama … & pejabatnya wajib jawab kapan?").
     asked = {w.lower() for w in NORMATIVE.findall(first_ask(question.text))}
-    return bool(asked and {w.lower() for w in NORMATIVE.findall(text)} & asked), score
-
+    return bool(asked and {w.lower() for w in NORMATIVE.findall(text)} & asked), 0, score

@@ -201,16 +201,16 @@ def select(question: Question, ranked: list[Candidate]) -> list[tuple[Candidate,
             total += len(candidate.text)
     _complete_focus(question, ranked, chosen)
     _keep_deciding(question, ranked, chosen, home)
-    lead: dict[int, tuple[bool, float]] = {}
+    lead: dict[int, tuple[bool, int, float]] = {}
     for candidate, _ in chosen:
         fit = fit_to_lead(question, candidate.text, candidate.score)
-        lead[candidate.passage_rank] = max(lead.get(candidate.passage_rank, (False, -math.inf)), fit)
+        lead[candidate.passage_rank] = max(lead.get(candidate.passage_rank, (False, 0, -math.inf)), fit)
     if question.focus.kind in UNFOCUSED and question.asks not in OPENER_ASKS and not followed:
         chosen.sort(key=lambda pair: (pair[0].passage_rank, pair[0].position))   # reading order, best passage first
     else:
         # The passage that answers best leads (the opener comes from it), each passage's units in reading order.
-        chosen.sort(key=lambda pair: (not lead[pair[0].passage_rank][0], -lead[pair[0].passage_rank][1],
-                                       pair[0].passage_rank, pair[0].position))
+        chosen.sort(key=lambda pair: (*(-claim for claim in lead[pair[0].passage_rank]), pair[0].passage_rank,
+                                      pair[0].position))
     return chosen
 
 

@@ -26,12 +26,12 @@ from retrieval.search.naming import (
 )
 from retrieval.search.clauses import asks_status
 from retrieval.search.colloquial import formal_forms
-from retrieval.search.titles import instrument_years
+from retrieval.search.titles import instrument_years, unmet_titles
 from retrieval.signature import ENACTMENT, OFFICE, PERSON, SIGNATORY, enacts_instrument
 
 __all__ = [
     "ENACTMENT", "LETTERED_PART", "MAX_QUESTION_CHARS", "NAMED_REGULATION", "OFFICE", "PASAL", "PERSON", "SIGNATORY",
     "RESOLVE_BROWSE_LIMIT", "ArticleLocator", "alternatives", "asks_status", "enacts_instrument", "NamedRegulation", "QueryTooLong", "covered_articles",
-    "expansion_words", "find_article", "find_named_regulation", "formal_forms", "find_named_regulations", "glossary_expansions", "instrument_years",
+    "expansion_words", "find_article", "find_named_regulation", "formal_forms", "find_named_regulations", "glossary_expansions", "instrument_years", "unmet_titles",
     "require_query_length", "require_query_text", "require_question", "type_prefixes",
 ]

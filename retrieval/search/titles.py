@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 import uuid
+from dataclasses import dataclass
+from typing import Iterable
 
 from django.db.models import Q
 
@@ -33,6 +35,8 @@ _STOP = frozenset(
     mengatur ngatur atur isinya isi bilang menurut dalam berlaku yang yg itu ini ya sih dan atau untuk buat
     nya bagi di ke dari pada tahun th thn""".split()
 )
+# What puts the instrument after it as the answer's source: "menurut qanun …", "diatur dalam pergub …".
+_SOURCE = re.compile(r"\b(?:menurut|dalam|di|berdasarkan|sesuai|under|according\s+to|in)\s+(?:the\s+)?$", re.I)
 MIN_WORDS = 1
 MAX_WORDS = 5
 MIN_SINGLE_WORD = 6       # a lone subject word must be this long ("zakat" is too generic, "ketenagakerjaan" is not)
@@ -81,18 +85,70 @@ def instrument_years(question: str) -> frozenset[str]:
     return frozenset(years)
 
 
+@dataclass(frozen=True)
+class TitledReference:
+    """An instrument a question names by type and subject: "qanun pelindungan hak perempuan"."""
+    text: str                      # its type and subject, as written
+    prefixes: tuple[str, ...]      # the type family's canonical prefixes ("Qanun Aceh")
+    words: tuple[str, ...]         # the subject's words, in order
+    start: int                     # where it starts in the question
+
+
+def titled_references(question: str) -> tuple[TitledReference, ...]:
+    """Every instrument named by type and subject, in order of appearance."""
+    found = []
+    for match in _TITLED.finditer(question):
+        prefixes, words = type_prefixes(match.group("type")), _subject(match.group("rest"))
+        if prefixes and words:
+            text = " ".join([*match.group("type").split(), *words])
+            found.append(TitledReference(text, prefixes, tuple(words), match.start()))
+    return tuple(found)
+
+
+def unmet_titles(question: str, titles: Iterable[str]) -> tuple[str, ...]:
+    """The instruments the question names by type and subject that none of the documents titled ``titles``
+    can be: of another type, and their titles carry none of the subject's words (nor what the glossary says a
+    word stands for). "qanun pelindungan hak perempuan" is not met by UU 14/2008 on public information."""
+    # Only the instrument the answer is to come from ("menurut qanun …", "dalam pergub …"), not one the question
+    # is about ("revisi qanun wali nanggroe masuk prolega?"), and a subject that can name one.
+    references = [reference for reference in titled_references(question) if _SOURCE.search(question[:reference.start])
+                  and (len(reference.words) > 1 or len(reference.words[0]) >= MIN_SINGLE_WORD)]
+    if not references:
+        return ()
+    titles = [" ".join(title.lower().split()) for title in titles]
+
+    def met(reference: TitledReference, expansions: dict[str, str]) -> bool:
+        return any(_of_type(title, reference.prefixes)
+                   or any(_carries(title, word, expansions.get(word)) for word in reference.words) for title in titles)
+
+    unmet = [reference for reference in references if not met(reference, {})]
+    if unmet:       # the glossary's wordings are read only when the words themselves are not there
+        expansions = {phrase.lower(): expansion for phrase, expansion in glossary_expansions(question).items()}
+        unmet = [reference for reference in unmet if not met(reference, expansions)]
+    return tuple(reference.text for reference in unmet)
+
+
+def _of_type(title: str, prefixes: tuple[str, ...]) -> bool:
+    return any(title.startswith(prefix.lower()) for prefix in prefixes)
+
+
+def _carries(title: str, word: str, expansion: str | None) -> bool:
+    """``_title_carries`` on a title in hand."""
+    if re.search(rf"\b{re.escape(word)}", title):
+        return True
+    return any(all(re.search(rf"\b{re.escape(part.lower())}", title) for part in wording.split())
+               for wording in alternatives(expansion or "") if wording.split())
+
+
 def titled_documents(question: str, *, principal: Principal, scope: Scope | None) -> list[uuid.UUID]:
     found: list[uuid.UUID] = []
     year = _YEAR.search(question)
     amendment = re.search(r"\bperubahan|\bdiubah|\bamend", question, re.IGNORECASE)
     expansions = {phrase.lower(): expansion for phrase, expansion in glossary_expansions(question).items()}
-    for match in _TITLED.finditer(question):
-        prefixes = type_prefixes(match.group("type"))
-        words = _subject(match.group("rest"))
-        if not prefixes or not words:
-            continue
+    for reference in titled_references(question):
+        words = reference.words
         type_match = Q()
-        for prefix in prefixes:
+        for prefix in reference.prefixes:
             type_match |= Q(instrument_type__istartswith=prefix)
         documents = Document.objects.filter(visible_documents_q(principal, scope)).filter(type_match)
         if year:

@@ -45,6 +45,8 @@ def assert_published(body, evidence):
     ("Berapa persen pembebasan pajak kendaraan menurut Pergub Aceh Nomor 7 Tahun 2019?",
      "Berapa persen pembebasan pajak kendaraan menurut Pergub Aceh Nomor 25 Tahun 2025?", "100% (seratus persen)"),  # instrument
     ("Berapa harga bitcoin hari ini?", "Berapa pembebasan tunggakan pokok pajak kendaraan bermotor?", "100%"),     # off-topic
+    ("Berapa persen pembebasan tunggakan pokok pajak kendaraan bermotor menurut qanun pertanahan?",                  # instrument
+     "Berapa persen pembebasan tunggakan pokok pajak kendaraan bermotor menurut pergub pembebasan pajak?", "100%"),  # by subject
 ])
 def test_each_constraint_kind_declines_and_its_twin_is_published(api_client, declined, answerable, evidence):
     assert_declined(ask(api_client, declined))

@@ -63,3 +63,29 @@ def test_the_list_that_names_what_is_asked_leads_the_answer():
     question = read_question("Which aspects does Aceh's sanitation roadmap (RSP Aceh) cover?")
     # A better-scored unit beside it does not lead: the list whose lead-in says what is asked does.
     assert fit_to_lead(question, LEAD_IN, 0.1) > fit_to_lead(question, BESIDE, 0.9)
+
+
+RKPA = ("(3) RSP Aceh yang diintegrasikan dalam dokumen RKPA sebagaimana dimaksud pada ayat (1) huruf b, meliputi: "
+        "a. program;")
+
+
+def test_of_two_lists_naming_what_is_asked_the_one_naming_more_leads():
+    from answering.extractive.ranker import fit_to_lead
+
+    # Both lead-ins name the roadmap; only Pasal 4's says the aspects asked about, so it leads although the other
+    # is better scored.
+    question = read_question("Aspek apa saja yang dicakup RSP Aceh dalam pembangunan sanitasi?")
+    assert question.focus.kind == "list"
+    assert fit_to_lead(question, RKPA, 0.9)[0]
+    assert fit_to_lead(question, LEAD_IN, 0.1) > fit_to_lead(question, RKPA, 0.9)
+
+
+def test_words_every_question_says_do_not_make_a_list_the_one_asked():
+    from answering.extractive.ranker import fit_to_lead
+
+    # The scope list's lead-in says "pengaturan" and "qanun" (words of any question about a qanun); the rights'
+    # lead-in says "hak perempuan", what is asked.
+    question = read_question("Apa saja hak perempuan yang diatur dalam Qanun Aceh Nomor 4 Tahun 2025?")
+    scope = "Ruang lingkup pengaturan dalam qanun ini meliputi: a. asas; b. hak dan kewajiban perempuan;"
+    rights = "Hak Perempuan meliputi: a. hak bebas dari kekerasan dan tindakan diskriminasi;"
+    assert fit_to_lead(question, rights, 0.1) > fit_to_lead(question, scope, 0.9)

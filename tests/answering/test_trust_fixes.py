@@ -210,3 +210,12 @@ def test_what_an_unindexed_instrument_is_about_is_not_answered_from_its_amendmen
     # Its amendment, asked by its own name, is answered with its title.
     amendment = ask(api_client, "Qanun Aceh Nomor 12 Tahun 2025 mengatur apa?")
     assert "TENTANG PERUBAHAN ATAS QANUN ACEH NOMOR 6 TAHUN 2014 TENTANG HUKUM JINAYAT" in amendment["answer"]
+
+
+def test_what_a_named_instrument_says_of_a_subject_is_not_what_it_is_about():
+    from answering.extractive.focus import question_focus
+
+    assert question_focus("Apa saja yang diatur dalam UU 44/1999?").kind == "about"
+    # It asks for the list of what counts as the special status, not the law's title line.
+    assert question_focus("Apa saja yang diatur sebagai keistimewaan Aceh dalam UU 44/1999?").kind != "about"
+    assert question_focus("Apa yang diatur tentang cuti tahunan dalam UU 13/2003?").kind != "about"
