@@ -182,11 +182,10 @@ def by_meaning(items: Sequence[str], rank: ItemRanker | None, question: str = ""
     return tuple(items[i] for i in order)
 
 
-def _case_items(question: Question, lead: Candidate, lead_in: str, rank_items: ItemRanker | None) -> tuple[str, ...]:
-    """A list's items a figure may open from, the one the question names first (``by_meaning``); none when the
-    question names a case (a word that neither the lead-in, the regulation's title nor an instrument it names says)
-    that no item names: the amounts for primary and junior secondary pupils do not answer "santri dayah dapet
-    brp?"."""
+def _unnamed_case(question: Question, lead: Candidate, lead_in: str) -> bool:
+    """The question names a case (a word that neither the lead-in, the regulation's title nor an instrument it
+    names says) that none of the list's items names: the amounts for primary and junior secondary pupils do not
+    answer "santri dayah dapet brp?"."""
     items = tuple(map(tidy, lead.items))
     said = content_stems(f"{lead_in} {lead.passage.document_title} {' '.join(n.text for n in question.named)}")
     case = {s for s in (question.stems | question.ask_stems) - said - GENERIC_STEMS - MODAL_STEMS if len(s) > 2}
@@ -195,9 +194,27 @@ def _case_items(question: Question, lead: Candidate, lead_in: str, rank_items: I
     def names(item: str) -> bool:
         return bool(content_stems(item) & case) or any(a in item or spells(a, item) for a in acronyms)
 
-    if len(items) > 1 and case and not any(map(names, items)):
+    return len(items) > 1 and bool(case) and not any(map(names, items))
+
+
+def _case_items(question: Question, lead: Candidate, lead_in: str, rank_items: ItemRanker | None) -> tuple[str, ...]:
+    """A list's items a figure may open from, the one the question names first (``by_meaning``); none for a
+    case no item names (``_unnamed_case``)."""
+    if _unnamed_case(question, lead, lead_in):
         return ()
-    return by_meaning(items, rank_items, question.text)
+    return by_meaning(tuple(map(tidy, lead.items)), rank_items, question.text)
+
+
+def figures_for_other_cases(question: Question, units: Sequence[Candidate]) -> bool:
+    """A figure asked, and every unit kept that states one is a list of amounts for cases other than the one the
+    question names: what the documents set is another case's figure, not this one's. (An English question's own
+    words are never an Indonesian item's: it names no case here.)"""
+    if question.asks not in ("figure", "duration") or question.language == "en":
+        return False
+    stating = [unit for unit in units if states_figure(question, unit.text)]
+    return bool(stating) and all(
+        unit.items and not states_figure(question, unit.text.split(unit.items[0])[0])
+        and _unnamed_case(question, unit, tidy(unit.text.split(unit.items[0])[0])) for unit in stating)
 
 
 def opening_sentence(question: Question, lead: Candidate, language: str,

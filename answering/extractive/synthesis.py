@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from typing import Callable, Sequence
 
 from answering.extractive.answerability import assess
 from answering.extractive.candidates import Candidate, candidates, with_semantic
 from answering.extractive.decision import CROSSLINGUAL_LAW_WORDS, answerable, frozen_params
 from answering.extractive.layout import compose, opener_of
+from answering.extractive.opener import figures_for_other_cases
 from answering.extractive.question import Question, detect_language, read_question, second_ask
 from answering.extractive.ranker import NORMATIVE, fit_to_lead
 from answering.extractive.semantic import SemanticScorer
@@ -245,6 +247,9 @@ def synthesise(question: str, passages: Sequence[Passage], *, language: str | No
         publish = True
     if any(_categorical(u, read) for u in checks.unmet):
         publish = False
+    if publish and figures_for_other_cases(read, [c for c, _ in chosen]):
+        # "santri dayah dapet brp?" is not answered by the amounts for primary and secondary pupils.
+        publish, checks = False, replace(checks, unmet=(*checks.unmet, "case asked"))
     if not publish:
         return AnswerDraft(framing="", claims=(), no_answer=True, language=lang, pointer=checks.pointer,
                            unmet=checks.unmet, term_coverage=checks.coverage, signals=signals, confidence=confidence)
