@@ -220,11 +220,10 @@ def carries_unit_figure(text: str, units) -> bool:
     return bool(re.search(rf"(?:\d[\d.,]*|\b{SPELLED})\s*(?:\([^)]{{1,40}}\)\s*)?(?:{pattern})\b", text, re.I))
 
 
-def list_lead_shared(focus: Focus, text: str, ignored: frozenset[str] = frozenset()) -> int:
-    """How many of the asked words (less ``ignored``) a unit's list lead-in ("Hak Perempuan meliputi:") says; 0
-    without a lead-in."""
+def list_lead_shared(focus: Focus, text: str) -> frozenset[str]:
+    """The asked words a unit's list lead-in ("Hak Perempuan meliputi:") says; none without a lead-in."""
     lead_in, colon, _ = text.partition(":")
-    return len(content_stems(lead_in) & focus.term_stems - ignored) if colon else 0
+    return frozenset(content_stems(lead_in) & focus.term_stems) if colon else frozenset()
 
 
 def focus_bonus(focus: Focus, text: str, closing: bool) -> float:
@@ -248,7 +247,7 @@ def focus_bonus(focus: Focus, text: str, closing: bool) -> float:
     if focus.kind == "list":
         # The list whose lead-in names what is asked ("Hak Perempuan meliputi:" for "hak apa saja … perempuan"),
         # not a list beside it ("Qanun ini bertujuan:").
-        return 0.6 if list_lead_shared(focus, text) >= LIST_LEAD_SHARED else 0.0
+        return 0.6 if len(list_lead_shared(focus, text)) >= LIST_LEAD_SHARED else 0.0
     if focus.kind == "figure":
         if focus.term_stems:                 # the unit asked: its figure, not any number, answers
             stated = carries_unit_figure(without_shares_of(text, focus.asked), focus.term_stems)

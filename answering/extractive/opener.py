@@ -211,10 +211,12 @@ def figures_for_other_cases(question: Question, units: Sequence[Candidate]) -> b
     words are never an Indonesian item's: it names no case here.)"""
     if question.asks not in ("figure", "duration") or question.language == "en":
         return False
+    def other_cases(unit: Candidate) -> bool:
+        lead_in = unit.text.split(unit.items[0])[0] if unit.items else ""
+        return bool(unit.items) and not states_figure(question, lead_in) and _unnamed_case(question, unit, tidy(lead_in))
+
     stating = [unit for unit in units if states_figure(question, unit.text)]
-    return bool(stating) and all(
-        unit.items and not states_figure(question, unit.text.split(unit.items[0])[0])
-        and _unnamed_case(question, unit, tidy(unit.text.split(unit.items[0])[0])) for unit in stating)
+    return bool(stating) and all(map(other_cases, stating))
 
 
 def opening_sentence(question: Question, lead: Candidate, language: str,

@@ -134,8 +134,9 @@ def fit_to_lead(question: Question, text: str, score: float) -> tuple[bool, int,
     if question.focus.kind == "list":      # the list whose lead-in names what is asked ("… meliputi:")
         # Of two that do, the one naming more of its distinctive words ("Hak Perempuan meliputi:" before "Ruang
         # lingkup pengaturan dalam qanun ini meliputi:" for "hak perempuan apa saja yang diatur dalam qanun …").
-        fits = list_lead_shared(question.focus, text) >= LIST_LEAD_SHARED
-        return fits, list_lead_shared(question.focus, text, GENERIC_STEMS) if fits else 0, score
+        shared = list_lead_shared(question.focus, text)
+        fits = len(shared) >= LIST_LEAD_SHARED
+        return fits, len(shared - GENERIC_STEMS) if fits else 0, score
     # The first ask's duty word, not a second ask's ("brp lama … & pejabatnya wajib jawab kapan?").
     asked = {w.lower() for w in NORMATIVE.findall(first_ask(question.text))}
     return bool(asked and {w.lower() for w in NORMATIVE.findall(text)} & asked), 0, score
