@@ -19,7 +19,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from answering.extractive.answerability import YEAR, _places, distinctive_stems
+from answering.extractive.answerability import YEAR, distinctive_stems
+from answering.extractive.places import places
 from answering.extractive.anchors import NamedRegulation, find_named_regulation
 from answering.text import content_stems
 
@@ -87,7 +88,7 @@ def followup_rule(question: str, history, *, names_instrument: bool | None = Non
     earlier = "\n".join(f"{t.question}\n{t.answer}" for t in turns)
     if any(not re.search(rf"\b{y}\b", earlier) for y in YEAR.findall(question)):
         return FollowupDecision(False, "new_year")
-    if any(place.lower() not in earlier.lower() for place in _places(question)):
+    if any(place.lower() not in earlier.lower() for place in places(question)):
         return FollowupDecision(False, "new_place")
     own = distinctive_stems(YEAR.sub(" ", question)) - MEASURE_STEMS
     shared = own & content_stems(earlier)

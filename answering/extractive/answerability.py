@@ -31,6 +31,7 @@ from typing import Callable, Iterable, Sequence
 from answering.extractive.anchors import find_article, find_named_regulation
 from answering.text import asking_sentences, carries_phrase, content_stems, normalise, stem_sequence
 from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
+from answering.extractive.places import places, unmet_places
 from answering.extractive.question import act_years, asks_in_force, colloquial_words, met_colloquially
 # What answers "is it still in force?": a clause that revokes, amends or keeps an instrument in force, or its own
 # entry-into-force article.
@@ -70,22 +71,6 @@ GENERIC = (
 )
 GENERIC_STEMS = frozenset(content_stems(GENERIC))
 SIGNING_OFFICES = frozenset(content_stems("presiden gubernur bupati walikota wali kota menteri ketua penjabat pj"))
-ACEH_PLACES = (
-    "Aceh Barat Daya", "Aceh Barat", "Aceh Besar", "Aceh Jaya", "Aceh Selatan", "Aceh Singkil", "Aceh Tamiang",
-    "Aceh Tengah", "Aceh Tenggara", "Aceh Timur", "Aceh Utara", "Bener Meriah", "Bireuen", "Gayo Lues", "Nagan Raya",
-    "Pidie Jaya", "Pidie", "Simeulue", "Banda Aceh", "Langsa", "Lhokseumawe", "Sabang", "Subulussalam",
-)
-PROVINCES = (
-    "Sumatera Utara", "Sumatera Barat", "Sumatera Selatan", "Riau", "Kepulauan Riau", "Jambi", "Bengkulu", "Lampung",
-    "Bangka Belitung", "Jakarta", "Jawa Barat", "Jawa Tengah", "Jawa Timur", "Yogyakarta", "Banten", "Bali",
-    "Nusa Tenggara Barat", "Nusa Tenggara Timur", "Kalimantan Barat", "Kalimantan Tengah", "Kalimantan Selatan",
-    "Kalimantan Timur", "Kalimantan Utara", "Sulawesi Utara", "Sulawesi Tengah", "Sulawesi Selatan", "Sulawesi Tenggara",
-    "Sulawesi Barat", "Gorontalo", "Maluku Utara", "Maluku", "Papua Barat", "Papua", "Medan", "Padang", "Bogor",
-)
-NAMED_PLACE = re.compile(r"\b(?:kabupaten|kota|kecamatan|gampong|desa|provinsi|kab\.|wilayah\s+sungai|sungai|krueng|pulau)"
-                         r"\s+(?P<name>(?-i:[A-Z][\w']+(?:\s+[A-Z][\w']+){0,2}))", re.I)
-
-
 @dataclass(frozen=True)
 class Answerability:
     answerable: bool
@@ -93,19 +78,6 @@ class Answerability:
     coverage: float = 1.0                # share of distinctive terms the cited passages carry
     pointer: str | None = None           # "Dokumen yang tersedia memuat …" when the topic is covered
     missing: frozenset[str] = frozenset()  # distinctive stems of the question the cited passages do not carry
-
-
-def _places(question: str) -> list[str]:
-    found: list[str] = []
-    lowered = question.lower()
-    for place in (*ACEH_PLACES, *PROVINCES):
-        if re.search(rf"\b{re.escape(place.lower())}\b", lowered) and not any(place.lower() in f.lower() for f in found):
-            found.append(place)
-    for match in NAMED_PLACE.finditer(question):
-        name = match.group("name")
-        if not any(name.lower() in f.lower() or f.lower() in name.lower() for f in found):
-            found.append(name)
-    return found
 
 
 def distinctive_stems(question: str) -> set[str]:
@@ -187,10 +159,9 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
             unmet.append(f"number {number}")
     # Where a regulation was signed ("Ditetapkan di Banda Aceh") says nothing about that place.
     about_where = ENACTED_AT_PLACE.sub(" ", stated_where)
-    for place in _places(rest):
-        if place.lower() not in about_where:
-            unmet.append(f"place {place}")
-            topical.append(place)
+    for place in unmet_places(rest, about_where, (p.document_title for p in cited)):
+        unmet.append(f"place {place}")
+        topical.append(place)
     office = OFFICE.search(question)
     if check_focus and focus.kind == "who" and office and not (
             PERSON.search(claims_text) and _office_phrase(question, office) in normalise(claims_text)):
@@ -206,7 +177,7 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     wanted = distinctive_stems(YEAR.sub(" ", asked))
     if focus.kind == "signatory":
         wanted -= SIGNING_OFFICES      # "siapa presiden yang mengesahkan …": the signature block names the person
-    for place in _places(rest):
+    for place in places(rest):
         wanted -= content_stems(place)
     have = content_stems(evidence)
     expanded = expansions(asked) if expansions else {}

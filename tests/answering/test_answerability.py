@@ -47,6 +47,12 @@ def assert_published(body, evidence):
     ("Berapa harga bitcoin hari ini?", "Berapa pembebasan tunggakan pokok pajak kendaraan bermotor?", "100%"),     # off-topic
     ("Berapa persen pembebasan tunggakan pokok pajak kendaraan bermotor menurut qanun pertanahan?",                  # instrument
      "Berapa persen pembebasan tunggakan pokok pajak kendaraan bermotor menurut pergub pembebasan pajak?", "100%"),  # by subject
+    # Where the asker works is their circumstance: a province-wide decree holds there; a place asked about is not met.
+    ("Saya kerja di Bireuen, berapa upah minimum Kabupaten Bireuen tahun 2026?",
+     "Saya kerja di Bireuen, berapa UMP Aceh tahun 2026?", "Rp3.932.552,00"),                                    # place
+    # A regency's own law (its title names it) says nothing of the regency where the asker lives.
+    ("Saya tinggal di Gayo Lues, di mana ibu kota kabupatennya?",
+     "Saya tinggal di Bener Meriah, di mana ibu kota kabupatennya?", "Simpang Tiga Redelong"),                  # place
 ])
 def test_each_constraint_kind_declines_and_its_twin_is_published(api_client, declined, answerable, evidence):
     assert_declined(ask(api_client, declined))
