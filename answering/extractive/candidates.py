@@ -57,7 +57,7 @@ class Candidate:
     score: float
     overlap: float = 0.0                # share of the question's stems the unit carries
     semantic: float | None = None       # cosine with the question (None: not scored)
-    kind: str = "sentence"              # the unit's kind: "sentence" | "list" | "definition" | "row" | "closing"
+    kind: str = "sentence"              # the unit's kind: "sentence" | "list" | "table" | "definition" | "row" | "closing"
     items: tuple[str, ...] = ()         # a list unit's items
     omitted: int = 0                    # list items the unit could not hold
     features: dict | None = field(default=None, compare=False)   # the ranker's signals (ranker.unit_features)

@@ -172,7 +172,7 @@ def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], langua
         if candidate.passage.chunk_id not in headed:
             headed.add(candidate.passage.chunk_id)
             heading = heading_of(candidate.passage)
-        if candidate.kind == "list" and candidate.items:
+        if candidate.kind in ("list", "table") and candidate.items:
             lead_in = candidate.text[:candidate.text.index(candidate.items[0])].strip() if candidate.items[0] in \
                 candidate.text else candidate.text
             if candidate.omitted:

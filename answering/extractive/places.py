@@ -3,8 +3,8 @@
 A place the question asks about ("UMK Kota Banda Aceh", "ibu kota Kabupaten Simeulue") is met only by what the
 answer quotes or the cited document's identity. Where the asker says they live or work, in a clause of their own
 before the ask ("aku kerja di pabrik CPO di Nagan Raya, gaji minimum sektoralnya brp?"), is their circumstance:
-a province-wide or national instrument holds there, so it is met by any cited document whose title names no other
-place.
+when it is one of Aceh's regencies or cities, an Aceh-wide or national instrument holds there, so it is met by any
+cited document whose title names no regency, city or village.
 """
 from __future__ import annotations
 
@@ -47,8 +47,8 @@ def places(question: str) -> list[str]:
 
 def unmet_places(question: str, stated_where: str, titles: Iterable[str]) -> list[str]:
     """The places ``question`` names that ``stated_where`` (the quoted text and the cited documents' subjects,
-    lower-cased) does not state; a place named only in the asker's own circumstance is met when no cited title
-    names another place."""
+    lower-cased) does not state; an Aceh regency or city named only in the asker's own circumstance is met when no
+    cited title names a regency, city or village (another province is never met so: Aceh's rules do not hold there)."""
     context = SELF_CONTEXT.match(question)
     asked = question[context.end():] if context else question
     local = any(map(_names_local, titles))
@@ -56,8 +56,8 @@ def unmet_places(question: str, stated_where: str, titles: Iterable[str]) -> lis
     for place in places(question):
         if place.lower() in stated_where:
             continue
-        if context and not _names(asked, place) and not local:
-            continue            # where the asker works or lives: a province-wide or national rule holds there
+        if context and place in ACEH_PLACES and not _names(asked, place) and not local:
+            continue            # where in Aceh the asker works or lives: a province-wide or national rule holds there
         unmet.append(place)
     return unmet
 

@@ -2,7 +2,9 @@
 
 A unit is a sentence, an ayat, a table row kept whole, or a lead-in that
 ends in ":" together with the list items that follow it (up to
-MAX_LIST_ITEMS / MAX_LIST_CHARS, so "… terdiri atas:" never loses its list).
+MAX_LIST_ITEMS / MAX_LIST_CHARS, so "… terdiri atas:" never loses its list);
+an appendix's numbered table ("NO SEKTOR …", then "1 …", "2 …" a line) is
+its header line with its rows, quoted the same way.
 Headings (a circular letter's lettered parts, "A. Umum", too), page-continuation
 stubs ("(2) Pembebasan .../3") and list items whose lead-in is not in the
 passage (orphans) are never units; a numbered
@@ -57,16 +59,32 @@ MIN_UNIT_CHARS = 25
 @dataclass(frozen=True)
 class Unit:
     text: str
-    kind: str          # "sentence" | "list" | "definition" | "row" | "closing"
+    kind: str          # "sentence" | "list" | "table" | "definition" | "row" | "closing"
     position: int
     items: tuple[str, ...] = ()    # a list unit's items (its text is the lead-in and the items joined)
     omitted: int = 0               # items past MAX_LIST_ITEMS / MAX_LIST_CHARS, not quoted
 
 
+# An appendix's numbered table as its text layer prints it: a header line ("NO SEKTOR KODE KBLI …", "No NOMOR SKPA
+# Keterangan"), perhaps the columns' numbers ("1 2 3 4 5"), then one line per row numbered from 1.
+_TABLE_HEADER = re.compile(r"^N[Oo]\.?\s+\S")
+_COLUMN_NUMBERS = re.compile(r"^\d{1,2}(?:\s+\d{1,2})+$")
+_NUMBERED_ROW = re.compile(r"^(\d{1,3})\s+\S")
+
+
 def _pieces(text: str) -> list[tuple[str, str]]:
-    """(kind, text) in reading order: "row", "break" (a heading), or a sentence of prose."""
+    """(kind, text) in reading order: "row", "table" (a numbered table: its header line, then its rows, one a
+    line), "break" (a heading), or a sentence of prose."""
     pieces: list[tuple[str, str]] = []
     paragraph: list[str] = []
+    table: list[str] = []          # an open numbered table: its header line, then its rows
+
+    def close_table() -> None:
+        if len(table) > 1:
+            pieces.append(("table", "\n".join(table)))
+        elif table:
+            pieces.append(("break", table[0]))
+        table.clear()
 
     def flush() -> None:
         if paragraph:
@@ -84,6 +102,18 @@ def _pieces(text: str) -> list[tuple[str, str]]:
 
     for raw in text.splitlines():
         line = " ".join(raw.split())
+        if table:
+            row = _NUMBERED_ROW.match(line)
+            if len(table) == 1 and _COLUMN_NUMBERS.match(line):
+                continue
+            if row and int(row.group(1)) == len(table):
+                table.append(line)
+                continue
+            close_table()
+        if _TABLE_HEADER.match(line):
+            flush()
+            table.append(line)
+            continue
         if chapter := _INLINE_CHAPTER.match(line):
             flush()
             pieces.append(("break", chapter.group(1)))
@@ -104,6 +134,7 @@ def _pieces(text: str) -> list[tuple[str, str]]:
                 flush()
             paragraph.append(line)
     flush()
+    close_table()
     return pieces
 
 
@@ -136,6 +167,14 @@ def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = Fals
             close()
             units.append(Unit(piece, "row", len(units)))
             continue
+        # Its header line leads its rows as a lead-in its list (a kind of its own: the unit ranker's list signal was
+        # fitted on lead-ins that say what their items are).
+        if kind == "table":
+            close()
+            header, *rows = piece.split("\n")
+            kept = _bounded(rows, max_items, max_chars)
+            units.append(Unit(" ".join([f"{header}:", *kept]), "table", len(units), tuple(kept), len(rows) - len(kept)))
+            continue
         # An item under an open lead-in belongs to its list ("Pada saat … berlaku: … b. Undang-Undang … (Lembaran
         # Negara …) … dicabut"): a gazette reference there is what the clause acts on, not legal basis.
         in_list = lead is not None and bool(_ITEM.match(piece))
@@ -164,6 +203,16 @@ def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = Fals
             units.append(Unit(piece, "definition" if _DEFINITION.search(piece) else "sentence", len(units)))
     close()
     return [u for u in units if len(u.text) >= MIN_UNIT_CHARS]
+
+
+def _bounded(items: list[str], max_items: int, max_chars: int) -> list[str]:
+    """The first items within the list bounds."""
+    kept: list[str] = []
+    for item in items[:max_items]:
+        if sum(map(len, kept)) + len(item) > max_chars:
+            break
+        kept.append(item)
+    return kept
 
 
 def asks_legal_basis(question: str) -> bool:

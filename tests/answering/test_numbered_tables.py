@@ -1,0 +1,51 @@
+"""An appendix's numbered table (header line, column numbers, one numbered row a line) is a lead-in and its list:
+a figure asked for one row's case opens with that row; a list asked quotes the rows under their header."""
+import uuid
+
+from answering.extractive.synthesis import synthesise
+from answering.extractive.units import passage_units
+from answering.types import Passage
+
+# Keputusan Gubernur Aceh Nomor 500.15.14.1/1489/2025, Lampiran (../shared/corpus/txt), as its chunk stores it.
+TABLE = ("DAFTAR UPAH MINIMUM SEKTORAL PROVINSI ACEH TAHUN 2026\n\n"
+         "NO SEKTOR KODE KBLI UPAH MINIMUM SEKTORAL PROVINSI TAHUN 2026 SKALA USAHA\n1 2 3 4 5\n"
+         "1 Perkebunan Buah Kelapa Sawit 01262 3.987.940 Menengah, Besar\n"
+         "2 Industri Minyak Kelapa Sawit 10431 3.987.940 Menengah, Besar\n"
+         "3 Pertambangan Batu Bara 05100 4.061.791 Menengah, Besar\n"
+         "4 Pertambangan Emas dan Perak 07301 4.061.791 Menengah, Besar\n"
+         "5 Pertambangan Gas Alam 06201 4.061.791 Menengah, Besar\n\nGUBERNUR ACEH,\nTtd.\nMUZAKIR MANAF")
+
+
+def _passage(text: str) -> Passage:
+    return Passage(uuid.uuid4(), uuid.uuid4(), "Keputusan Gubernur Aceh Nomor 500.15.14.1/1489/2025 tentang Penetapan "
+                   "Upah Minimum Sektoral Provinsi Aceh Tahun 2026", "Lampiran", ("Lampiran",), "lampiran", text, 1.0, {},
+                   "search")
+
+
+def test_a_numbered_table_is_its_header_and_its_rows():
+    [unit] = passage_units(TABLE)
+    assert unit.kind == "table" and unit.omitted == 0
+    assert unit.text.startswith("NO SEKTOR KODE KBLI UPAH MINIMUM SEKTORAL PROVINSI TAHUN 2026 SKALA USAHA: 1 ")
+    assert [item.split()[0] for item in unit.items] == ["1", "2", "3", "4", "5"]
+    assert unit.items[2] == "3 Pertambangan Batu Bara 05100 4.061.791 Menengah, Besar"
+
+
+def test_numbered_lines_without_a_header_stay_prose_and_a_gap_in_the_numbers_ends_the_table():
+    assert [u.kind for u in passage_units("1 Perkebunan Buah Kelapa Sawit 01262 3.987.940 Menengah, Besar\n"
+                                          "2 Industri Minyak Kelapa Sawit 10431 3.987.940 Menengah, Besar")] == ["sentence"]
+    [table, *rest] = passage_units("No NOMOR SKPA Keterangan\n1 01/Renja-Disdik/2025 Dinas Pendidikan Aceh\n"
+                                   "2 02/Renja-Dinkes/2025 Dinas Kesehatan Aceh\n"
+                                   "7 Anggaran ini dilaksanakan oleh setiap SKPA sesuai dengan ketentuan.")
+    assert len(table.items) == 2 and [u.kind for u in rest] == ["sentence"]
+
+
+def test_a_figure_asked_opens_with_a_row_and_quotes_the_rows_under_their_header():
+    # Which row leads is chosen by meaning (opener.by_meaning, with the bundled e5); the tests' hashing vectors
+    # leave the rows in reading order.
+    passage = _passage(TABLE)
+    draft = synthesise("Berapa upah minimum sektoral 2026 untuk pertambangan batu bara?", [passage])
+    assert not draft.no_answer
+    assert draft.claims[0].text.startswith("1 Perkebunan Buah Kelapa Sawit 01262 3.987.940")
+    quoted = [c.text for c in draft.claims[1:]]
+    assert quoted[0].startswith("NO SEKTOR KODE KBLI") and any(t.startswith("3 Pertambangan Batu Bara") for t in quoted)
+    assert not any("MUZAKIR" in t for t in quoted)
