@@ -80,10 +80,7 @@ def _pieces(text: str) -> list[tuple[str, str]]:
     table: list[str] = []          # an open numbered table: its header line, then its rows
 
     def close_table() -> None:
-        if len(table) > 1:
-            pieces.append(("table", "\n".join(table)))
-        elif table:
-            pieces.append(("break", table[0]))
+        pieces.append(("table", "\n".join(table)))
         table.clear()
 
     def flush() -> None:
@@ -100,8 +97,8 @@ def _pieces(text: str) -> list[tuple[str, str]]:
                 pieces.append(("text", carried))
             paragraph.clear()
 
-    for raw in text.splitlines():
-        line = " ".join(raw.split())
+    lines = [" ".join(raw.split()) for raw in text.splitlines()]
+    for at, line in enumerate(lines):
         if table:
             row = _NUMBERED_ROW.match(line)
             if len(table) == 1 and _COLUMN_NUMBERS.match(line):
@@ -110,7 +107,7 @@ def _pieces(text: str) -> list[tuple[str, str]]:
                 table.append(line)
                 continue
             close_table()
-        if _TABLE_HEADER.match(line):
+        if _TABLE_HEADER.match(line) and _opens_table(lines[at + 1:]):
             flush()
             table.append(line)
             continue
@@ -134,8 +131,15 @@ def _pieces(text: str) -> list[tuple[str, str]]:
                 flush()
             paragraph.append(line)
     flush()
-    close_table()
+    if table:
+        close_table()
     return pieces
+
+
+def _opens_table(rest: list[str]) -> bool:
+    """A header line's next lines are the columns' numbers (perhaps) and then row 1: "No. 5 Tahun 2020 …" is prose."""
+    after = rest[1:] if rest and _COLUMN_NUMBERS.match(rest[0]) else rest
+    return bool(after) and bool(row := _NUMBERED_ROW.match(after[0])) and row.group(1) == "1"
 
 
 def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = False,

@@ -37,6 +37,10 @@ def test_numbered_lines_without_a_header_stay_prose_and_a_gap_in_the_numbers_end
                                    "2 02/Renja-Dinkes/2025 Dinas Kesehatan Aceh\n"
                                    "7 Anggaran ini dilaksanakan oleh setiap SKPA sesuai dengan ketentuan.")
     assert len(table.items) == 2 and [u.kind for u in rest] == ["sentence"]
+    # A line that merely starts with "No." is prose unless row 1 follows it.
+    assert [u.text for u in passage_units("No. 5 Tahun 2020 tentang Retribusi Daerah tetap berlaku.\n"
+                                          "2 orang anggota dipilih oleh rapat paripurna.")] == [
+        "No. 5 Tahun 2020 tentang Retribusi Daerah tetap berlaku. 2 orang anggota dipilih oleh rapat paripurna."]
 
 
 def test_a_figure_asked_opens_with_a_row_and_quotes_the_rows_under_their_header():
