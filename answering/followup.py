@@ -27,8 +27,9 @@ from answering.text import content_stems
 FOLLOWUP_MAX_DOCUMENTS = 6
 FOLLOWUP_CEILING_SECONDS = 5.0
 SHORT_QUESTION_WORDS = 6
+# "ini" after a time word ("hari ini", "saat ini", "tahun ini") says when, not which earlier referent.
 MARKERS = re.compile(
-    r"\b(\w+nya|itu|tersebut|tadi|ini|berikutnya|selanjutnya|sebelumnya|lanjutannya|barusan|di\s+atas|"
+    r"\b(\w+nya|itu|tersebut|tadi|(?<!hari )(?<!saat )(?<!masa )(?<!tahun )(?<!bulan )(?<!minggu )ini|berikutnya|selanjutnya|sebelumnya|lanjutannya|barusan|di\s+atas|"
     r"bagaimana\s+dengan|kalau|lalu|terus|juga|it|that|this|those|next|previous|above)\b", re.I)
 POINTS_BACK = re.compile(r"^\W*(?:kalau|kalo|terus|trus|lalu|and|what\s+about|how\s+about)\b|"
                          r"\b(?:tersebut|tadi|barusan|it|its|they|them)\b", re.I)

@@ -52,7 +52,9 @@ def start(client):
 @pytest.mark.parametrize("question", ["Apa yang dimaksud dengan zakat?", "Berapa UMP Aceh tahun 2024?",
                                       "siapa yang mengelola wakaf?",
                                       # A detached "nya" points back, but the question brings its own topic.
-                                      "apa syarat nya izin usaha pertambangan?"])
+                                      "apa syarat nya izin usaha pertambangan?",
+                                      # "hari ini" says when, not which earlier referent ("pajak" is shared).
+                                      "Berapa tarif pajak untuk jual beli bitcoin hari ini?"])
 def test_an_independent_short_question_gets_no_carry(api_client, documents, question):
     first = start(api_client)
     body = ask(api_client, question, first["conversation_id"])
