@@ -34,9 +34,8 @@ SELF_CONTEXT = re.compile(r"^\W*(?:aku|saya|sy|gw|gue|gua|kami|i|i'm|we)\b[^,.;?
 def places(question: str) -> list[str]:
     """The places the text names: Aceh's regencies and cities, other provinces, "kabupaten/kota/gampong …"."""
     found: list[str] = []
-    lowered = question.lower()
     for place in (*ACEH_PLACES, *PROVINCES):
-        if re.search(rf"\b{re.escape(place.lower())}\b", lowered) and not any(place.lower() in f.lower() for f in found):
+        if _names(question, place) and not any(place.lower() in f.lower() for f in found):
             found.append(place)
     for match in NAMED_PLACE.finditer(question):
         name = match.group("name")
@@ -51,12 +50,12 @@ def unmet_places(question: str, stated_where: str, titles: Iterable[str]) -> lis
     cited title names a regency, city or village (another province is never met so: Aceh's rules do not hold there)."""
     context = SELF_CONTEXT.match(question)
     asked = question[context.end():] if context else question
-    local = any(map(_names_local, titles))
+    titles = list(titles)
     unmet = []
     for place in places(question):
         if place.lower() in stated_where:
             continue
-        if context and place in ACEH_PLACES and not _names(asked, place) and not local:
+        if context and place in ACEH_PLACES and not _names(asked, place) and not any(map(_names_local, titles)):
             continue            # where in Aceh the asker works or lives: a province-wide or national rule holds there
         unmet.append(place)
     return unmet
