@@ -4,7 +4,8 @@ A place the question asks about ("UMK Kota Banda Aceh", "ibu kota Kabupaten Sime
 answer quotes or the cited document's identity. Where the asker says they live or work, in a clause of their own
 before the ask ("aku kerja di pabrik CPO di Nagan Raya, gaji minimum sektoralnya brp?"), is their circumstance:
 when it is one of Aceh's regencies or cities, an Aceh-wide or national instrument holds there, so it is met by any
-cited document whose title names no regency, city or village.
+cited document whose title names no regency, city or village. A place outside Aceh is met so only when the ask
+names Aceh itself: the asker has said which province's rule they want.
 """
 from __future__ import annotations
 
@@ -47,7 +48,8 @@ def places(question: str) -> list[str]:
 def unmet_places(question: str, stated_where: str, titles: Iterable[str]) -> list[str]:
     """The places ``question`` names that ``stated_where`` (the quoted text and the cited documents' subjects,
     lower-cased) does not state; an Aceh regency or city named only in the asker's own circumstance is met when no
-    cited title names a regency, city or village (another province is never met so: Aceh's rules do not hold there)."""
+    cited title names a regency, city or village; a place outside Aceh is met so only when the ask itself names Aceh
+    ("Saya tinggal di Medan, UMP Aceh berapa?"), since Aceh's rules do not hold there."""
     context = SELF_CONTEXT.match(question)
     asked = question[context.end():] if context else question
     titles = list(titles)
@@ -55,8 +57,9 @@ def unmet_places(question: str, stated_where: str, titles: Iterable[str]) -> lis
     for place in places(question):
         if place.lower() in stated_where:
             continue
-        if context and place in ACEH_PLACES and not _names(asked, place) and not any(map(_names_local, titles)):
-            continue            # where in Aceh the asker works or lives: a province-wide or national rule holds there
+        if context and not _names(asked, place) and not any(map(_names_local, titles)) \
+                and (place in ACEH_PLACES or _names(asked, "aceh")):
+            continue            # where the asker works or lives, asking Aceh's rule: a province-wide or national one
         unmet.append(place)
     return unmet
 

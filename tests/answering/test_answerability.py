@@ -59,10 +59,12 @@ def test_each_constraint_kind_declines_and_its_twin_is_published(api_client, dec
     assert_published(ask(api_client, answerable), evidence)
 
 
-def test_working_in_another_province_is_never_met_by_an_aceh_decree(api_client):
+def test_working_in_another_province_is_met_by_an_aceh_decree_only_when_aceh_is_asked(api_client):
     assert_declined(ask(api_client, "Saya kerja di Medan, berapa upah minimum provinsi tahun 2026?"))
     assert_published(ask(api_client, "Saya kerja di Lhokseumawe, berapa upah minimum provinsi tahun 2026?"),
                      "Rp3.932.552,00")
+    # Unless the ask itself names Aceh: the asker has said which province's rule they want.
+    assert_published(ask(api_client, "Saya tinggal di Medan, UMP Aceh 2026 berapa?"), "Rp3.932.552,00")
 
 
 def test_a_year_mismatch_points_to_the_year_the_documents_hold(api_client):
