@@ -219,6 +219,19 @@ def figures_for_other_cases(question: Question, units: Sequence[Candidate]) -> b
     return bool(stating) and all(map(other_cases, stating))
 
 
+# An appendix table's row as its text layer prints it ("4 Pertambangan Emas dan Perak 07301 4.061.791 Menengah,
+# Besar"): its number, its label (the words up to the first number), then its other cells.
+_TABLE_ROW = re.compile(r"^(?:\d{1,3})\s+(?P<label>[^\d]+?)\s+(?P<cells>\d.*)$")
+
+
+def _row_figure(row: str) -> str | None:
+    """"Pertambangan Emas dan Perak: 4.061.791." from a table row: its label and the first amount in its cells;
+    None when the row states none."""
+    match = _TABLE_ROW.match(" ".join(row.split()))
+    figure = match and FIGURE.search(match.group("cells"))
+    return tidy(f"{match.group('label')}: {figure.group(0)}") if figure else None
+
+
 def opening_sentence(question: Question, lead: Candidate, language: str,
                      rank_items: ItemRanker | None = None) -> str | None:
     """The plain first sentence for what the question asks, or None when the unit itself should lead.
@@ -239,6 +252,9 @@ def opening_sentence(question: Question, lead: Candidate, language: str,
         if said is None or quantity_differs(question.text, text):
             return affirmed(question, lead) or _deadline_exists(question, text, language)
         return f"{(YES if said == 'yes' else NO)[language]} {short(text)}"
+    if asks in ("duration", "figure") and lead.kind == "table" and (
+            row := _row_figure(next(iter(_case_items(question, lead, text, rank_items)), ""))):
+        return row
     if asks in ("duration", "figure"):
         # The lead-in first, then its list items ("… dibagi sebagai berikut: a. … sebesar 10% …"); a figure asked
         # as a limit of age, time or count ("batas usia paling tinggi") is a quantity with its unit ("55 tahun").
