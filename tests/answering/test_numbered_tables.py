@@ -2,7 +2,11 @@
 a figure asked for one row's case opens with that row; a list asked quotes the rows under their header."""
 import uuid
 
-from answering.extractive.synthesis import synthesise
+from dataclasses import replace
+
+from answering.extractive.candidates import candidates
+from answering.extractive.question import read_question
+from answering.extractive.synthesis import KEEP_MARGIN, select, synthesise
 from answering.extractive.units import passage_units
 from answering.types import Passage
 
@@ -16,9 +20,16 @@ TABLE = ("DAFTAR UPAH MINIMUM SEKTORAL PROVINSI ACEH TAHUN 2026\n\n"
          "5 Pertambangan Gas Alam 06201 4.061.791 Menengah, Besar\n\nGUBERNUR ACEH,\nTtd.\nMUZAKIR MANAF")
 
 
-def _passage(text: str) -> Passage:
-    return Passage(uuid.uuid4(), uuid.uuid4(), "Keputusan Gubernur Aceh Nomor 500.15.14.1/1489/2025 tentang Penetapan "
-                   "Upah Minimum Sektoral Provinsi Aceh Tahun 2026", "Lampiran", ("Lampiran",), "lampiran", text, 1.0, {},
+DECREE = uuid.uuid4()
+# The same decree's Diktum KEEMPAT: which sectors the table covers, with no amount.
+SECTORS = ("KEEMPAT : UMSP Aceh Tahun 2026 berlaku bagi pekerja/buruh lajang sektor Perkebunan Buah Kelapa Sawit, "
+           "Industri Minyak Kelapa Sawit, Pertambangan Batu Bara, Pertambangan Emas dan Perak dan Pertambangan Gas Alam "
+           "di Aceh dengan masa kerja kurang dari 1 (satu) tahun.")
+
+
+def _passage(text: str, reference: str = "Lampiran") -> Passage:
+    return Passage(uuid.uuid4(), DECREE, "Keputusan Gubernur Aceh Nomor 500.15.14.1/1489/2025 tentang Penetapan "
+                   "Upah Minimum Sektoral Provinsi Aceh Tahun 2026", reference, (reference,), "lampiran", text, 1.0, {},
                    "search")
 
 
@@ -49,7 +60,27 @@ def test_a_figure_asked_opens_with_a_row_and_quotes_the_rows_under_their_header(
     passage = _passage(TABLE)
     draft = synthesise("Berapa upah minimum sektoral 2026 untuk pertambangan batu bara?", [passage])
     assert not draft.no_answer
-    assert draft.claims[0].text.startswith("1 Perkebunan Buah Kelapa Sawit 01262 3.987.940")
+    # The row opens as its label and its amount, not as printed ("1 Perkebunan … 01262 3.987.940 Menengah, Besar").
+    assert draft.claims[0].text == "Perkebunan Buah Kelapa Sawit: 3.987.940."
     quoted = [c.text for c in draft.claims[1:]]
     assert quoted[0].startswith("NO SEKTOR KODE KBLI") and any(t.startswith("3 Pertambangan Batu Bara") for t in quoted)
     assert not any("MUZAKIR" in t for t in quoted)
+
+
+def test_a_figure_the_best_unit_lacks_comes_from_the_same_decrees_table():
+    # "UMSP" is the diktum's word, not the table's: the bundled model ranks the diktum (no amount) far above the
+    # decree's appendix table, outside the keep margin. The table, another passage of the same document, still
+    # joins the answer, where before the answer was declined for want of a figure.
+    glossary = {"UMSP": "upah minimum sektoral provinsi"}         # the glossary's reading: a wage, so an amount
+    read = read_question("Berapa UMSP Aceh 2026 untuk pertambangan emas?",
+                         expansions=lambda text: {k: v for k, v in glossary.items() if k in text})
+    units = candidates(read, [_passage(SECTORS, "Diktum KEEMPAT"), _passage(TABLE)], None)
+    far = 1.0 + KEEP_MARGIN
+    ranked = sorted((replace(u, score=far if u.text.startswith("KEEMPAT") else 0.0) for u in units),
+                    key=lambda u: -u.score)
+    chosen = [unit for unit, _ in select(read, ranked)]
+    assert {unit.kind for unit in chosen} == {"sentence", "table"}
+    assert read.focus.satisfied_by(" ".join(unit.text for unit in chosen))
+    # A unit of another document is never taken so.
+    other = replace(ranked[-1], passage=replace(ranked[-1].passage, document_id=uuid.uuid4()))
+    assert [unit.kind for unit, _ in select(read, [*ranked[:-1], other])] == ["sentence"]
