@@ -107,8 +107,10 @@ def _states_scope(question: Question, candidate: Candidate) -> bool:
 def _complete_focus(question: Question, ranked: list[Candidate], chosen: list[tuple[Candidate, dict]]) -> None:
     """When no chosen unit carries what is asked (the office in "siapa yang berwenang …"), the next unit of a
     chosen passage that does joins them: "(1) Penetapan … oleh pemerintah …" is completed by its "(2) … skala
-    provinsi dilakukan oleh gubernur …". Failing that, the best such unit of the lead's document: a decree's
-    "UMSP … berlaku bagi … sektor Pertambangan Emas …" is completed by its appendix's table of the amounts."""
+    provinsi dilakukan oleh gubernur …". Failing that, an appendix table of the lead's document that does: a
+    decree's "UMSP … berlaku bagi … sektor Pertambangan Emas …" is completed by its table of the amounts (whether
+    a row names the case asked is ``figures_for_other_cases``'s to check). Any other unit of the document, taken
+    so, published unanswerable questions on the training part (a penal clause's "30 kali" for an overtime rate)."""
     if not chosen or question.focus.kind in UNFOCUSED or len(chosen) >= _limit(question):
         return
     if any(question.focus.satisfied_by(c.text) for c, _ in chosen):
@@ -118,7 +120,7 @@ def _complete_focus(question: Question, ranked: list[Candidate], chosen: list[tu
     taken = {c.text for c, _ in chosen}
     sibling = next((c for c in ranked if c.passage.chunk_id in passages and c.text not in taken
                     and question.focus.satisfied_by(c.text)), None) or next(
-        (c for c in ranked if c.passage.document_id == document and c.text not in taken
+        (c for c in ranked if c.kind == "table" and c.passage.document_id == document and c.text not in taken
          and question.focus.satisfied_by(c.text)), None)
     if sibling is not None:
         chosen.append((sibling, {sibling.passage.document_id: sibling.passage.label}))
