@@ -169,16 +169,20 @@ def spells(acronym: str, text: str) -> bool:
     return False
 
 
-def by_meaning(items: Sequence[str], rank: ItemRanker | None, question: str = "") -> tuple[str, ...]:
+def by_meaning(items: Sequence[str], rank: ItemRanker | None, question: str = "",
+               asked: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """A list's items, the one the question names first: an item spelling out an acronym the question uses ("SMA":
-    "Sekolah Menengah Atas", which the small model does not read), then the one closest in meaning (a schedule's
-    row for "anak SMP dapat berapa?"); in reading order without either."""
+    "Sekolah Menengah Atas", which the small model does not read) or saying a word of ``asked`` (the first ask's
+    words, in the law's words too, less the lead-in's: "coal" -> "batu bara"), then the one closest in meaning (a
+    schedule's row for "anak SMP dapat berapa?"); in reading order without either."""
     acronyms = set(_ACRONYM.findall(question))
-    named = [any(acronym in item or spells(acronym, item) for acronym in acronyms) for item in items]
-    # One item named outright needs no embeddings.
-    measured = rank is not None and len(items) > 1 and named.count(True) != 1
+    # How much of the question an item names: an acronym spelled out, else the asked words it says.
+    named = [len(asked) + 1 if any(acronym in item or spells(acronym, item) for acronym in acronyms)
+             else len(content_stems(item) & asked) for item in items]
+    # One item named most needs no embeddings.
+    measured = rank is not None and len(items) > 1 and named.count(max(named)) != 1
     scores = (rank(list(items)) if measured else None) or [0.0] * len(items)
-    order = sorted(range(len(items)), key=lambda i: (not named[i], -scores[i], i))
+    order = sorted(range(len(items)), key=lambda i: (-named[i], -scores[i], i))
     return tuple(items[i] for i in order)
 
 
@@ -202,7 +206,10 @@ def _case_items(question: Question, lead: Candidate, lead_in: str, rank_items: I
     case no item names (``_unnamed_case``)."""
     if _unnamed_case(question, lead, lead_in):
         return ()
-    return by_meaning(tuple(map(tidy, lead.items)), rank_items, question.text)
+    # The first ask's words the lead-in does not say name an item; a second ask's ("… and is it the same for coal
+    # mining?") do not.
+    asked = frozenset(question.ask_stems - content_stems(lead_in) - GENERIC_STEMS - MODAL_STEMS)
+    return by_meaning(tuple(map(tidy, lead.items)), rank_items, question.text, asked)
 
 
 def figures_for_other_cases(question: Question, units: Sequence[Candidate]) -> bool:
