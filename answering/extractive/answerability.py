@@ -31,8 +31,9 @@ from typing import Callable, Iterable, Sequence
 from answering.extractive.anchors import find_article, find_named_regulation
 from answering.text import asking_sentences, carries_phrase, content_stems, normalise, stem_sequence
 from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
+from answering.extractive.names import unmet_names
 from answering.extractive.places import places, unmet_places
-from answering.extractive.question import act_years, asks_in_force, colloquial_words, met_colloquially
+from answering.extractive.question import act_years, asks_in_force, colloquial_words, detect_language, met_colloquially
 # What answers "is it still in force?": a clause that revokes, amends or keeps an instrument in force, or its own
 # entry-into-force article.
 STATUS_STATED = re.compile(r"\b(dicabut|tidak\s+berlaku|diubah|perubahan|mulai\s+berlaku|tetap\s+berlaku|masih\s+berlaku|"
@@ -162,6 +163,8 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
     for place in unmet_places(rest, about_where, (p.document_title for p in cited)):
         unmet.append(f"place {place}")
         topical.append(place)
+    if detect_language(question) == "id":
+        unmet.extend(f"name {name}" for name in unmet_names(rest, evidence))
     office = OFFICE.search(question)
     if check_focus and focus.kind == "who" and office and not (
             PERSON.search(claims_text) and _office_phrase(question, office) in normalise(claims_text)):

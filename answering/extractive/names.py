@@ -1,0 +1,32 @@
+"""Names a question asks about, and whether the cited passages say them (the answerability gate's check).
+
+A run of two or more capitalised words inside an Indonesian question ("masa jabatan Wali Nanggroe", "Qanun
+perubahan kedua tentang Baitul Mal") names an institution, a programme or an office. The answer must come from
+text that says it: every content word of the name in the cited passages or their documents' identity. A
+Subulussalam acting mayor's term ("Walikota … masa jabatan paling lama 1 tahun") does not answer "masa jabatan
+Wali Nanggroe". A place is the place check's (``places.py``); an English question's names are in English, which
+the Indonesian text never says, so they are not checked here.
+"""
+from __future__ import annotations
+
+import re
+
+from answering.extractive.places import places
+from answering.text import content_stems
+
+# Two or more capitalised words in a row, not opening the question or a sentence of it.
+NAME = re.compile(r"(?<=[a-z0-9,;:()]\s)(?-i:[A-Z][a-z']+(?:[ -][A-Z][a-z']+)+)")
+
+
+def names(question: str) -> list[str]:
+    """The names ``question`` asks about, places left to the place check."""
+    where = " ".join(places(question)).lower()
+    return [m.group(0) for m in NAME.finditer(question) if m.group(0).lower() not in where
+            and not any(word.lower() in where for word in m.group(0).split())]
+
+
+def unmet_names(question: str, evidence: str) -> list[str]:
+    """The names ``question`` asks about of which ``evidence`` (the cited passages with their identity) lacks a
+    content word."""
+    said = content_stems(evidence)
+    return [name for name in names(question) if content_stems(name) - said]
