@@ -164,7 +164,13 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
         unmet.append(f"place {place}")
         topical.append(place)
     if detect_language(question) == "id":
-        unmet.extend(f"name {name}" for name in unmet_names(rest, evidence))
+        # A name is said by any passage read of a cited document (its definitions article spells "Uang Persediaan"
+        # out), or is a word the glossary knows ("Pemprov").
+        documents = {p.document_id for p in cited}
+        glossed = " ".join(f"{k} {v}" for k, v in (expansions(rest) if expansions else {}).items())
+        said = _evidence_text(p for p in passages if p.document_id in documents) + "\n" + glossed
+        # No pointer: a document that never says the name is not about it.
+        unmet.extend(f"name {name}" for name in unmet_names(rest, said))
     office = OFFICE.search(question)
     if check_focus and focus.kind == "who" and office and not (
             PERSON.search(claims_text) and _office_phrase(question, office) in normalise(claims_text)):
