@@ -19,10 +19,11 @@ NAME = re.compile(r"(?<=[a-z0-9,;:()]\s)(?-i:[A-Z][a-z']+(?:[ -][A-Z][a-z']+)+)"
 
 
 def names(question: str) -> list[str]:
-    """The names ``question`` asks about, places left to the place check."""
-    where = " ".join(places(question)).lower()
-    return [m.group(0) for m in NAME.finditer(question) if m.group(0).lower() not in where
-            and not any(word.lower() in where for word in m.group(0).split())]
+    """The names ``question`` asks about; one holding a place ("Wilayah Sungai Aceh-Meureudu") is the place
+    check's."""
+    where = [place.lower() for place in places(question)]
+    return [m.group(0) for m in NAME.finditer(question)
+            if not any(place in m.group(0).lower() or m.group(0).lower() in place for place in where)]
 
 
 def unmet_names(question: str, evidence: str) -> list[str]:
