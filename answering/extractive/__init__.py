@@ -6,8 +6,8 @@ The steps, in order (each a module of this package):
 2. ``candidates``: the units of the top passages (sentences, ayat, table rows, lead-ins with their
    lists: ``units``) scored by words, focus and meaning (multilingual-e5, ``semantic``).
 3. selection (``synthesis``, which runs the steps): the best units, from one document when the question is focused.
-4. ``answerability`` checks the constraints (years, places, numbers, articles, instruments, offices,
-   term coverage); ``signals`` turns them and the scores into the decision's features;
+4. ``answerability`` checks the constraints (years, places: ``places``, names: ``names``, numbers,
+   articles, instruments, offices, term coverage); ``signals`` turns them and the scores into the decision's features;
    ``decision`` weighs them with frozen fitted parameters: publish or decline.
 5. ``opener`` states the answer in one plain sentence (``yesno`` its polarity, from a rule about the case
    asked and not its complement or a narrower one: ``cases``; ``status`` whether a named
