@@ -2,7 +2,8 @@
 
 A run of two or more capitalised words inside an Indonesian question ("masa jabatan Wali Nanggroe", "Qanun
 perubahan kedua tentang Baitul Mal") names an institution, a programme or an office. The answer must come from
-text that says it: every content word of the name in the cited passages or their documents' identity. A
+documents that say it: every content word of the name in a passage read of a cited document (its identity
+included), or a word the glossary knows ("Pemprov"). A
 Subulussalam acting mayor's term ("Walikota … masa jabatan paling lama 1 tahun") does not answer "masa jabatan
 Wali Nanggroe". A place is the place check's (``places.py``); an English question's names are in English, which
 the Indonesian text never says, so they are not checked here.
@@ -27,7 +28,7 @@ def names(question: str) -> list[str]:
 
 
 def unmet_names(question: str, evidence: str) -> list[str]:
-    """The names ``question`` asks about of which ``evidence`` (the cited passages with their identity) lacks a
-    content word."""
+    """The names ``question`` asks about of which ``evidence`` (the passages read of the cited documents, with
+    their identity, and the glossary's readings of the question) lacks a content word."""
     said = content_stems(evidence)
     return [name for name in names(question) if content_stems(name) - said]

@@ -118,10 +118,9 @@ def _complete_focus(question: Question, ranked: list[Candidate], chosen: list[tu
     passages = {c.passage.chunk_id for c, _ in chosen}
     document = chosen[0][0].passage.document_id
     taken = {c.text for c, _ in chosen}
-    sibling = next((c for c in ranked if c.passage.chunk_id in passages and c.text not in taken
-                    and question.focus.satisfied_by(c.text)), None) or next(
-        (c for c in ranked if c.kind == "table" and c.passage.document_id == document and c.text not in taken
-         and question.focus.satisfied_by(c.text)), None)
+    completing = [c for c in ranked if c.text not in taken and question.focus.satisfied_by(c.text)]
+    sibling = next((c for c in completing if c.passage.chunk_id in passages), None) or next(
+        (c for c in completing if c.kind == "table" and c.passage.document_id == document), None)
     if sibling is not None:
         chosen.append((sibling, {sibling.passage.document_id: sibling.passage.label}))
 
