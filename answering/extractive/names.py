@@ -30,5 +30,8 @@ def names(question: str) -> list[str]:
 def unmet_names(question: str, evidence: str) -> list[str]:
     """The names ``question`` asks about of which ``evidence`` (the passages read of the cited documents, with
     their identity, and the glossary's readings of the question) lacks a content word."""
+    asked = names(question)
+    if not asked:
+        return []             # most questions name nothing: the evidence is not stemmed for them
     said = content_stems(evidence)
-    return [name for name in names(question) if content_stems(name) - said]
+    return [name for name in asked if content_stems(name) - said]
