@@ -56,4 +56,9 @@ class RetrievalSettings:
     rerank_model: Optional[str] = None
     rerank_candidate_limit: AtLeast1 = 20
     query_understanding: bool = True
+    # Inside a regulation the question names, its passages also ranked by the question without that regulation's
+    # own words (search/inner.py; one more query embedding for such a question). Off: it raises retrieval on the
+    # fit sets (twins MRR@10 0.653 -> 0.686, fresh 0.784 -> 0.813) but cost answers there (docs/retrieval.md,
+    # session 48).
+    named_inner_question: bool = False
     within_document_rerank: bool = FITTED["within_document_rerank"]

@@ -2,7 +2,9 @@
 
 1. **Named instruments**: a regulation named by type, number and year, or by a
    glossary nickname, that resolves to one visible indexed document has its
-   chunks ranked first (its own lexical + exact semantic ranking, fused); a
+   chunks ranked first (its own lexical + exact semantic ranking, and the
+   semantic ranking of the question without the document's own words:
+   inner.py, fused); a
    named Pasal/ayat/angka puts that unit's chunks before the rest of it (its
    Penjelasan first when the question asks what the Penjelasan says). A named
    regulation's signature block leads for who-signed/when-enacted questions,
@@ -25,6 +27,8 @@ from typing import Sequence
 
 from django.db import connection
 
+from retrieval.models import Document
+from retrieval.search.inner import inner_question
 from retrieval.search.anchors import Anchors, focus_anchors, named_documents
 from retrieval.search.centering import centered_literals
 from retrieval.search.definitions import definition_term, defining_chunks
@@ -47,7 +51,7 @@ RRF_K = 60
 # A named document's own rankings, both in one statement: each row is (order, chunk, whether it is Penjelasan,
 # place). Nearest passages by exact distance (one document's chunks are few, an exact scan is cheap) ...
 _DOCUMENT_SEMANTIC_SQL = """
-SELECT 0, id, kind = 'penjelasan', row_number() OVER (ORDER BY distance, id) FROM (
+SELECT {order}, id, kind = 'penjelasan', row_number() OVER (ORDER BY distance, id) FROM (
     SELECT c.id, c.kind, (c.embedding - %s::vector) <=> %s::vector AS distance FROM retrieval_chunk c
     WHERE c.document_id = %s AND c.embedding_model = %s AND c.enabled
 ) AS scored
@@ -122,14 +126,18 @@ def _document_lexical(document_id: uuid.UUID, rewrite: Rewrite,
 
 def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_name: str,
                       explanation_first: bool = False, centered: bool = False,
-                      common_term_share: float = 1.0) -> list[uuid.UUID]:
+                      common_term_share: float = 1.0, inner_vector=None) -> list[uuid.UUID]:
     parts: list[tuple[str, list]] = []
     if vector is not None:
         mean, moved = centered_literals(vector, model_name, centered)
-        parts.append((_DOCUMENT_SEMANTIC_SQL, [mean, moved, document_id, model_name, DOCUMENT_CANDIDATES]))
+        parts.append((_DOCUMENT_SEMANTIC_SQL.format(order=0), [mean, moved, document_id, model_name, DOCUMENT_CANDIDATES]))
+    if inner_vector is not None:
+        # The question without the document's own words (inner.py), beside the whole question.
+        mean, moved = centered_literals(inner_vector, model_name, centered)
+        parts.append((_DOCUMENT_SEMANTIC_SQL.format(order=2), [mean, moved, document_id, model_name, DOCUMENT_CANDIDATES]))
     lexical = _document_lexical(document_id, rewrite, common_term_share)
     parts += [lexical[:2]] if lexical else []
-    orders: dict[int, list[uuid.UUID]] = {0: [], 1: []}
+    orders: dict[int, list[uuid.UUID]] = {0: [], 1: [], 2: []}
     explanations: set[uuid.UUID] = set()
     if parts:
         with connection.cursor() as cursor, without_bitmap_scans(cursor, bool(lexical and lexical[2])):
@@ -141,7 +149,7 @@ def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_na
                 orders[order].append(chunk_id)
                 if explaining:
                     explanations.add(chunk_id)
-    fused = _fused([orders[0], orders[1]])
+    fused = _fused([orders[0], orders[1], orders[2]])
     # The body answers and its Penjelasan follows it, unless the question asks what the Penjelasan says.
     body = [c for c in fused if c not in explanations]
     explaining = [c for c in fused if c in explanations]
@@ -176,7 +184,7 @@ def _within_document(order: list[uuid.UUID], owner: dict[uuid.UUID, uuid.UUID], 
 
 def focus_ranking(
     query: str, rewrite: Rewrite, ranked: list[tuple[uuid.UUID, float]], anchors: Anchors, *, vector,
-    model_name: str, condition, config, owner: dict | None = None,
+    model_name: str, condition, config, owner: dict | None = None, embed=None,
 ) -> Focus:
     """The fused ranking with named units, definitions and the dominant document's order applied."""
     stages = list(anchors.stages)
@@ -195,8 +203,13 @@ def focus_ranking(
             stages.append("definition")
     if documents:
         inner = _without_names(query, rewrite)
-        rankings = [_document_ranking(document_id, inner, vector, model_name, anchors.explanation,
-                                      config.semantic_centering, config.common_term_share) for document_id in documents]
+        titles = dict(Document.objects.filter(id__in=documents).values_list("id", "title"))
+        rankings = []
+        for document_id in documents:
+            asked = inner_question(query, titles.get(document_id, "")) if config.named_inner_question else None
+            inner_vector = embed(asked) if asked and embed is not None and vector is not None else None
+            rankings.append(_document_ranking(document_id, inner, vector, model_name, anchors.explanation,
+                                              config.semantic_centering, config.common_term_share, inner_vector))
         front += _fused(rankings)
         stages.append("named-document")
     front = list(dict.fromkeys(front))

@@ -268,7 +268,8 @@ def chunk_search(
     if anchors is not None:
         started = time.perf_counter()
         focus = focus_ranking(query, rewrite, ranked, anchors, vector=vector, model_name=embedder.model_name,
-                              condition=condition, config=config, owner=owner)
+                              condition=condition, config=config, owner=owner,
+                              embed=embed_query or (lambda text: embedder.embed_queries([text])[0]))
         ranked, pinned, stages = focus.ranked, min(focus.pinned, top_k), focus.stages
         # A private employee's question is not the civil service's regulations' to answer, nor the reverse.
         ranked, moved = apart(query, ranked, owner, focus.pinned)

@@ -5,8 +5,11 @@ subject. The longest leading run of them whose every word exactly one
 visible indexed document of that type carries in its title (a word the glossary
 expands, "BAPETEN", is carried by the words it stands for too: "Badan Pengawas
 Tenaga Nuklir"; a year, when written, must
-be its year or appear in its title) names that document. Amendments ("Perubahan atas ...") only match
-when the question speaks of a change. Anything ambiguous names nothing.
+be its year or appear in its title) names that document. When several carry it, the one whose subject is exactly
+those words does ("Undang-Undang tentang Keuangan Negara" is UU 17/2003, not UU 15/2004 on auditing the state's
+finances). English puts the subject before the type, capitalised ("the State Finance Law"): a subject whose every
+word the glossary reads names the document its Indonesian words would. Amendments ("Perubahan atas ...") only
+match when the question speaks of a change. Anything ambiguous names nothing.
 """
 from __future__ import annotations
 
@@ -37,6 +40,11 @@ _STOP = frozenset(
 )
 # What puts the instrument after it as the answer's source: "menurut qanun …", "diatur dalam pergub …".
 _SOURCE = re.compile(r"\b(?:menurut|dalam|di|berdasarkan|sesuai|under|according\s+to|in)\s+(?:the\s+)?$", re.I)
+# English: "the State Finance Law", "the Public Information Disclosure Law" (capitalised subject, then the type).
+_ENGLISH_TITLED = re.compile(
+    r"\bthe\s+(?P<rest>(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*)){0,4})\s+"
+    r"(?P<type>(?:Aceh\s+)?Governor(?:'s)?\s+(?:Regulation|Decree|Instruction)|Government\s+Regulation"
+    r"|Presidential\s+Regulation|Law|Qanun)\b(?!\s+(?:No\.?|Number|\d))")
 MIN_WORDS = 1
 MAX_WORDS = 5
 MIN_SINGLE_WORD = 6       # a lone subject word must be this long ("zakat" is too generic, "ketenagakerjaan" is not)
@@ -102,7 +110,32 @@ def titled_references(question: str) -> tuple[TitledReference, ...]:
         if prefixes and words:
             text = " ".join([*match.group("type").split(), *words])
             found.append(TitledReference(text, prefixes, tuple(words), match.start()))
-    return tuple(found)
+    return tuple(sorted(found + _english_references(question), key=lambda reference: reference.start))
+
+
+def _english_references(question: str) -> list[TitledReference]:
+    """"the State Finance Law": a subject the glossary reads whole, as its phrases ("state finance")."""
+    found = []
+    for match in _ENGLISH_TITLED.finditer(question):
+        prefixes = type_prefixes(match.group("type"))
+        words = _read_whole(match.group("rest"), glossary_expansions(question)) if prefixes else None
+        if words:
+            found.append(TitledReference(match.group(0), prefixes, words, match.start()))
+    return found
+
+
+def _read_whole(subject: str, expansions: dict[str, str]) -> tuple[str, ...] | None:
+    """The glossary phrases covering every word of ``subject`` ("Aceh" needs none), or None."""
+    words = subject.lower().split()
+    covered = [word == "aceh" for word in words]
+    phrases = []
+    for phrase in sorted((key.lower() for key in expansions), key=len, reverse=True):
+        parts = phrase.split()
+        for start in range(len(words) - len(parts) + 1):
+            if words[start:start + len(parts)] == parts and not all(covered[start:start + len(parts)]):
+                covered[start:start + len(parts)] = [True] * len(parts)
+                phrases.append(phrase)
+    return tuple(phrases) if phrases and all(covered) else None
 
 
 def unmet_titles(question: str, titles: Iterable[str]) -> tuple[str, ...]:
@@ -162,7 +195,8 @@ def titled_documents(question: str, *, principal: Principal, scope: Scope | None
             carrying = documents
             for word in words[:size]:
                 carrying = carrying.filter(_title_carries(word, expansions.get(word)))
-            candidates = list(carrying.values_list("id", flat=True)[:RESOLVE_BROWSE_LIMIT])
+            candidates = _exactly(list(carrying.values_list("id", "title")[:RESOLVE_BROWSE_LIMIT]),
+                                  words[:size], expansions)
             if len(candidates) == 1:
                 if candidates[0] not in found:
                     found.append(candidates[0])
@@ -170,3 +204,18 @@ def titled_documents(question: str, *, principal: Principal, scope: Scope | None
             if candidates:
                 break     # several documents carry the longest phrase: ambiguous
     return found
+
+
+def _exactly(candidates: list[tuple[uuid.UUID, str]], words: tuple[str, ...] | list[str],
+             expansions: dict[str, str]) -> list[uuid.UUID]:
+    """The candidates' ids; of several, the one whose subject ("... tentang Keuangan Negara") is exactly the
+    words (or what the glossary says they stand for), when exactly one is."""
+    ids = [document_id for document_id, _ in candidates]
+    if len(candidates) < 2:
+        return ids
+    wordings = {" ".join(words)}
+    if all(expansions.get(word) for word in words):
+        wordings |= {" ".join(alternatives(expansions[word])[0] for word in words)}
+    exact = [document_id for document_id, title in candidates
+             if " ".join(re.split(r"\btentang\b", title.lower(), maxsplit=1)[-1].split()) in wordings]
+    return exact if len(exact) == 1 else ids
