@@ -17,6 +17,7 @@ from answering.extractive.anchors import ArticleLocator, asks_for_signatory, fin
 from answering.answer.arms import ArmStore
 from answering.answer.contracts import MAX_PASSAGES, SEARCH_TOP_K, Prepared
 from answering.answer.explanations import with_explanations
+from answering.answer.extensions import extensions_first, with_extensions
 from answering.answer.named import NamedDocuments, referent_documents, resolve_named
 from answering.answer.restore import restored_passages
 from answering.answer.steps import StepRecorder
@@ -112,6 +113,8 @@ class EvidenceGatherer:
             # Hints, not filters: one more arm over the carried documents, access and scope rechecked.
             allowed = set(scope.document_ids) if scope.document_ids else None
             carried = [d for d in map(uuid.UUID, followup.document_ids) if allowed is None or d in allowed]
+            asked = len(carried)
+            carried = with_extensions(carried, principal=principal, scope=scope, allowed=allowed)  # extensions.py
             followup_scope = Scope(collection_ids=scope.collection_ids, document_ids=tuple(carried)) if carried else None
 
         search_scope = scope
@@ -145,6 +148,8 @@ class EvidenceGatherer:
                 # A carried document's passage is the conversation's evidence, whichever arm found it first.
                 carried = passage.origin == "search" and passage.document_id in carried_documents
                 merged.append(replace(passage, origin="followup") if carried else passage)
+        if followup_scope:
+            merged = extensions_first(question, merged, list(followup_scope.document_ids), asked)
         # A legal-status question reads the revoking or amending clauses first (answering/legal_status.py).
         read = with_explanations(merged[:MAX_PASSAGES], principal=principal, scope=scope)
         passages = legal_evidence(read, question=question, principal=principal, scope=scope,

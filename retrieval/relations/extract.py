@@ -13,7 +13,12 @@ clauses whose targets are named by type and number:
 * replacement: "... <target> dicabut dan diganti dengan <...> ini" -> ``supersedes``;
 * amendment: "Beberapa ketentuan dalam <target> ... diubah", "Lampiran <target> diubah",
   and the title "Perubahan [Kedua] atas <target>" -> ``amends`` (articles deleted with
-  "Pasal 5 dihapus" are kept as the relation's articles).
+  "Pasal 5 dihapus" are kept as the relation's articles);
+* extension: the title "[Penetapan] Perpanjangan <subject>" and a consideration citing the
+  decree whose own title is about that subject ("Menimbang : a. bahwa berdasarkan Diktum Kedua
+  Keputusan Gubernur Aceh Nomor 100.3.3.3/1416/2025 tentang Penetapan Status Keadaan Tanggap
+  Darurat …") -> ``extends`` (the only relation read from the preamble: the decree's body says
+  what is prolonged only by its subject).
 
 Generic clauses ("semua peraturan ... yang tidak sesuai ... dinyatakan tidak berlaku")
 name no target and give no relation.
@@ -31,7 +36,7 @@ from .clauses import clause_items_after, clause_items_before
 
 __all__ = ["RELATIONS", "RelationDraft", "extract_relations"]
 
-RELATIONS = ("revokes", "revokes_in_part", "amends", "supersedes")
+RELATIONS = ("revokes", "revokes_in_part", "amends", "supersedes", "extends")
 
 _REVOKE_RE = re.compile(
     r"dicabut\s+dan\s+dinyatakan\s+tidak\s+berlaku(?:\s+lagi)?"
@@ -92,7 +97,7 @@ def _title_after(text: str, citation: Citation, limit: int) -> str | None:
     if not match:
         return None
     rest = text[citation.end + match.end():limit]
-    cut = re.search(r"\(|\bsebagaimana\b|,\s*(?:dicabut|sepanjang|dan\s+peraturan)|;|\s+dicabut|\s+dinyatakan|\s+diubah", rest)
+    cut = re.search(r"\(|\bsebagaimana\b|,\s*(?:dicabut|sepanjang|dan\s+peraturan|yang\b)|;|\s+dicabut|\s+dinyatakan|\s+diubah", rest)
     title = " ".join((rest[:cut.start()] if cut else rest).split()).strip(" ,.")
     return title[:500] or None
 
@@ -154,7 +159,7 @@ class _Collector:
 
     def add(self, relation: str, citation: Citation, section: Article | None, start: int, end: int,
             articles: tuple[str, ...] = (), lo: int = 0) -> None:
-        group = "amends" if relation == "amends" else "revokes"
+        group = relation if relation in ("amends", "extends") else "revokes"
         key = (group, citation.key)
         known = self.found.get(key)
         if known is not None:
@@ -240,6 +245,31 @@ def _title_amendment(text: str, out: _Collector) -> None:
         out.add("amends", citation, None, head.start(), citation.end)
 
 
+_EXTENSION_TITLE_RE = re.compile(r"(?i)\btentang\s+(?:penetapan\s+)?perpanjangan\s+(?P<subject>[^\n]+(?:\n[^\n]+)?)")
+_CONSIDERING_RE = re.compile(r"(?i)\bmenimbang\b")
+_CONSIDERED_END_RE = re.compile(r"(?i)\bmengingat\b")
+EXTENDED_SHARE = 0.8       # of the subject's words the cited decree's title must carry
+
+
+def _words(text: str) -> set[str]:
+    return {word for word in re.findall(r"[a-z]{3,}", text.lower())} - {"dan", "yang", "atas", "tentang", "penetapan"}
+
+
+def _title_extension(text: str, out: _Collector) -> None:
+    """"Penetapan Perpanjangan <subject>": the decree its considerations cite whose title is about the subject."""
+    considering = _CONSIDERING_RE.search(text, 0, 6000)
+    head = _EXTENSION_TITLE_RE.search(text, 0, considering.start()) if considering else None
+    if not head:
+        return
+    subject = _words(head.group("subject"))
+    end = _CONSIDERED_END_RE.search(text, considering.end())
+    for citation, _ in _targets(text, considering.end(), end.start() if end else considering.end() + 3000, out.own_key):
+        title = _title_after(text, citation, citation.end + 400) or ""
+        if subject and len(subject & _words(title)) >= EXTENDED_SHARE * len(subject):
+            out.add("extends", citation, None, citation.start, citation.end)
+            return
+
+
 def extract_relations(text: str, *, own_key: str | None = None) -> list[RelationDraft]:
     """Relations the regulation in ``text`` states about other regulations (see module doc)."""
     articles = body_articles(text)
@@ -252,4 +282,5 @@ def extract_relations(text: str, *, own_key: str | None = None) -> list[Relation
     if articles:
         _decree_revocations(text, articles[0].start, out)
     _title_amendment(text, out)
+    _title_extension(text, out)
     return sorted(out.found.values(), key=lambda d: (d.char_start, d.target.start))

@@ -1,4 +1,4 @@
-"""What one regulation says about another: revokes, revokes in part, supersedes, amends."""
+"""What one regulation says about another: revokes, revokes in part, supersedes, amends, extends."""
 import uuid
 
 from django.contrib.postgres.fields import ArrayField
@@ -11,6 +11,8 @@ class LegalRelation(models.Model):
         REVOKES_IN_PART = "revokes_in_part"
         AMENDS = "amends"
         SUPERSEDES = "supersedes"
+        # "Penetapan Perpanjangan Status …" prolongs what an earlier decree set for a period; its status is untouched.
+        EXTENDS = "extends"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     # The regulation whose clause states the relation (one version; a re-ingested

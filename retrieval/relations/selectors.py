@@ -22,11 +22,11 @@ from .citations import identity_key
 from .models import LegalRelation
 from .services import document_identity_key
 
-__all__ = ["LegalStatus", "RelationView", "document_citation", "incoming_relations", "legal_status_for",
+__all__ = ["LegalStatus", "RelationView", "document_citation", "extending_documents", "incoming_relations", "legal_status_for",
            "legal_statuses", "named_status", "replaced_documents"]
 
 STATUSES = ("revoked", "revoked_in_part", "amended", "superseded", "unknown")
-# relation -> the status it gives its target, in order of precedence
+# relation -> the status it gives its target, in order of precedence (an extension gives none)
 _STATUS_OF = {"revokes": "revoked", "supersedes": "superseded", "revokes_in_part": "revoked_in_part",
               "amends": "amended"}
 _PRECEDENCE = ("revoked", "superseded", "revoked_in_part", "amended")
@@ -61,7 +61,7 @@ class LegalStatus:
     @property
     def deciding(self) -> tuple[RelationView, ...]:
         """Incoming relations that give the status (the clauses an answer cites)."""
-        return tuple(r for r in self.relations if r.direction == "incoming" and _STATUS_OF[r.relation] == self.status)
+        return tuple(r for r in self.relations if r.direction == "incoming" and _STATUS_OF.get(r.relation) == self.status)
 
 
 def document_citation(document: Document) -> str:
@@ -85,7 +85,7 @@ def _basis_phrase(view: RelationView) -> str:
 def _status(relations: list[RelationView]) -> LegalStatus:
     incoming = [r for r in relations if r.direction == "incoming"]
     for status in _PRECEDENCE:
-        deciding = [r for r in incoming if _STATUS_OF[r.relation] == status]
+        deciding = [r for r in incoming if _STATUS_OF.get(r.relation) == status]
         if deciding:
             # copies of one regulation (text and PDF) state the same clause: say it once
             basis = "; ".join(dict.fromkeys(_basis_phrase(r) for r in deciding))
@@ -146,6 +146,30 @@ def replaced_documents(*, principal: Principal, document_ids: Iterable[uuid.UUID
     visible = Document.objects.filter(visible_documents_q(principal, scope)).values("id")
     found = [target for target, views in _incoming(ids, keys, visible, REPLACING).items() if views]
     return dict(Document.objects.filter(id__in=found).values_list("id", "year")) if found else {}
+
+
+EXTENSION_DEPTH = 4          # a decree extended, its extension extended again, …: at most this many links
+
+
+def extending_documents(*, principal: Principal, document_ids: Iterable[uuid.UUID],
+                        scope: Scope | None = None) -> list[uuid.UUID]:
+    """The visible decrees that extend any of ``document_ids`` (``extends``: "Penetapan Perpanjangan Status …"),
+    and those extending them in turn, nearest first; none of ``document_ids`` themselves."""
+    ids = list(dict.fromkeys(document_ids))
+    if not ids or not LegalRelation.objects.filter(relation="extends").exists():
+        return []
+    visible = Document.objects.filter(visible_documents_q(principal, scope)).values("id")
+    found: list[uuid.UUID] = []
+    frontier = ids
+    for _ in range(EXTENSION_DEPTH):
+        views = _incoming(frontier, _identity_keys(frontier), visible, ("extends",))
+        frontier = [v.source_document_id for vs in views.values() for v in vs
+                    if v.source_document_id not in ids and v.source_document_id not in found]
+        frontier = list(dict.fromkeys(frontier))
+        if not frontier:
+            break
+        found += frontier
+    return found
 
 
 def _stated_by_visible(condition: Q, visible):
