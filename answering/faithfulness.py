@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from answering.spelled import spelled_numbers
+
 from answering.text import content_stems, normalise
 from answering.types import AnswerDraft, Claim, ClaimVerdict, GateResult, JudgeFailure, JudgeItem
 
@@ -67,6 +69,9 @@ def quantities(text: str) -> list[Quantity]:
             rest = text[match.end():match.end() + 20].split()
             word = rest[0] if rest else ""
         found.append(Quantity(value=value, tolerance=tolerance, unit=UNITS.get(word)))
+    # "berusia tujuh sampai dengan lima belas tahun": a number spelled without digits, before its unit (spelled.py).
+    found += [Quantity(value=float(value), tolerance=0.5, unit=UNITS[unit])
+              for value, unit, _ in spelled_numbers(text) if unit in UNITS]
     return found
 
 

@@ -52,6 +52,23 @@ def test_quantities_parse_indonesian_separators_and_scales():
     assert quantities("Rp1,2 triliun")[0].value == 1.2e12
 
 
+def test_a_number_spelled_without_digits_is_a_quantity_when_its_unit_follows():
+    spelled = quantities("Setiap warga negara yang berusia tujuh sampai dengan lima belas tahun wajib belajar.")
+    assert [(q.value, q.unit) for q in spelled] == [(15.0, "year")]
+    assert [(q.value, q.unit) for q in quantities("dalam waktu dua puluh lima hari")] == [(25.0, "day")]
+    # Spelled inside its parenthesis, it is the digits' own reading: counted once.
+    assert [q.value for q in quantities("paling lambat 14 (empat belas) hari kerja")] == [14.0]
+    # No unit, no figure: "salah satu pihak", "kedua belah pihak".
+    assert quantities("salah satu pihak dan kedua belah pihak") == []
+
+
+def test_a_spelled_figure_is_checked_like_digits():
+    passages = {"chunk:a": "Setiap warga negara yang berusia tujuh sampai dengan lima belas tahun wajib belajar."}
+    assert judge_claim(Claim("Wajib belajar sampai usia 15 tahun.", ("chunk:a",)), passages).supported
+    wrong = judge_claim(Claim("Wajib belajar sampai usia lima puluh tahun.", ("chunk:a",)), passages)
+    assert (wrong.supported, wrong.reason) == (False, "number_mismatch")
+
+
 def test_gate_drops_unsupported_claims_and_counts_them():
     good = claim("PPID wajib menjawab permohonan paling lambat 14 hari kerja.")
     also_good = claim("Total belanja Aceh Tahun Anggaran 2024 sebesar Rp871,67 miliar.")
