@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from answering.spelled import spelled_numbers
-
 from answering.text import content_stems, normalise
 from answering.types import AnswerDraft, Claim, ClaimVerdict, GateResult, JudgeFailure, JudgeItem
 
@@ -71,7 +70,7 @@ def quantities(text: str) -> list[Quantity]:
         found.append(Quantity(value=value, tolerance=tolerance, unit=UNITS.get(word)))
     # "berusia tujuh sampai dengan lima belas tahun": a number spelled without digits, before its unit (spelled.py).
     found += [Quantity(value=float(value), tolerance=0.5, unit=UNITS[unit])
-              for value, unit, _ in spelled_numbers(text) if unit in UNITS]
+              for value, unit in spelled_numbers(text) if unit in UNITS]
     return found
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 _ONES = {"satu": 1, "dua": 2, "tiga": 3, "empat": 4, "lima": 5, "enam": 6, "tujuh": 7, "delapan": 8, "sembilan": 9}
-_TEENS = {"sepuluh": 10, "sebelas": 11, "seratus": 100, "seribu": 1000}
 _ONE = "|".join(_ONES)
 # "lima belas", "dua puluh lima", "seratus dua puluh", "tiga ratus", "sepuluh": up to 9,999.
 _GROUP = rf"(?:(?:{_ONE})\s+ribu|seribu)?\s*(?:(?:{_ONE})\s+ratus|seratus)?\s*(?:(?:{_ONE})\s+puluh|sepuluh|sebelas|(?:{_ONE})\s+belas)?\s*(?:{_ONE})?"
@@ -37,9 +36,9 @@ def spelled_value(words: str) -> int | None:
 
 
 def spelled_numbers(text: str):
-    """(value, unit word, end) for each spelled number followed by a word."""
+    """(value, the word after it) for each spelled number followed by a word."""
     for match in SPELLED.finditer(text):
         words = match.group("words").strip()
         value = spelled_value(words) if words else None
         if value is not None:
-            yield value, match.group("unit").lower(), match.end()
+            yield value, match.group("unit").lower()

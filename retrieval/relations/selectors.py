@@ -22,8 +22,8 @@ from .citations import identity_key
 from .models import LegalRelation
 from .services import document_identity_key
 
-__all__ = ["LegalStatus", "RelationView", "document_citation", "extending_documents", "incoming_relations", "legal_status_for",
-           "legal_statuses", "named_status", "replaced_documents"]
+__all__ = ["LegalStatus", "RelationView", "document_citation", "extending_documents", "incoming_relations",
+           "legal_status_for", "legal_statuses", "named_status", "replaced_documents"]
 
 STATUSES = ("revoked", "revoked_in_part", "amended", "superseded", "unknown")
 # relation -> the status it gives its target, in order of precedence (an extension gives none)

@@ -130,11 +130,13 @@ def _document_ranking(document_id: uuid.UUID, rewrite: Rewrite, vector, model_na
     parts: list[tuple[str, list]] = []
     if vector is not None:
         mean, moved = centered_literals(vector, model_name, centered)
-        parts.append((_DOCUMENT_SEMANTIC_SQL.format(order=0), [mean, moved, document_id, model_name, DOCUMENT_CANDIDATES]))
+        parts.append((_DOCUMENT_SEMANTIC_SQL.format(order=0),
+                      [mean, moved, document_id, model_name, DOCUMENT_CANDIDATES]))
     if inner_vector is not None:
         # The question without the document's own words (inner.py), beside the whole question.
         mean, moved = centered_literals(inner_vector, model_name, centered)
-        parts.append((_DOCUMENT_SEMANTIC_SQL.format(order=2), [mean, moved, document_id, model_name, DOCUMENT_CANDIDATES]))
+        parts.append((_DOCUMENT_SEMANTIC_SQL.format(order=2),
+                      [mean, moved, document_id, model_name, DOCUMENT_CANDIDATES]))
     lexical = _document_lexical(document_id, rewrite, common_term_share)
     parts += [lexical[:2]] if lexical else []
     orders: dict[int, list[uuid.UUID]] = {0: [], 1: [], 2: []}
@@ -203,10 +205,11 @@ def focus_ranking(
             stages.append("definition")
     if documents:
         inner = _without_names(query, rewrite)
-        titles = dict(Document.objects.filter(id__in=documents).values_list("id", "title"))
+        titles = (dict(Document.objects.filter(id__in=documents).values_list("id", "title"))
+                  if config.named_inner_question else {})
         rankings = []
         for document_id in documents:
-            asked = inner_question(query, titles.get(document_id, "")) if config.named_inner_question else None
+            asked = inner_question(query, titles.get(document_id, "")) if titles else None
             inner_vector = embed(asked) if asked and embed is not None and vector is not None else None
             rankings.append(_document_ranking(document_id, inner, vector, model_name, anchors.explanation,
                                               config.semantic_centering, config.common_term_share, inner_vector))
