@@ -10,7 +10,12 @@ import re
 from answering.text import content_stems
 
 MAX_OPENER_CHARS = 320
-MARKER = re.compile(r"^\s*(?:\(\d+[a-z]?\)|[a-z]\.|\d{1,2}\.|[A-Z]{4,}(?:\s+BELAS)?\s*:|Pasal\s+\d+[A-Z]?\.?)\s*")
+MAX_WHOLE_SENTENCE_CHARS = 480      # one sentence this long is said whole rather than cut
+# Words that leave a phrase open: a cut sentence never ends on them.
+_OPEN_END = re.compile(r"(?:[\s,;:]+(?:yang|dan|atau|dan/atau|serta|dengan|untuk|bagi|dari|pada|oleh|di|ke|dalam|"
+                       r"terhadap|sebagaimana|yaitu|antara|atas|tentang|sesuai|berupa|meliputi|of|and|or|to|for|by|in|"
+                       r"the))+[\s,;:]*$", re.I)
+MARKER = re.compile(r"^\s*(?:\(\d+[a-z]?\)|[a-z]\.|\d{1,2}[.)]|[A-Z]{4,}(?:\s+BELAS)?\s*:|Pasal\s+\d+[A-Z]?\.?)\s*")
 SPELLED = re.compile(r"(\d[\d.,]*%?)\s*\((?:[a-z\s,/-]{3,120}|[a-z\s]+ (?:rupiah|persen))\)", re.I)
 PROHIBIT = re.compile(r"\b(?:dilarang|tidak\s+boleh|tidak\s+dapat|tidak\s+diperbolehkan|tidak\s+diizinkan|"
                       r"tidak\s+berhak|prohibited|may\s+not|must\s+not)\b", re.I)
@@ -51,7 +56,13 @@ ITEM_END = re.compile(r"[;,.]?\s*(?:dan|atau|dan/atau)?\s*$", re.I)
 
 
 def short(text: str) -> str:
+    """The text as an opening sentence: whole when it fits, else its first clause before ";", else (a definition or
+    a rule a little longer than MAX_OPENER_CHARS) whole up to MAX_WHOLE_SENTENCE_CHARS; a longer one is cut at a
+    word and ends with "…", never with a word that leaves its phrase open ("… serta informasi lain yang.")."""
     if len(text) <= MAX_OPENER_CHARS:
         return text
     first = re.split(r";\s+", text)[0]
-    return tidy(first) if len(first) <= MAX_OPENER_CHARS else tidy(first[:MAX_OPENER_CHARS].rsplit(" ", 1)[0])
+    if len(first) <= MAX_OPENER_CHARS or len(first) <= MAX_WHOLE_SENTENCE_CHARS and not first.rstrip().endswith(":"):
+        return tidy(first)
+    cut = _OPEN_END.sub("", first[:MAX_OPENER_CHARS].rsplit(" ", 1)[0])
+    return f"{tidy(cut)[:-1]} …"

@@ -322,3 +322,37 @@ def test_a_list_asked_for_second_is_quoted_whole():
     draft = synthesise(question, [source])
     assert sum(1 for claim in draft.claims if claim.layout == "list_item") == 13
     assert not any("butir ditampilkan" in (claim.heading or "") for claim in draft.claims)
+
+
+# A definition a little longer than an opener's usual length, ending in the words that complete it.
+LONG_DEFINITION = passage(
+    "Informasi Layanan adalah informasi yang dihasilkan, disimpan, dikelola, dikirim, dan/atau diterima oleh suatu "
+    "badan layanan yang berkaitan dengan penyelenggara dan penyelenggaraan layanan dan/atau penyelenggara dan "
+    "penyelenggaraan badan layanan lainnya yang sesuai dengan Peraturan ini serta informasi lain yang berkaitan "
+    "dengan kepentingan masyarakat miskin.")
+
+
+def test_a_definition_a_little_longer_than_an_opener_is_said_whole_and_checked():
+    draft = synthesise("Apa yang dimaksud dengan informasi layanan?", [LONG_DEFINITION])
+    first = draft.claims[0].text
+    # Cut at the opener's usual length it read "… serta informasi lain yang." and dropped "miskin" from a list.
+    assert first.endswith("berkaitan dengan kepentingan masyarakat miskin.")
+    gate = faithfulness_gate(draft, {LONG_DEFINITION.label: LONG_DEFINITION.text}, partial_answers=False)
+    assert gate.kept[0].text == first and not gate.fallback_used
+
+
+def test_a_sentence_too_long_to_say_whole_is_cut_with_an_ellipsis_never_on_an_open_word():
+    from answering.extractive.phrasing import short
+
+    words = ("Dana layanan adalah dana yang dihimpun dari masyarakat dan dikelola oleh badan layanan untuk "
+             "kepentingan umum yang sesuai dengan ketentuan peraturan perundang-undangan serta ") * 4
+    said = short(words.strip() + " kebutuhan lain.")
+    assert said.endswith(" …") and len(said) <= 330
+    last = said[:-2].split()[-1].lower()
+    assert last not in {"yang", "dan", "serta", "dengan", "untuk", "oleh", "dari"}
+
+
+def test_a_nested_list_item_s_marker_is_not_part_of_the_sentence():
+    from answering.extractive.phrasing import tidy
+
+    assert tidy("1) wilayah Jawa paling sedikit 6.000 jiwa") == "Wilayah Jawa paling sedikit 6.000 jiwa."
