@@ -33,6 +33,10 @@ ELABORATION_CHARS = 400
 OMITTED = {"id": "{shown} dari {total} butir ditampilkan", "en": "{shown} of {total} items shown"}
 
 
+# What the first line must say itself: these answers open with their sentence, never with a heading.
+SAID_FIRST = frozenset({*FIGURE_ASKS, "date", "person", "yesno", "status", "signatory", "enactment"})
+
+
 def heading_of(passage: Passage) -> str:
     """What the quoted text is: the regulation and article, or the document's title."""
     heading = passage.legal_reference or passage.document_title
@@ -161,13 +165,20 @@ def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], langua
     claims: list[Claim] = []
     opener, lead_labels, source = _opening(question, chosen, language, rank_items)
     chosen = source_first(_with_elaboration(chosen, source, ranked), source)
-    if opener:
-        claims.append(Claim(text=opener, citation_keys=tuple(lead_labels.values())))
     headed: set = set()
+    whole = next((c for c, _ in chosen if opener and " ".join(c.text.split()) == opener), None)
+    if opener:
+        # The opener that is a whole unit as written (a definition) is not quoted twice; where the answer need not
+        # open with its sentence's figure, date, name or yes/no, it stands under its article's heading, so the
+        # reader still sees which regulation and Pasal say it.
+        heading = heading_of(whole.passage) if whole is not None and question.asks not in SAID_FIRST else None
+        if heading:
+            headed.add(whole.passage.chunk_id)
+        claims.append(Claim(text=opener, citation_keys=tuple(lead_labels.values()), heading=heading))
     for candidate, labels in chosen:
         keys = tuple(labels.values())
-        if opener and " ".join(candidate.text.split()) == opener:
-            continue           # the opener is this whole unit as written: not quoted twice
+        if candidate is whole:
+            continue
         heading = None
         if candidate.passage.chunk_id not in headed:
             headed.add(candidate.passage.chunk_id)

@@ -356,3 +356,21 @@ def test_a_nested_list_item_s_marker_is_not_part_of_the_sentence():
     from answering.extractive.phrasing import tidy
 
     assert tidy("1) wilayah Jawa paling sedikit 6.000 jiwa") == "Wilayah Jawa paling sedikit 6.000 jiwa."
+
+
+def test_a_definition_that_is_its_whole_unit_stands_under_its_article_heading_once():
+    definition = passage("Dana Layanan adalah dana yang dihimpun dari masyarakat untuk kepentingan umum.",
+                         reference="Peraturan Contoh Nomor 7 Tahun 2024 Pasal 1 angka 4")
+    draft = synthesise("Apa yang dimaksud dengan dana layanan?", [definition])
+    assert draft.claims[0].text == "Dana Layanan adalah dana yang dihimpun dari masyarakat untuk kepentingan umum."
+    assert draft.claims[0].heading == "Peraturan Contoh Nomor 7 Tahun 2024 Pasal 1 angka 4"
+    assert [c.text for c in draft.claims].count(draft.claims[0].text) == 1
+    text = render_answer(draft.framing, draft.claims)
+    assert text.startswith("**Peraturan Contoh Nomor 7 Tahun 2024 Pasal 1 angka 4**\nDana Layanan adalah dana")
+
+
+def test_a_figure_opener_that_is_its_whole_unit_still_opens_the_answer():
+    rate = passage("Tarif layanan ditetapkan paling tinggi sebesar 2%.")
+    draft = synthesise("Berapa tarif layanan paling tinggi?", [rate])
+    assert draft.claims[0].text == "Tarif layanan ditetapkan paling tinggi sebesar 2%." and draft.claims[0].heading is None
+    assert render_answer(draft.framing, draft.claims).startswith("Tarif layanan ditetapkan paling tinggi sebesar 2%")
