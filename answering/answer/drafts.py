@@ -6,6 +6,8 @@ their memories; otherwise the extractive synthesiser, with relevant memories res
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from answering.answer.memory import memory_answer, with_memory_claims
 from answering.extractive.synthesis import synthesise
 from answering.types import AnswerDraft, Claim, Passage
@@ -25,9 +27,23 @@ def inventory_draft(passages: list[Passage], language: str) -> AnswerDraft | Non
     return AnswerDraft(framing="", claims=claims, language=language)
 
 
+# A who-signed or when-enacted question about an instrument whose text here ends before its closing block.
+UNSIGNED = {
+    "id": "Teks {titles} yang tersedia tidak memuat bagian penutupnya (tempat dan tanggal penetapan serta "
+          "penandatangannya).",
+    "en": "The available text of {titles} does not include its closing block (where and when it was enacted and who "
+          "signed it).",
+}
+
+
 def deterministic_draft(context, passages: list[Passage], recalled: list[RecalledMemory], language: str) -> AnswerDraft:
     """``context``: the answer's ``AnswerContext`` (its question and evidence)."""
     question, evidence = context.question, context.evidence
-    return (inventory_draft(passages, language) or memory_answer(recalled, question, language) or with_memory_claims(
+    draft = (inventory_draft(passages, language) or memory_answer(recalled, question, language) or with_memory_claims(
         synthesise(question, passages, language=language, absent_words=evidence.absent_words,
                    expansions=glossary_expansions, semantic=evidence.semantic()), recalled, question))
+    unsigned = getattr(evidence, "unsigned", ())
+    if draft.no_answer and unsigned:
+        wording = UNSIGNED.get(draft.language, UNSIGNED["id"])
+        draft = replace(draft, pointer=wording.format(titles=", ".join(unsigned)))
+    return draft

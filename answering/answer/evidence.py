@@ -56,6 +56,8 @@ class EvidenceGatherer:
         self._arms: ArmStore[ChunkSearchResult] = ArmStore()
         self._zero_match: set[str] = set()   # the agent's searches that matched none of their terms
         self._vectors = QueryVectors()
+        # Named instruments whose text here has no closing block to read (a who-signed question's refusal says so).
+        self.unsigned: tuple[str, ...] = ()
 
     def question_vector(self):
         """The question embedded as a query, once per answer (raises EmbeddingError)."""
@@ -163,9 +165,10 @@ class EvidenceGatherer:
         targets = [d.id for d in named.documents] or [
             anchor_document.id if anchor_document else (
                 referents[0] if referents else (ranked[0].document_id if ranked else None))]
-        return [passage for target in targets if target
-                for passage in self._read("read_closing", {"document_id": str(target)}, "closing",
-                                          facade.closing_chunks_visible, document_id=target)]
+        read = {target: self._read("read_closing", {"document_id": str(target)}, "closing",
+                                   facade.closing_chunks_visible, document_id=target) for target in targets if target}
+        self.unsigned = tuple(d.title for d in named.documents if not read.get(d.id))
+        return [passage for passages in read.values() for passage in passages]
 
     def _read(self, tool: str, arguments: dict, origin: str, read, **where) -> list[Passage]:
         """One facade read of chunks as a reported step."""

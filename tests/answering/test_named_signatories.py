@@ -101,3 +101,17 @@ def test_a_followup_on_one_earlier_document_reads_its_anchors(api_client, pergub
     assert cited and read & cited and {c["document_id"] for c in body["citations"]} == {str(first.id)}
     assert body["fallback_used"] is False
     assert ("MUZAKIR MANAF" if tool == "read_closing" else "Kepala Dinas melaksanakan") in body["answer"]
+
+
+def test_a_named_document_whose_text_has_no_closing_block_says_so_when_asked_who_signed(api_client):
+    title = "Peraturan Gubernur Aceh Nomor 33 Tahun 2024 tentang Pengelolaan Taman Baca"
+    text = (f"{title}\n\nBAB I\nKETENTUAN UMUM\n\nPasal 1\nTaman baca dikelola oleh Dinas Perpustakaan.\n\n"
+            "Pasal 2\nKepala Dinas melaksanakan pengelolaan taman baca setiap tahun.\n")   # the text ends here
+    make_document(title=title, text=text)
+    body = ask(api_client, "Siapa yang menandatangani Peraturan Gubernur Aceh Nomor 33 Tahun 2024?")
+    assert body["fallback_used"] is True
+    assert f"Teks {title} yang tersedia tidak memuat bagian penutupnya" in body["answer"]
+    # A document with its closing block is answered, not pointed at its missing end.
+    pergub(31)
+    signed = ask(api_client, "Siapa yang menandatangani Peraturan Gubernur Aceh Nomor 31 Tahun 2024?")
+    assert signed["fallback_used"] is False and "tidak memuat bagian penutupnya" not in signed["answer"]
