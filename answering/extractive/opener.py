@@ -19,8 +19,8 @@ from typing import Callable, Sequence
 from answering.extractive.answerability import GENERIC_STEMS
 from answering.extractive.candidates import Candidate
 from answering.extractive.focus import DATE, REFERENCE
-from answering.extractive.phrasing import (BY, ITEM_END, MARKER, MAX_OPENER_CHARS, MODAL_STEMS, NO, YES, clause, short,
-                                           tidy)
+from answering.extractive.phrasing import (BY, ITEM_END, MAX_OPENER_CHARS, MODAL_STEMS, NO, YES, clause, short,
+                                           tidy, unmarked)
 from answering.extractive.quantities import WORDED_PERIODS, WORDED_QUANTITY, quantity_differs
 from answering.extractive.status import status_sentence
 from answering.extractive.question import Question
@@ -285,7 +285,7 @@ def _inline_list(lead_in: str, items: tuple[str, ...]) -> str | None:
     None when it does not (a lead-in alone, "Kepala Dinas Kesehatan Aceh agar.", says nothing: the quoted list
     under it leads)."""
     head = lead_in.rstrip(" .:")
-    parts = [ITEM_END.sub("", MARKER.sub("", " ".join(item.split()), count=1)) for item in items]
+    parts = [ITEM_END.sub("", unmarked(" ".join(item.split()))) for item in items]
     parts = [p for p in parts if p]
     joined = ", ".join(parts[:-1]) + (", dan " if len(parts) > 2 else " dan ") + parts[-1] if len(parts) > 1 else "".join(parts)
     sentence = tidy(f"{head}: {joined}")

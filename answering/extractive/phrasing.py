@@ -32,10 +32,19 @@ NO = {"id": "Tidak.", "en": "No."}
 BY = {"id": "oleh", "en": "by"}
 
 
+def unmarked(text: str) -> str:
+    """The text without its leading list markers, nested ones too ("(1) a. Membentuk …" -> "Membentuk …")."""
+    for _ in range(3):
+        text, removed = MARKER.subn("", text, count=1)
+        if not removed:
+            break
+    return text
+
+
 def tidy(text: str) -> str:
     """A unit as a sentence: no list marker, no spelled-out number, one space, a capital and a full stop."""
     text = " ".join(text.split())
-    text = MARKER.sub("", text, count=1)
+    text = unmarked(text)
     text = SPELLED.sub(r"\1", text)
     text = text.strip(" ;:,")
     if not text:

@@ -12,8 +12,8 @@ import re
 from answering.extractive.answerability import GENERIC_STEMS
 from answering.extractive.candidates import Candidate
 from answering.extractive.cases import narrowed, rules_the_complement
-from answering.extractive.phrasing import (EXEMPT, GRANTED_EXCEPTION, ITEM_END, MARKER, MODAL_STEMS, NO, OBLIGE, PERMIT,
-                                           PROHIBIT, YES, short, tidy)
+from answering.extractive.phrasing import (EXEMPT, GRANTED_EXCEPTION, ITEM_END, MODAL_STEMS, NO, OBLIGE, PERMIT,
+                                           PROHIBIT, YES, short, tidy, unmarked)
 from answering.extractive.quantities import NEGATED_ASK, asked_quantities, bounded, quantity_differs
 from answering.extractive.question import Question, first_ask
 from answering.extractive.requirements import REQUIREMENT_LEAD, excluding_item
@@ -124,7 +124,7 @@ SECOND_UNIT_SHARE = 0.3
 
 def _lead_in_with(lead_in: str, item: str) -> str:
     """"<lead-in>: <the item>" as one sentence (the item's marker and its trailing "; dan" dropped)."""
-    said = f"{lead_in.strip().rstrip(' :.')}: {ITEM_END.sub('', MARKER.sub('', ' '.join(item.split()), count=1))}"
+    said = f"{lead_in.strip().rstrip(' :.')}: {ITEM_END.sub('', unmarked(' '.join(item.split())))}"
     return short(tidy(said))
 
 

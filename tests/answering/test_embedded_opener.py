@@ -356,6 +356,9 @@ def test_a_nested_list_item_s_marker_is_not_part_of_the_sentence():
     from answering.extractive.phrasing import tidy
 
     assert tidy("1) wilayah Jawa paling sedikit 6.000 jiwa") == "Wilayah Jawa paling sedikit 6.000 jiwa."
+    # An ayat's number and its first huruf together: neither is the sentence's first word ("A. Membentuk …").
+    assert tidy("(1) a. membentuk kawasan bebas untuk jangka waktu 30 (tiga puluh) tahun") == (
+        "Membentuk kawasan bebas untuk jangka waktu 30 tahun.")
 
 
 def test_a_definition_that_is_its_whole_unit_stands_under_its_article_heading_once():
