@@ -11,11 +11,12 @@ from answering.text import content_stems
 
 MAX_OPENER_CHARS = 320
 MAX_WHOLE_SENTENCE_CHARS = 480      # one sentence this long is said whole rather than cut
+# A list marker: "(1)", "a.", "1." or "1)" (not the "3." of "3.987.940"), a decree's "KESATU :", "Pasal 5".
 # Words that leave a phrase open: a cut sentence never ends on them.
 _OPEN_END = re.compile(r"(?:[\s,;:]+(?:yang|dan|atau|dan/atau|serta|dengan|untuk|bagi|dari|pada|oleh|di|ke|dalam|"
                        r"terhadap|sebagaimana|yaitu|antara|atas|tentang|sesuai|berupa|meliputi|of|and|or|to|for|by|in|"
                        r"the))+[\s,;:]*$", re.I)
-MARKER = re.compile(r"^\s*(?:\(\d+[a-z]?\)|[a-z]\.|\d{1,2}[.)]|[A-Z]{4,}(?:\s+BELAS)?\s*:|Pasal\s+\d+[A-Z]?\.?)\s*")
+MARKER = re.compile(r"^\s*(?:\(\d+[a-z]?\)|[a-z]\.|\d{1,2}[.)](?!\d)|[A-Z]{4,}(?:\s+BELAS)?\s*:|Pasal\s+\d+[A-Z]?\.?)\s*")
 SPELLED = re.compile(r"(\d[\d.,]*%?)\s*\((?:[a-z\s,/-]{3,120}|[a-z\s]+ (?:rupiah|persen))\)", re.I)
 PROHIBIT = re.compile(r"\b(?:dilarang|tidak\s+boleh|tidak\s+dapat|tidak\s+diperbolehkan|tidak\s+diizinkan|"
                       r"tidak\s+berhak|prohibited|may\s+not|must\s+not)\b", re.I)
@@ -73,5 +74,5 @@ def short(text: str) -> str:
     first = re.split(r";\s+", text)[0]
     if len(first) <= MAX_OPENER_CHARS or len(first) <= MAX_WHOLE_SENTENCE_CHARS and not first.rstrip().endswith(":"):
         return tidy(first)
-    cut = _OPEN_END.sub("", first[:MAX_OPENER_CHARS].rsplit(" ", 1)[0])
-    return f"{tidy(cut)[:-1]} …"
+    said = tidy(_OPEN_END.sub("", first[:MAX_OPENER_CHARS].rsplit(" ", 1)[0]))
+    return f"{said[:-1] if said.endswith('.') else said} …"

@@ -359,6 +359,8 @@ def test_a_nested_list_item_s_marker_is_not_part_of_the_sentence():
     # An ayat's number and its first huruf together: neither is the sentence's first word ("A. Membentuk …").
     assert tidy("(1) a. membentuk kawasan bebas untuk jangka waktu 30 (tiga puluh) tahun") == (
         "Membentuk kawasan bebas untuk jangka waktu 30 tahun.")
+    # A figure that opens a unit is no marker.
+    assert tidy("3.987.940 untuk pekerja sektor perkebunan") == "3.987.940 untuk pekerja sektor perkebunan."
 
 
 def test_a_definition_that_is_its_whole_unit_stands_under_its_article_heading_once():
