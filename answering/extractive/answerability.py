@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from answering.extractive.anchors import find_article, find_named_regulation
+from answering.extractive.dates import unmet_after
 from answering.text import asking_sentences, carries_phrase, content_stems, normalise, stem_sequence
 from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
 from answering.extractive.names import unmet_names
@@ -154,6 +155,11 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
                     and not re.search(rf"\b{year}\b", lead_subject):
                 unmet.append(f"year {year}")
                 topical.append(f"tahun {year}")
+    if after := unmet_after(rest, claims_text):
+        # "diperpanjang lagi setelah 8 Januari 2026?" against "… sampai dengan 8 Januari 2026": a year constraint
+        # made finer, weighed as one (dates.py).
+        unmet.append(f"year {after}")
+        topical.append(after)
     stated = _numbers(evidence)
     for number in _numbers(YEAR.sub(" ", rest)):
         if number not in stated:

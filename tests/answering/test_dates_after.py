@@ -1,0 +1,50 @@
+"""A question about the time after a date is answered only by a text stating a later date (answering.extractive.dates)."""
+from __future__ import annotations
+
+import datetime
+import uuid
+
+import pytest
+
+from answering.extractive.dates import asked_after, unmet_after
+from answering.extractive.synthesis import synthesise
+from answering.types import Passage
+
+TITLE = "Keputusan Gubernur Contoh Nomor 300.2/77/2025 tentang Perpanjangan Status Siaga Banjir"
+
+
+def decree(text: str) -> Passage:
+    return Passage(uuid.uuid4(), uuid.uuid4(), TITLE, f"{TITLE} Diktum KESATU", ("KESATU",), "body", text, 1.0, {},
+                   origin="search")
+
+
+ENDS_ON_IT = decree("KESATU : Memperpanjang Status Siaga Banjir di Kabupaten Contoh selama 14 (empat belas) hari sejak "
+                    "tanggal 26 Desember 2025 sampai dengan 8 Januari 2026 dan dapat diperpanjang sesuai kebutuhan.")
+GOES_PAST = decree("KESATU : Memperpanjang Status Siaga Banjir di Kabupaten Contoh selama 14 (empat belas) hari sejak "
+                   "tanggal 9 Januari 2026 sampai dengan 22 Januari 2026.")
+QUESTION = "Status siaga banjir di Kabupaten Contoh diperpanjang lagi gak setelah 8 Januari 2026? sampe kapan?"
+
+
+@pytest.mark.parametrize("question,asked", [
+    (QUESTION, (datetime.date(2026, 1, 8), "setelah 8 Januari 2026")),
+    ("Is the waiver still in force after 1 May 2026?", (datetime.date(2026, 5, 1), "after 1 May 2026")),
+    ("Apakah berlaku sesudah tanggal 30 Nopember 2025?", (datetime.date(2025, 11, 30), "sesudah tanggal 30 Nopember 2025")),
+    ("Berlaku sampai 8 Januari 2026?", None),            # no "after": nothing asked past the date
+    ("Apa yang berlaku setelah 31 Februari 2026?", None),  # no such day
+])
+def test_the_date_a_question_asks_past_is_read_with_its_words(question, asked):
+    assert asked_after(question) == asked
+
+
+def test_a_period_ending_on_the_date_asked_does_not_say_what_comes_after():
+    assert unmet_after(QUESTION, ENDS_ON_IT.text) == "setelah 8 Januari 2026"
+    assert unmet_after(QUESTION, GOES_PAST.text) is None
+    assert unmet_after(QUESTION, "Status dapat diperpanjang sesuai kebutuhan.") is None   # no date stated: no verdict
+
+
+def test_a_question_about_after_the_period_is_declined_from_the_period_and_answered_from_its_extension():
+    declined = synthesise(QUESTION, [ENDS_ON_IT])
+    assert declined.no_answer and "year setelah 8 Januari 2026" in declined.unmet
+    assert declined.pointer and declined.pointer.endswith("tetapi tidak untuk setelah 8 Januari 2026.")
+    answered = synthesise(QUESTION, [GOES_PAST])
+    assert not answered.no_answer and "22 Januari 2026" in " ".join(c.text for c in answered.claims)
