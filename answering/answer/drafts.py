@@ -42,8 +42,7 @@ def deterministic_draft(context, passages: list[Passage], recalled: list[Recalle
     draft = (inventory_draft(passages, language) or memory_answer(recalled, question, language) or with_memory_claims(
         synthesise(question, passages, language=language, absent_words=evidence.absent_words,
                    expansions=glossary_expansions, semantic=evidence.semantic()), recalled, question))
-    unsigned = getattr(evidence, "unsigned", ())
-    if draft.no_answer and unsigned:
+    if draft.no_answer and evidence.unsigned:
         wording = UNSIGNED.get(draft.language, UNSIGNED["id"])
-        draft = replace(draft, pointer=wording.format(titles=", ".join(unsigned)))
+        draft = replace(draft, pointer=wording.format(titles=", ".join(evidence.unsigned)))
     return draft

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import re
 
+from answering.extractive.dates import MONTH_NUMBER
 from answering.faithfulness import quantities
 from answering.text import content_stems
 
 EVIDENCE_COVERAGE = 0.8
 LABEL = re.compile(r"\s*\[(?:chunk:[0-9a-f-]{36}|[PM]\d+|memory|history)\]")
-MONTHS = ("januari februari maret april mei juni juli agustus september oktober november desember "
-          "january february march april may june july august september october november december").split()
-_DATE = re.compile(r"\b(\d{1,2})\s+(" + "|".join(MONTHS + ["pebruari", "nopember"]) + r")\s+(\d{4})\b", re.I)
+MONTHS = tuple(MONTH_NUMBER)         # Indonesian (old spellings too) and English
+_DATE = re.compile(r"\b(\d{1,2})\s+(" + "|".join(MONTHS) + r")\s+(\d{4})\b", re.I)
 _NAME_WORD = re.compile(r"\b[A-Z][a-z]{2,}\b")
 # Capitalised words that are offices, places, instruments or calendar words, not a person's name.
 NOT_NAMES = frozenset((
@@ -85,10 +85,6 @@ def polarity(text: str) -> str | None:
 # "(Pasal 49 ayat (1))", "(UU Nomor 13 Tahun 2003 Pasal 60)": where the gold says its source, not a figure it states.
 _CITATION = re.compile(r"\((?:[^()]|\([^()]*\))*\b(?:Pasal|Article|ayat|Diktum|Nomor|No\.|Elucidation|Penjelasan)\b"
                        r"(?:[^()]|\([^()]*\))*\)", re.I)
-# One date in any of its spellings: "29 Nopember 1956" = "29 November 1956" = "29 November 1956" in English.
-_MONTH_NUMBER = {name: str(number % 12 or 12) for number, name in enumerate(MONTHS, start=1)}
-_MONTH_NUMBER.update({"pebruari": "2", "nopember": "11", "agustus": "8", "august": "8"})
-
 
 # "Undang-Undang Nomor 20 Tahun 2003", "UU 11/2006": an instrument's number in the question is not a figure it asks.
 _INSTRUMENT_NUMBER = re.compile(r"\b(?:Nomor|No\.?|Number)\s*[\w./-]+|\b\d+\s*/\s*\d{4}\b", re.I)
@@ -100,8 +96,9 @@ def _values(text: str, question: str) -> set[float]:
     return {q.value for q in quantities(text) if q.value not in asked and not 1900 <= q.value <= 2100}
 
 
+# One date in any of its spellings: "29 Nopember 1956" = "29 November 1956" = "29 November 1956" in English.
 def _dates(text: str) -> set[tuple[str, str, str]]:
-    return {(str(int(d)), _MONTH_NUMBER[m.lower()], y) for d, m, y in _DATE.findall(text)}
+    return {(str(int(d)), str(MONTH_NUMBER[m.lower()]), y) for d, m, y in _DATE.findall(text)}
 
 
 def _names(text: str, question: str) -> set[str]:

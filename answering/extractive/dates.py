@@ -7,7 +7,8 @@ from __future__ import annotations
 import datetime
 import re
 
-_MONTHS = {name: month for month, names in enumerate((
+# Each month's number by its Indonesian (old spellings too) and English names.
+MONTH_NUMBER = {name: month for month, names in enumerate((
     "januari january", "februari pebruari february", "maret march", "april", "mei may", "juni june", "juli july",
     "agustus august", "september", "oktober october", "november nopember", "desember december"), start=1)
     for name in names.split()}
@@ -17,7 +18,7 @@ _DATE = re.compile(r"\b" + _DAY_MONTH_YEAR + r"\b")
 
 
 def _date(day: str, month: str, year: str) -> datetime.date | None:
-    number = _MONTHS.get(month.lower())
+    number = MONTH_NUMBER.get(month.lower())
     try:
         return datetime.date(int(year), number, int(day)) if number else None
     except ValueError:

@@ -166,7 +166,7 @@ def compose(question: Question, chosen: Sequence[tuple[Candidate, dict]], langua
     opener, lead_labels, source = _opening(question, chosen, language, rank_items)
     chosen = source_first(_with_elaboration(chosen, source, ranked), source)
     headed: set = set()
-    whole = next((c for c, _ in chosen if opener and " ".join(c.text.split()) == opener), None)
+    whole = next((c for c, _ in chosen if " ".join(c.text.split()) == opener), None) if opener else None
     if opener:
         # The opener that is a whole unit as written (a definition) is not quoted twice; where the answer need not
         # open with its sentence's figure, date, name or yes/no, it stands under its article's heading, so the
