@@ -155,9 +155,10 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
                     and not re.search(rf"\b{year}\b", lead_subject):
                 unmet.append(f"year {year}")
                 topical.append(f"tahun {year}")
-    if after := unmet_after(rest, claims_text):
-        # "diperpanjang lagi setelah 8 Januari 2026?" against "… sampai dengan 8 Januari 2026": a year constraint
-        # made finer, weighed as one (dates.py).
+    if after := unmet_after(rest, "\n".join([claims_text, *(p.text for p in passages)])):
+        # "diperpanjang lagi setelah 8 Januari 2026?" when nothing read goes past "… sampai dengan 8 Januari 2026": a
+        # year constraint made finer, weighed as one (dates.py). A later date in a passage read (the next extension)
+        # leaves the answer to the decision.
         unmet.append(f"year {after}")
         topical.append(after)
     stated = _numbers(evidence)

@@ -48,3 +48,6 @@ def test_a_question_about_after_the_period_is_declined_from_the_period_and_answe
     assert declined.pointer and declined.pointer.endswith("tetapi tidak untuk setelah 8 Januari 2026.")
     answered = synthesise(QUESTION, [GOES_PAST])
     assert not answered.no_answer and "22 Januari 2026" in " ".join(c.text for c in answered.claims)
+    # The next extension among the passages read: the date is not what declines the answer.
+    both = synthesise(QUESTION, [ENDS_ON_IT, GOES_PAST])
+    assert not any(u.startswith("year setelah") for u in both.unmet)
