@@ -12,11 +12,15 @@ PYTEST_ARGS ?= --numprocesses=auto --maxprocesses=4 --dist=loadfile
 .PHONY: run test setup browser-deps ocr-deps worker bench fuzz clean-data docker-config lock audit context-check
 
 # Installs only what requirements/dev.txt locks (every transitive pin, each with its sha256):
-# pip refuses any file whose hash is not in the lock.
+# pip refuses any file whose hash is not in the lock. --no-deps: the lock already holds every
+# dependency, so pip resolves nothing (its resolver chased a newer release for a dependency's
+# extra, `CacheControl[filecache]>=0.13.0`, and refused it as unpinned); `pip check` then proves
+# the installed set consistent.
 $(VENV)/.installed: requirements/dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "installing requirements/dev.txt: $$(grep -c '^[a-zA-Z].*==' requirements/dev.txt) locked packages, --require-hashes"
-	$(PY) -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements/dev.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps -r requirements/dev.txt
+	$(PY) -m pip check
 	touch $@
 
 setup: $(VENV)/.installed
