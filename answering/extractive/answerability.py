@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from answering.extractive.anchors import find_article, find_named_regulation
-from answering.extractive.dates import unmet_after
+from answering.extractive.dates import asked_after, unmet_after
 from answering.text import asking_sentences, carries_phrase, content_stems, normalise, stem_sequence
 from answering.extractive.focus import OFFICE, PERSON, Focus, question_focus
 from answering.extractive.names import unmet_names
@@ -38,7 +38,7 @@ from answering.extractive.question import act_years, asks_in_force, colloquial_w
 # What answers "is it still in force?": a clause that revokes, amends or keeps an instrument in force, or its own
 # entry-into-force article.
 STATUS_STATED = re.compile(r"\b(dicabut|tidak\s+berlaku|diubah|perubahan|mulai\s+berlaku|tetap\s+berlaku|masih\s+berlaku|"
-                           r"berlaku\s+sejak|repealed|revoked|amended|in\s+force)\b", re.I)
+                           r"berlaku\s+sejak|berlaku\s+(?:sampai|hingga)|repealed|revoked|amended|in\s+force)\b", re.I)
 from answering.types import LEGAL_RELATION_ORIGIN, Claim, Passage
 from retrieval.facade.language import alternatives, asks_status, covered_articles, instrument_years, unmet_titles
 
@@ -155,14 +155,16 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
                     and not re.search(rf"\b{year}\b", lead_subject):
                 unmet.append(f"year {year}")
                 topical.append(f"tahun {year}")
-    if after := unmet_after(rest, "\n".join([claims_text, *(p.text for p in passages)])):
+    if after := unmet_after(rest, "\n".join([claims_text, *(p.text for p in passages)]), status=status):
         # "diperpanjang lagi setelah 8 Januari 2026?" when nothing read goes past "… sampai dengan 8 Januari 2026": a
         # year constraint made finer, weighed as one (dates.py). A later date in a passage read (the next extension)
         # leaves the answer to the decision.
         unmet.append(f"year {after}")
         topical.append(after)
     stated = _numbers(evidence)
-    for number in _numbers(YEAR.sub(" ", rest)):
+    # The date asked past is judged whole (above): its day is no number the passages must state.
+    past = asked_after(rest)
+    for number in _numbers(YEAR.sub(" ", rest.replace(past[1], " ") if past else rest)):
         if number not in stated:
             unmet.append(f"number {number}")
     # Where a regulation was signed ("Ditetapkan di Banda Aceh") says nothing about that place.
@@ -214,7 +216,7 @@ def assess(question: str, claims: Sequence[Claim], passages: Sequence[Passage], 
             unmet.append("absent " + " ".join(gone))
     pointer = None
     if unmet and topical and len(topical) == len(unmet) and coverage >= TERM_COVERAGE:
-        pointer = _pointer(cited[0], topical)
+        pointer = _pointer(cited[0], topical, detect_language(question))
     return Answerability(not unmet, tuple(unmet), round(coverage, 4), pointer, frozenset(wanted - have))
 
 
@@ -272,9 +274,16 @@ def _is_instrument(passage: Passage, named, *, status: bool = False) -> bool:
     return bool(number) and str(named.year) in identity
 
 
-def _pointer(passage: Passage, asked: list[str]) -> str:
+def _pointer(passage: Passage, asked: list[str], language: str) -> str:
+    """Where the nearest evidence is, in the question's language: the document that covers the matter, and the
+    years it holds when a year asked is what it lacks."""
     title = passage.document_title
     held = [y for y in dict.fromkeys(YEAR.findall(title.split(" tentang ", 1)[-1])) if f"tahun {y}" not in asked]
-    what = f" untuk tahun {', '.join(held)}" if held and any(a.startswith("tahun") for a in asked) else ""
+    years = held and any(a.startswith("tahun") for a in asked)
+    if language == "en":
+        lacking = ", ".join(re.sub(r"^tahun\s+", "", a) for a in asked)
+        what = f" for {', '.join(held)}" if years else ""
+        return f"The available documents cover this{what} in {title}, but not for {lacking}."
+    what = f" untuk tahun {', '.join(held)}" if years else ""
     return (f"Dokumen yang tersedia memuat ketentuan tentang hal ini{what} dalam {title}, "
             f"tetapi tidak untuk {', '.join(asked)}.")

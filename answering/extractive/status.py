@@ -3,7 +3,8 @@
 "Tidak. Undang-Undang Nomor 32 Tahun 2004 tentang Pemerintahan Daerah dicabut dan dinyatakan tidak berlaku." from a
 revoking clause or the item of a revoking list whose subject is the instrument; "Ya. Beberapa ketentuan dalam Qanun
 Aceh Nomor 6 Tahun 2014 tentang Hukum Jinayat diubah." from an amending clause (a no when the question asks whether
-it was revoked, the clause alone when it asks which of two). The sentence is the clause's words, without gazette
+it was revoked, the clause alone when it asks which of two); "Ya. Pembebasan … berlaku sampai dengan 30 April 2026."
+for "masih berlaku setelah 1 Januari 2026?" from a clause that says until when it holds (a no past that date). The sentence is the clause's words, without gazette
 references, behind the yes/no: the gate checks it like any claim (opener.py).
 """
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 
 from answering.extractive.candidates import Candidate
+from answering.extractive.dates import in_force_after
 from answering.extractive.phrasing import NO, YES, short, tidy
 from answering.extractive.question import Question
 
@@ -97,4 +99,6 @@ def status_sentence(question: Question, lead: Candidate, text: str, language: st
         return f"{NO[language]} {short(_GAZETTE.sub('', text))}"
     if revoked := _revoking_item(question, lead.passage.text):
         return f"{NO[language]} {revoked}"
+    if (holds := in_force_after(question.text, text)) is not None:
+        return f"{(YES if holds else NO)[language]} {short(text)}"
     return _amending_sentence(question, text, language)

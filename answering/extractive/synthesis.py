@@ -282,6 +282,6 @@ def _read_for_it(lead: Passage, signals: dict) -> bool:
 
 
 def no_answer_text(language: str, pointer: str | None = None) -> str:
-    """The fixed no-answer text, then (in Indonesian) where the nearest evidence is."""
+    """The fixed no-answer text, then where the nearest evidence is (in the question's language)."""
     text = NO_ANSWER.get(language, NO_ANSWER["id"])
     return f"{text} {pointer}" if pointer else text

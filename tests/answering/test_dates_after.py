@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from answering.extractive.dates import asked_after, unmet_after
+from answering.extractive.dates import asked_after, in_force_after, unmet_after
 from answering.extractive.synthesis import synthesise
 from answering.types import Passage
 
@@ -51,3 +51,38 @@ def test_a_question_about_after_the_period_is_declined_from_the_period_and_answe
     # The next extension among the passages read: the date is not what declines the answer.
     both = synthesise(QUESTION, [ENDS_ON_IT, GOES_PAST])
     assert not any(u.startswith("year setelah") for u in both.unmet)
+
+
+WAIVER_TITLE = "Peraturan Gubernur Contoh Nomor 9 Tahun 2025 tentang Pembebasan Pajak atas Kendaraan Bermotor"
+WAIVER = Passage(uuid.uuid4(), uuid.uuid4(), WAIVER_TITLE, f"{WAIVER_TITLE} Pasal 5", ("Pasal 5",), "body",
+                 "Pasal 5 Pembebasan Pajak atas Kendaraan Bermotor berdasarkan Peraturan Gubernur ini berlaku sampai "
+                 "dengan 30 April 2026.", 1.0, {}, origin="search")
+
+
+@pytest.mark.parametrize("question,holds", [
+    ("Apakah pembebasan pajak kendaraan bermotor masih berlaku setelah 1 Januari 2026?", True),
+    ("Apakah pembebasan pajak kendaraan bermotor masih berlaku setelah 1 Mei 2026?", False),
+    ("Pembebasan pajak kendaraan bermotor berlaku sampai kapan?", None),      # no date asked past
+])
+def test_until_when_a_text_holds_answers_whether_it_holds_after_a_date(question, holds):
+    assert in_force_after(question, WAIVER.text) is holds
+
+
+@pytest.mark.parametrize("question,opens", [
+    ("Apakah pembebasan pajak kendaraan bermotor masih berlaku setelah 1 Januari 2026?", "Ya. "),
+    ("Apakah pembebasan pajak kendaraan bermotor masih berlaku setelah 1 Mei 2026?", "Tidak. "),
+    ("Is the motor vehicle tax waiver (pembebasan pajak kendaraan bermotor) still in force after 1 May 2026?", "No. "),
+])
+def test_still_in_force_after_a_date_is_answered_yes_or_no_from_until_when_it_holds(question, opens):
+    draft = synthesise(question, [WAIVER])
+    # The date's day ("1") is part of the date asked past, not a number the passage must state; the clause saying
+    # until when the waiver holds states its status.
+    assert not draft.no_answer, draft.unmet
+    assert draft.claims[0].text.startswith(opens) and "30 April 2026" in draft.claims[0].text
+
+
+def test_an_english_question_gets_its_pointer_in_english():
+    declined = synthesise("Was the Status Siaga Banjir of Kabupaten Contoh extended (diperpanjang) again after "
+                          "8 January 2026?", [ENDS_ON_IT])
+    assert declined.no_answer
+    assert declined.pointer == f"The available documents cover this in {TITLE}, but not for after 8 January 2026."
