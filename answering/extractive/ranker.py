@@ -7,7 +7,8 @@ where it stands (its passage's retrieval rank, a named article, its position
 in the passage), what the question asks for (the focus bonus: a definition
 for a definition question, a date for "kapan", a figure for "berapa") and
 what kind of text it is (a signature block, a Penjelasan, a considerations
-line, an appendix row, a penal clause nobody asked about, a list, a fragment)
+line, an appendix row, a penal clause nobody asked about, a definition of the
+general-provisions article when no definition is asked, a list, a fragment)
 and, for a figure asked as a limit, whether it states a limit of that direction.
 
 ``manage.py fit_answerability --units`` fits the weights on the training part
@@ -36,7 +37,8 @@ from answering.types import Passage
 
 PARAMS_PATH = Path(__file__).with_name("unit_ranker.json")
 FEATURES = ("semantic", "passage_semantic", "overlap", "rank", "anchor", "position", "focus", "penal_unasked",
-            "closing_unasked", "penjelasan_unasked", "preamble", "lampiran", "list", "short", "normative", "bound")
+            "closing_unasked", "penjelasan_unasked", "preamble", "lampiran", "list", "short", "normative", "bound",
+            "definition_unasked")
 SEMANTIC = frozenset({"semantic", "passage_semantic"})
 # An English question the glossary reads nothing of shares no words with the corpus: held at the mean.
 LEXICAL = frozenset({"overlap"})
@@ -52,6 +54,11 @@ CLOSING_ASKS = frozenset({"enactment", "signatory", "date", "status"})
 NORMATIVE = re.compile(r"\b(wajib|diwajibkan|kewajiban|harus|dilarang|larangan|boleh|berhak|sanksi|denda|must|shall|"
                        r"required|prohibited|allowed)\b", re.I)
 SHORT_CHARS = 60
+# The general-provisions article ("Pasal 1") defines every term the regulation uses, so it carries the question's
+# words and meaning whatever is asked: "X adalah …", "yang dimaksud dengan X …".
+DEFINES = re.compile(r"\b(?:adalah|ialah|yang\s+dimaksud\s+dengan)\b", re.I)
+DEFINITIONS_ARTICLE = re.compile(r"\bPasal\s+1\b(?![\dA-Z])")
+DEFINITION_ASKS = frozenset({"definition", "about"})
 
 
 @dataclass(frozen=True)
@@ -96,7 +103,14 @@ def unit_features(question: Question, text: str, passage: Passage, rank: int, po
         "short": 1.0 if len(text) < SHORT_CHARS else 0.0,
         "normative": 1.0 if normative and {w.lower() for w in NORMATIVE.findall(text)} & normative else 0.0,
         "bound": 1.0 if states_bound(text, question.bound) else 0.0,
+        "definition_unasked": 1.0 if question.asks not in DEFINITION_ASKS and _definition(text, passage) else 0.0,
     }
+
+
+def _definition(text: str, passage: Passage) -> bool:
+    """A definition of the general-provisions article (its section path names Pasal 1)."""
+    return (passage.kind == "body" and bool(DEFINES.search(text))
+            and bool(DEFINITIONS_ARTICLE.search(" ".join(passage.section_path))))
 
 
 TOOL_FIGURE_BONUS = 0.8         # focus_bonus's value for the asked unit's figure
