@@ -280,13 +280,16 @@ def opening_sentence(question: Question, lead: Candidate, language: str,
     return None
 
 
+DELETED = re.compile(r"\s*dihapus\s*[.;]?\s*", re.I)
+
+
 def _inline_list(lead_in: str, items: tuple[str, ...]) -> str | None:
     """"Pembentukan … dilakukan dengan tahapan: persiapan, penilaian, dan penetapan." when it fits one sentence;
     None when it does not (a lead-in alone, "Kepala Dinas Kesehatan Aceh agar.", says nothing: the quoted list
     under it leads)."""
     head = lead_in.rstrip(" .:")
     parts = [ITEM_END.sub("", unmarked(" ".join(item.split()))) for item in items]
-    parts = [p for p in parts if p]
+    parts = [p for p in parts if p and not DELETED.fullmatch(p)]     # "a. dihapus;": an item an amendment deleted
     joined = ", ".join(parts[:-1]) + (", dan " if len(parts) > 2 else " dan ") + parts[-1] if len(parts) > 1 else "".join(parts)
     sentence = tidy(f"{head}: {joined}")
     return sentence if len(sentence) <= MAX_OPENER_CHARS else None

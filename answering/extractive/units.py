@@ -186,6 +186,8 @@ def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = Fals
                 preamble or (_LEGAL_BASIS_LINE.search(piece) and not _ACTING_CLAUSE.search(piece))):
             close()
             continue
+        if _ITEM.match(piece) and lead is not None and _ended(lead, piece):
+            close()        # "h. kolaboratif." ends the list: "3. Pasal 5 dihapus." is the amendment's next point
         if _ITEM.match(piece):
             if lead is not None and len(lead) <= max_items and lead_chars + len(piece) <= max_chars:
                 lead.append(piece)
@@ -207,6 +209,15 @@ def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = Fals
             units.append(Unit(piece, "definition" if _DEFINITION.search(piece) else "sentence", len(units)))
     close()
     return [u for u in units if len(u.text) >= MIN_UNIT_CHARS]
+
+
+def _ended(lead: list[str], piece: str) -> bool:
+    """The open list has ended before ``piece``: its last item closed with a full stop and ``piece`` is marked in
+    another style (a number after letters, a letter after numbers). A nested list's parent item ends with ":" and
+    its items with ";", so a nested list stays open."""
+    first = lead[1] if len(lead) > 1 else None
+    return (first is not None and lead[-1].rstrip().endswith(".")
+            and piece[0].isdigit() != first[0].isdigit())
 
 
 def _bounded(items: list[str], max_items: int, max_chars: int) -> list[str]:
