@@ -4,8 +4,9 @@
 revoking clause or the item of a revoking list whose subject is the instrument; "Ya. Beberapa ketentuan dalam Qanun
 Aceh Nomor 6 Tahun 2014 tentang Hukum Jinayat diubah." from an amending clause (a no when the question asks whether
 it was revoked, the clause alone when it asks which of two); "Ya. Pembebasan … berlaku sampai dengan 30 April 2026."
-for "masih berlaku setelah 1 Januari 2026?" from a clause that says until when it holds (a no past that date). The sentence is the clause's words, without gazette
-references, behind the yes/no: the gate checks it like any claim (opener.py).
+for "masih berlaku setelah 1 Januari 2026?" from a clause that says until when it holds (a no past that date). The
+sentence is the clause's words, without gazette references, behind the yes/no: the gate checks it like any claim
+(opener.py).
 """
 from __future__ import annotations
 
