@@ -38,3 +38,12 @@ def test_the_opening_sentence_lists_the_items_in_force():
     assert "dihapus" not in opener and opener.rstrip(".").endswith("dan kolaboratif")
     # The quoted list keeps the deleted item as the regulation prints it.
     assert any(c.text.startswith("a. dihapus") for c in draft.claims[1:])
+
+
+def test_underscores_a_text_layer_left_outside_words_are_not_quoted():
+    text = ("Pengadilan agama berwenang memeriksa perkara di bidang:\na. zakat;\nb. infaq _; _ c. shadaqah; dan\n"
+            "d. ekonomi syari'ah berdasarkan Undang-Undang _Nomor 18 Tahun 2001_ tentang nama_berkas.")
+    items = next(u for u in passage_units(text, whole_lists=True) if u.kind == "list").items
+    assert [item.split(" ")[0] for item in items] == ["a.", "b.", "c.", "d."]     # "b. infaq; c. shadaqah" splits
+    assert items[1] == "b. infaq;" and "_" not in " ".join(items[:3])
+    assert "Undang-Undang Nomor 18 Tahun 2001 tentang nama_berkas." in items[3]  # one inside a word stays
