@@ -40,8 +40,12 @@ def in_force_after(question: str, text: str) -> bool | None:
     """Whether what ``text`` says holds "berlaku sampai dengan <date>" still holds after the date the question asks
     past (True: its end is later); None when the question asks past no date or the text states no such end."""
     asked = asked_after(question)
-    ends = [d for d in (_date(*m) for m in _IN_FORCE_UNTIL.findall(text)) if d]
+    ends = _in_force_ends(text)
     return max(ends) > asked[0] if asked and ends else None
+
+
+def _in_force_ends(text: str) -> list[datetime.date]:
+    return [d for d in (_date(*m) for m in _IN_FORCE_UNTIL.findall(text)) if d]
 
 
 def unmet_after(question: str, quoted: str, *, status: bool = False) -> str | None:
@@ -49,7 +53,7 @@ def unmet_after(question: str, quoted: str, *, status: bool = False) -> str | No
     question asks no such date or the text states none (nothing to compare), or, for a question asking whether
     something still holds (``status``), when the text says until when it does (the answer either way)."""
     asked = asked_after(question)
-    if asked is None or (status and in_force_after(question, quoted) is not None):
+    if asked is None or (status and _in_force_ends(quoted)):
         return None
     stated = [d for d in (_date(*m) for m in _DATE.findall(quoted)) if d]
     return asked[1] if stated and not any(d > asked[0] for d in stated) else None

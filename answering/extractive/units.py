@@ -145,8 +145,9 @@ def _opens_table(rest: list[str]) -> bool:
 
 
 # A run of underscores standing alone (before punctuation it goes with its spaces), or at a word's edge.
-_UNDERSCORES_BEFORE_MARK = re.compile(r"(?:[ \t]*(?<!\w)_+(?!\w))+[ \t]*(?=[;,.:)])")
-_UNDERSCORES_ALONE = re.compile(r"(?:[ \t]*(?<!\w)_+(?!\w))+[ \t]*")
+_UNDERSCORE_RUN = r"(?:[ \t]*(?<!\w)_+(?!\w))+[ \t]*"
+_UNDERSCORES_BEFORE_MARK = re.compile(_UNDERSCORE_RUN + r"(?=[;,.:)])")
+_UNDERSCORES_ALONE = re.compile(_UNDERSCORE_RUN)
 _UNDERSCORES_AT_EDGE = re.compile(r"(?<!\w)_+(?=\w)|(?<=[^\W_])_+(?!\w)")
 
 
