@@ -21,6 +21,7 @@ from typing import Sequence
 from answering.extractive.question import Question, met_colloquially
 from answering.extractive.ranker import frozen_ranker, log_odds, unit_features
 from answering.extractive.semantic import SemanticScorer
+from answering.extractive.textlayer import without_text_layer_marks
 from answering.extractive.units import Unit, asks_legal_basis, passage_units
 from answering.text import complement_stems, content_stems
 from answering.types import Passage
@@ -65,7 +66,7 @@ class Candidate:
 
 def closing_units(text: str) -> list[str]:
     """A signature block read whole: enactment (place, date, office, signatory), then promulgation."""
-    flat = " ".join(text.split())
+    flat = " ".join(without_text_layer_marks(text).split())
     parts = re.split(r"(?=\b(?:Ditetapkan|Disahkan|Diundangkan)\s+di\b)|(?=\bLEMBARAN\b|\bBERITA\b)|"
                      r"(?=\b(?:SALINAN|Salinan|Tembusan|TEMBUSAN)\b)", flat)
     # Who receives a copy ("SALINAN … disampaikan kepada 1. Menteri …") is not who signed or when.

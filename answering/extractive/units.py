@@ -11,14 +11,15 @@ passage (orphans) are never units; a numbered
 definition ("3. PKB adalah …") stands on its own. Preamble lines
 (Menimbang / Mengingat / Memperhatikan, "bahwa …" considerations, gazette
 references) are units only when the question asks for the legal basis.
-Underscores a text layer left outside words (emphasis markers, "infaq _; _ h.",
-"( _ _message service") are not quoted.
+What a text layer left that no reader should see (stray underscores and carets, words broken at a line's
+end: ``textlayer``) is not quoted.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
+from answering.extractive.textlayer import without_text_layer_marks
 from retrieval.facade.language import LETTERED_PART
 
 # Inside a paragraph a sentence ends at . ; or : before a capital or an item marker (inline lists split, then regroup).
@@ -144,26 +145,11 @@ def _opens_table(rest: list[str]) -> bool:
     return bool(after) and bool(row := _NUMBERED_ROW.match(after[0])) and row.group(1) == "1"
 
 
-# A run of underscores standing alone (before punctuation it goes with its spaces), or at a word's edge.
-_UNDERSCORE_RUN = r"(?:[ \t]*(?<!\w)_+(?!\w))+[ \t]*"
-_UNDERSCORES_BEFORE_MARK = re.compile(_UNDERSCORE_RUN + r"(?=[;,.:)])")
-_UNDERSCORES_ALONE = re.compile(_UNDERSCORE_RUN)
-_UNDERSCORES_AT_EDGE = re.compile(r"(?<!\w)_+(?=\w)|(?<=[^\W_])_+(?!\w)")
-
-
-def without_stray_underscores(text: str) -> str:
-    """The text without underscores outside words ("infaq _; _ h. shadaqah" -> "infaq; h. shadaqah", "_Nomor 18
-    Tahun 2001_" -> "Nomor 18 Tahun 2001"); one inside a word ("nama_file") stays."""
-    text = _UNDERSCORES_BEFORE_MARK.sub("", text)
-    text = _UNDERSCORES_ALONE.sub(" ", text)
-    return _UNDERSCORES_AT_EDGE.sub("", text)
-
-
 def passage_units(text: str, *, legal_basis: bool = False, preamble: bool = False,
                   whole_lists: bool = False, explanation: bool = False) -> list[Unit]:
     """The passage's quotable units (see the module docstring); ``whole_lists`` when the question asks for a list,
     ``explanation`` for a Penjelasan passage (its "Ayat (2) Cukup jelas Ayat (3) …" split at its headings)."""
-    text = without_stray_underscores(text)
+    text = without_text_layer_marks(text)
     if explanation:
         text = _EXPLANATION_MARK.sub(lambda m: f"\n{m.group(1)}\n", text)
     max_items, max_chars = (ASKED_LIST_ITEMS, ASKED_LIST_CHARS) if whole_lists else (MAX_LIST_ITEMS, MAX_LIST_CHARS)
