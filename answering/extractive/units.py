@@ -36,8 +36,9 @@ _HEADING = re.compile(r"^(#{1,6}\s|(BAB|Bagian|Paragraf|Pasal)\s+\S+\s*$|[A-Z0-9
 # never units: on a line of their own they end what comes before; inside a flattened line they are split off first.
 _EXPLANATION_HEAD = re.compile(r"^(?:Ayat\s*\(\d+[a-z]?\)|Huruf\s+[a-z]|Angka\s+\d+|Cukup\s+jelas\.?)$")
 _EXPLANATION_MARK = re.compile(r"\s*\b(Ayat\s*\(\d+[a-z]?\)|Huruf\s+[a-z]\b|Angka\s+\d+\b|Cukup\s+jelas\.?)\s*")
-# "BAB XIII LARANGAN DALAM … Data Pribadi dilakukan …": a chapter's heading a PDF's text ran into the next line.
-_INLINE_CHAPTER = re.compile(r"^(BAB\s+[IVXLC]+(?:\s+[^\sa-z]+)*)\s+(?=[A-Z(]\S*[a-z])")
+# "BAB XIII LARANGAN DALAM … Data Pribadi dilakukan …", "Pasal 14 Pelaksanaan hak …", "Pasal 46 (1) Yang …": a
+# chapter's or an article's heading a PDF's text ran into the next line.
+_INLINE_CHAPTER = re.compile(r"^(BAB\s+[IVXLC]+(?:\s+[^\sa-z]+)*|Pasal\s+\d+[A-Z]?)\s+(?=[A-Z(]\S*[a-z]|\(\d+[a-z]?\)\s)")
 _CONTINUATION = re.compile(r"(\.\.\.|…)\s*/\s*\d+\s*$")
 _DEFINITION = re.compile(r"\b(adalah|ialah|merupakan|yang selanjutnya (disebut|disingkat))\b", re.I)
 # "Dalam Qanun ini yang dimaksud dengan:" heads definitions, each quotable on its own.

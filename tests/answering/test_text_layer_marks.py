@@ -1,4 +1,5 @@
-"""What a text layer left in a passage (carets before words, words broken at a line's end) is not quoted."""
+"""What a text layer left in a passage (carets before words, words broken at a line's end, an article's heading run
+into its first line) is not quoted."""
 from __future__ import annotations
 
 from answering.extractive.textlayer import without_text_layer_marks
@@ -44,3 +45,14 @@ def test_a_signature_block_is_quoted_without_broken_words():
     units = closing_units(block)
     assert any("pengundangan Undang-undang ini" in unit for unit in units)
     assert any(unit.startswith("Disahkan di Jakarta") for unit in units)
+
+
+def test_an_articles_heading_run_into_its_first_line_is_not_quoted_again():
+    # The answer quotes a unit under its own "Pasal 14" heading: the heading a PDF's text ran into the first line
+    # is not repeated inside the quote.
+    assert [u.text for u in passage_units("Pasal 14 Pelaksanaan hak Subjek Data Pribadi diajukan melalui "
+                                          "permohonan tercatat.")] == [
+        "Pelaksanaan hak Subjek Data Pribadi diajukan melalui permohonan tercatat."]
+    assert [u.text for u in passage_units("Pasal 46 (1) Yang dimaksud dengan kegagalan adalah X.\n"
+                                          "(2) Dalam hal terjadi kegagalan, Pengendali wajib melapor.")] == [
+        "(1) Yang dimaksud dengan kegagalan adalah X.", "(2) Dalam hal terjadi kegagalan, Pengendali wajib melapor."]
