@@ -4,7 +4,8 @@ The steps, in order (each a module of this package):
 1. ``question``: the question read once into a frozen value (what it asks for: ``focus``, a definition's
    term: ``terms``; its language, the instruments, article, years and places it names).
 2. ``candidates``: the units of the top passages (sentences, ayat, table rows, lead-ins with their
-   lists: ``units``) scored by words, focus and meaning (multilingual-e5, ``semantic``).
+   lists: ``units``, after what a text layer left is taken out: ``textlayer``) scored by words, focus and meaning
+   (multilingual-e5, ``semantic``).
 3. selection (``synthesis``, which runs the steps): the best units, from one document when the question is focused.
 4. ``answerability`` checks the constraints (years, places: ``places``, names: ``names``, numbers,
    articles, instruments, offices, term coverage); ``signals`` turns them and the scores into the decision's features;
