@@ -30,7 +30,8 @@ import re
 from .segments import Section, finish_sections, logical_lines
 from .structure_lines import (LETTERED_PART, UNTITLED_ATTACHMENT, _BAB_RE, _CLOSE_RE, _DICTUM_RE, _INSTRUCTION_RE,
                               _LAMP_RE, _LAMP_SUB_RE, _PDP_RE, _PENJ_RE, _PRE_LABEL, _PRE_RE, _UMUM_RE, _is_title_like,
-                              _opens_amendment, _strip_md, count_pasal_headings, pasal_heading, structure_heading)
+                              _opens_amendment, _strip_md, article_label, count_pasal_headings, pasal_heading,
+                              structure_heading)
 
 __all__ = ["count_pasal_headings", "regulation_sections"]
 
@@ -162,7 +163,7 @@ class _SectionReader:
             return False
         quoted = bool(pm.group("q"))
         roman = pm.group("roman")
-        label = roman or (pm.group("num") + (pm.group("suf") or ""))
+        label = roman or article_label(pm.group("num"), pm.group("suf"))
         after_instruction = bool(_INSTRUCTION_RE.search(self.prev_text))
         if self.mode in ("preamble", "closing"):
             self.mode = "body"

@@ -92,6 +92,14 @@ def _opens_amendment(text: str, lines, idx: int, roman: bool) -> bool:
     )
 
 
+def article_label(number: str, suffix: str | None) -> str:
+    """"7" and "A" -> "7A"; an "O" after the digits is a zero a text layer read as a letter ("Pasal 7O" is Pasal 70:
+    an inserted article's letter follows its number in order, and no regulation inserts fifteen after one)."""
+    if suffix == "O":
+        return f"{number}0"
+    return number + (suffix or "")
+
+
 def pasal_heading(line: str, inline: str | None, prev_text: str, next_starts_lower: bool):
     """The ``Pasal`` heading match of a line, or None: a stand-alone "Pasal 8" after a connective
     ("dalam", ",") and before a lower-case line is a reference, not a heading."""

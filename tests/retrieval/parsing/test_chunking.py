@@ -210,6 +210,14 @@ def test_pasal_with_letter_suffix():
     assert chunk.text.startswith("Pasal 12A\n(1) Informasi anggaran")
 
 
+def test_a_zero_a_text_layer_read_as_the_letter_o_is_a_zero():
+    # UU 27/2022's text layer prints "Pasal 7O" for Pasal 70: a question about Pasal 70 must find it.
+    doc = _doc(QANUN.replace("Pasal 13\nQanun ini mulai", "Pasal 7O\nQanun ini mulai"))
+    chunk = _by_ref(doc, f"{CITE} Pasal 70")
+    assert chunk.section_path == ("BAB IV", "Pasal 70")
+    assert _by_ref(doc, f"{CITE} Pasal 12A").section_path[-1] == "Pasal 12A"     # a real letter stays
+
+
 def test_pasal_reference_mid_sentence_is_not_a_heading():
     doc = _doc(QANUN)
     chunk = _by_ref(doc, f"{CITE} Pasal 12A")
