@@ -1,4 +1,5 @@
-"""What a text layer left in a passage that no reader should see, taken out before a passage is cut into units.
+"""What a text layer left in a passage that no reader should see, taken out before a passage is cut into units
+(and before a signature block is read).
 
 Underscores outside words (emphasis markers: "infaq _; _ h. shadaqah", "_Nomor 18 Tahun 2001_"), carets before
 words ("Pengendali ^Data ^Pribadi") and a word broken at a line's end and joined again with a space

@@ -2,6 +2,7 @@
 into its first line) is not quoted."""
 from __future__ import annotations
 
+from answering.extractive.candidates import closing_units
 from answering.extractive.textlayer import without_text_layer_marks
 from answering.extractive.units import passage_units
 
@@ -38,8 +39,6 @@ def test_a_caret_before_punctuation_goes_with_its_spaces():
 
 
 def test_a_signature_block_is_quoted_without_broken_words():
-    from answering.extractive.candidates import closing_units
-
     block = ("Agar setiap orang mengetahuinya, memerintahkan pengundangan Undang- undang ini dengan penempatannya "
              "dalam Lembaran Negara. Disahkan di Jakarta pada tanggal 1 Agustus 2006 PRESIDEN REPUBLIK INDONESIA")
     units = closing_units(block)
