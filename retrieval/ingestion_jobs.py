@@ -8,7 +8,8 @@ from __future__ import annotations
 import logging
 import time
 
-from django.db import connection, transaction
+import psycopg
+from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 
 from retrieval.ingestion import IngestOptions, IngestOutcome, IngestProgress, document_ingest_path, document_reindex
@@ -123,18 +124,34 @@ def _ingestion_work(ingestion: Ingestion, options: IngestOptions):
                                 progress=IngestProgress(on_change=record))
 
 
-def chunk_statistics_refresh() -> None:
-    """ANALYZE the chunks after a batch of ingestion.
+ANALYZE_LOCK_TIMEOUT_MS = 5000   # how long the statistics refresh waits for a table an index build holds
+
+
+def chunk_statistics_refresh() -> bool:
+    """ANALYZE the chunks after a batch of ingestion; False when the table was busy and it was skipped.
 
     The lexical tiers read each term's share of passages from pg_stats; until
     autovacuum gets round to a freshly loaded corpus those shares describe the
-    old one, and the 5% rule would nominate on stale numbers.
+    old one, and the 5% rule would nominate on stale numbers. A collection's
+    index built concurrently by a worker (collection_indexes.py) holds the lock
+    ANALYZE needs and waits for ANALYZE's transaction: PostgreSQL ends one of
+    the two as a deadlock. The refresh is the one that gives way (the ingestion
+    is stored; autovacuum refreshes the statistics later), with a warning.
     """
     from retrieval.search.lexical import forget_lexeme_statistics
 
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE retrieval_chunk")
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{ANALYZE_LOCK_TIMEOUT_MS}ms"])
+            cursor.execute("ANALYZE retrieval_chunk")
+    except OperationalError as exc:
+        if not isinstance(exc.__cause__, (psycopg.errors.DeadlockDetected, psycopg.errors.LockNotAvailable)):
+            raise
+        logger.warning("chunk statistics not refreshed: the table is busy (%s); autovacuum will refresh them",
+                       str(exc).splitlines()[0])
+        return False
     forget_lexeme_statistics()
+    return True
 
 
 BULK_SHARE = 0.25         # a load that adds this share of the table's chunks rebuilds the vector index

@@ -84,8 +84,9 @@ class Command(BaseCommand):
             outcomes = self._run(files, ingest_options, progress, wait_timeout, run_async, bar)
             for (path, _), outcome in zip(files, outcomes):
                 self._report(bar, path, outcome, verbosity)
-        if any(outcome.status in ("ingested", "replaced") for outcome in outcomes):
-            chunk_statistics_refresh()
+        if any(outcome.status in ("ingested", "replaced") for outcome in outcomes) and not chunk_statistics_refresh():
+            self.stdout.write("chunk statistics not refreshed: the table was busy (an index build); autovacuum "
+                              "will refresh them")
         self._summary(outcomes, progress)
         new_chunks = sum(o.chunk_count for o in outcomes if o.status in ("ingested", "replaced"))
         if not options.get("keep_vector_index") and (seconds := vector_index_rebuild_if_bulk(new_chunks)) is not None:
