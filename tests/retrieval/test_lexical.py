@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from kernel.principal import Principal
 from retrieval.access import visible_documents_q
@@ -178,3 +178,15 @@ def test_a_very_common_word_is_checked_on_the_row_with_the_same_passages(monkeyp
     assert (checked.chunk_ids, checked.tier, checked.all_words_count) == (indexed.chunk_ids, indexed.tier,
                                                                         indexed.all_words_count)
     assert checked.all_words_count == 6 and checked.tier == "PARTIAL 6"
+
+
+def test_a_tier_is_planned_without_parallel_workers_and_leaves_the_setting_as_it_was():
+    # Parallel workers return matches in whichever order they finish: the first RANK_BOUND matches, and so the
+    # ranking, would change from one run to the next (seen once in a full test run, on a table grown past 8 MB).
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('max_parallel_workers_per_gather', '3', true)")
+        with lexical_tiers.serial_plan(cursor, without_bitmap=True):
+            cursor.execute("SELECT current_setting('max_parallel_workers_per_gather'), current_setting('enable_bitmapscan')")
+            assert cursor.fetchone() == ("0", "off")
+        cursor.execute("SELECT current_setting('max_parallel_workers_per_gather'), current_setting('enable_bitmapscan')")
+        assert cursor.fetchone() == ("3", "on")
