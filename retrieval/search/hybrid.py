@@ -31,6 +31,7 @@ from retrieval.search.population import apart
 from retrieval.search.focus import Anchors, focus_anchors, focus_ranking
 from retrieval.search.glossary import Rewrite, looks_english, rewrite_query
 from retrieval.search.lexical import LexicalResult, chunk_search_lexical
+from retrieval.search.lexical_tiers import SERIAL
 from retrieval.search.semantic import UNSCOPED, chunk_search_semantic, scoped_scan
 from retrieval.search.telemetry import traced_search
 from retrieval.search.timeouts import bounded_transaction
@@ -98,7 +99,7 @@ def reciprocal_rank_fusion(
 def _lexical_leg(query: str, condition, limit: int, config, scoped: bool,
                  collection: str | None) -> tuple[LexicalResult, float]:
     started = time.perf_counter()
-    with bounded_transaction(config.statement_timeout_ms):
+    with bounded_transaction(config.statement_timeout_ms, **SERIAL):
         result = chunk_search_lexical(query, document_condition=condition, limit=limit,
                                       common_term_share=config.common_term_share, scoped=scoped, collection=collection)
     return result, (time.perf_counter() - started) * 1000

@@ -14,6 +14,9 @@ import uuid
 
 from django.db import connection, transaction
 
+# What the lexical leg's transaction sets (hybrid.py): no parallel workers, so the first RANK_BOUND matches are
+# the index's, the same on every run.
+SERIAL = {"max_parallel_workers_per_gather": 0}
 # Bound on how many full-text matches are ranked (DESIGN.md: rank a bounded set).
 # With rarest-first nomination, 500 ranks the same top 10 as 1,000 did on the
 # real-corpus questions (300 already loses some) at about half the cost.
@@ -111,35 +114,16 @@ def run_tier(
     ranking, rank_params = rank_sql(weights)
     sql = _TIER_SQL.format(nominations=" UNION ALL ".join(nominations), rank=ranking)
     params += [RANK_BOUND, *rank_params, limit]
-    # The head in table order: no bitmap (it would read every match first). No parallel workers either: their
-    # rows arrive in whichever order they finish, so the first RANK_BOUND matches, and the ranking, would change
-    # from one run to the next once the table is large enough for a parallel scan.
-    with connection.cursor() as cursor, serial_plan(cursor, without_bitmap=bool(head_pages)):
+    # The head in table order: no bitmap (it would read every match first). The lexical leg's transaction plans
+    # without parallel workers (SERIAL): their rows arrive in whichever order they finish, so the first RANK_BOUND
+    # matches, and the ranking, would change from one run to the next once the table is large enough for them.
+    with connection.cursor() as cursor, without_bitmap_scans(cursor, bool(head_pages)):
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     matched = rows[0][2] if rows else 0
     if owners is not None:
         owners.update((row[0], row[3]) for row in rows)
     return [(row[0], float(row[1])) for row in rows], int(matched)
-
-
-@contextlib.contextmanager
-def serial_plan(cursor, *, without_bitmap: bool = False):
-    """The statements inside are planned without parallel workers (their matches arrive in table order) and, with
-    ``without_bitmap``, read rows in order (or through a plain index) and check the full-text match on each, instead
-    of reading every posting of the query's words first; in a transaction of their own (or the caller's), and
-    switched back after them, so a caller's later statements plan as usual. A statement that fails (a timeout)
-    rolls the transaction back, and the settings with it: the failure itself is what the caller sees."""
-    names = ["max_parallel_workers_per_gather"] + (["enable_bitmapscan"] if without_bitmap else [])
-    values = ["0", "off"][:len(names)]
-    with transaction.atomic(savepoint=False):
-        cursor.execute("SELECT " + ", ".join(["current_setting(%s)"] * len(names)) + ", "
-                       + ", ".join(["set_config(%s, %s, true)"] * len(names)),
-                       [*names, *(part for pair in zip(names, values) for part in pair)])
-        before = cursor.fetchone()[:len(names)]
-        yield
-        cursor.execute("SELECT " + ", ".join(["set_config(%s, %s, true)"] * len(names)),
-                       [part for pair in zip(names, before) for part in pair])
 
 
 @contextlib.contextmanager

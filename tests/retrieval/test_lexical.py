@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 
 from kernel.principal import Principal
 from retrieval.access import visible_documents_q
 from retrieval.search import lexical as lexical_module
 from retrieval.search import lexical_tiers
 from retrieval.search.lexical import chunk_search_lexical, forget_lexeme_statistics, query_terms
+from retrieval.search.timeouts import bounded_transaction
 from tests.factories import make_document
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,9 @@ def make_analysed_document(chunks: list[str]) -> None:
 
 
 def lexical(query: str, limit: int, share: float = 0.05):
-    return chunk_search_lexical(query, document_condition=EVERYONE, limit=limit, common_term_share=share)
+    # In a transaction set as the lexical leg sets its own (hybrid.py): no parallel workers, the index's order.
+    with bounded_transaction(5000, **lexical_tiers.SERIAL):
+        return chunk_search_lexical(query, document_condition=EVERYONE, limit=limit, common_term_share=share)
 
 
 def test_query_terms_drop_indonesian_stop_words():
@@ -180,13 +183,15 @@ def test_a_very_common_word_is_checked_on_the_row_with_the_same_passages(monkeyp
     assert checked.all_words_count == 6 and checked.tier == "PARTIAL 6"
 
 
-def test_a_tier_is_planned_without_parallel_workers_and_leaves_the_setting_as_it_was():
+def test_the_lexical_leg_is_planned_without_parallel_workers(api_client):
     # Parallel workers return matches in whichever order they finish: the first RANK_BOUND matches, and so the
     # ranking, would change from one run to the next (seen once in a full test run, on a table grown past 8 MB).
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SELECT set_config('max_parallel_workers_per_gather', '3', true)")
-        with lexical_tiers.serial_plan(cursor, without_bitmap=True):
-            cursor.execute("SELECT current_setting('max_parallel_workers_per_gather'), current_setting('enable_bitmapscan')")
-            assert cursor.fetchone() == ("0", "off")
-        cursor.execute("SELECT current_setting('max_parallel_workers_per_gather'), current_setting('enable_bitmapscan')")
-        assert cursor.fetchone() == ("3", "on")
+    from django.test.utils import CaptureQueriesContext
+
+    make_document(chunks=["Retribusi pasar dipungut harian oleh petugas."])
+    with CaptureQueriesContext(connection) as captured:
+        response = api_client.post("/search", {"query": "retribusi pasar", "mode": "lexical"},
+                                   content_type="application/json")
+    assert response.status_code == 200 and response.json()["results"]
+    settings = [q["sql"] for q in captured.captured_queries if "set_config" in q["sql"]]
+    assert any("max_parallel_workers_per_gather" in sql for sql in settings)
