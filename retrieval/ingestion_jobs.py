@@ -125,6 +125,7 @@ def _ingestion_work(ingestion: Ingestion, options: IngestOptions):
 
 
 ANALYZE_LOCK_TIMEOUT_MS = 5000   # how long the statistics refresh waits for a table an index build holds
+STATISTICS_SKIPPED = "chunk statistics not refreshed: the table was busy (an index build); autovacuum will refresh them"
 
 
 def chunk_statistics_refresh() -> bool:

@@ -19,7 +19,8 @@ from retrieval.ingestion import (
 )
 from retrieval.collection_indexes import collection_index_plan, collection_indexes_sync
 from retrieval.errors import IngestionQueueUnavailable
-from retrieval.ingestion_jobs import chunk_statistics_refresh, ingestion_run, vector_index_rebuild_if_bulk
+from retrieval.ingestion_jobs import (STATISTICS_SKIPPED, chunk_statistics_refresh, ingestion_run,
+                                      vector_index_rebuild_if_bulk)
 from retrieval.models import Chunk, Collection, Document, Ingestion
 from retrieval.stored_uploads import upload_forget, upload_store
 from retrieval.tasks import ingest_file
@@ -157,6 +158,7 @@ __all__ = [
     "collection_index_plan",
     "collection_indexes_sync",
     "chunk_statistics_refresh",
+    "STATISTICS_SKIPPED",
     "discover_files",
     "document_delete",
     "document_ingest_bytes",

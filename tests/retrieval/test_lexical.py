@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from kernel.principal import Principal
 from retrieval.access import visible_documents_q
@@ -186,8 +187,6 @@ def test_a_very_common_word_is_checked_on_the_row_with_the_same_passages(monkeyp
 def test_the_lexical_leg_is_planned_without_parallel_workers(api_client):
     # Parallel workers return matches in whichever order they finish: the first RANK_BOUND matches, and so the
     # ranking, would change from one run to the next (seen once in a full test run, on a table grown past 8 MB).
-    from django.test.utils import CaptureQueriesContext
-
     make_document(chunks=["Retribusi pasar dipungut harian oleh petugas."])
     with CaptureQueriesContext(connection) as captured:
         response = api_client.post("/search", {"query": "retribusi pasar", "mode": "lexical"},

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from kernel.progress import CommandProgress
 from retrieval.management.report import document_line, identity_label, section_lines
 from retrieval.selectors import document_get_staff, document_list_staff
-from retrieval.services import chunk_statistics_refresh, document_delete, document_reindex
+from retrieval.services import STATISTICS_SKIPPED, chunk_statistics_refresh, document_delete, document_reindex
 
 IDENTITY_FIELDS = ("instrument_type", "number", "year", "subject", "issuer", "place_enacted", "date_enacted", "signatory")
 ACCESS_FIELDS = ("confidential", "owning_org_unit", "min_position_level")
@@ -91,7 +91,8 @@ class Command(BaseCommand):
                 else:
                     bar.line(f"reindexed  {document.id}  {document.title} · {outcome.chunk_count} chunks")
                 bar.update(done=done, note=f"{failed} failed")
-        chunk_statistics_refresh()
+        if not chunk_statistics_refresh():
+            self.stdout.write(STATISTICS_SKIPPED)
         self.stdout.write(f"reindexed {len(documents) - failed} of {len(documents)} document(s)")
         if failed:
             sys.exit(1)

@@ -18,7 +18,7 @@ from retrieval.models import Ingestion
 from retrieval.formats import accepted_extensions
 from retrieval.selectors import collection_ids, document_get_staff
 from retrieval.services import (
-    chunk_statistics_refresh, collection_indexes_sync, discover_files, ingestion_create, ingestion_enqueue,
+    STATISTICS_SKIPPED, chunk_statistics_refresh, collection_indexes_sync, discover_files, ingestion_create, ingestion_enqueue,
     vector_index_rebuild_if_bulk,
 )
 from retrieval.tasks import ingest_file
@@ -85,8 +85,7 @@ class Command(BaseCommand):
             for (path, _), outcome in zip(files, outcomes):
                 self._report(bar, path, outcome, verbosity)
         if any(outcome.status in ("ingested", "replaced") for outcome in outcomes) and not chunk_statistics_refresh():
-            self.stdout.write("chunk statistics not refreshed: the table was busy (an index build); autovacuum "
-                              "will refresh them")
+            self.stdout.write(STATISTICS_SKIPPED)
         self._summary(outcomes, progress)
         new_chunks = sum(o.chunk_count for o in outcomes if o.status in ("ingested", "replaced"))
         if not options.get("keep_vector_index") and (seconds := vector_index_rebuild_if_bulk(new_chunks)) is not None:
