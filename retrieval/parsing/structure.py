@@ -30,8 +30,8 @@ import re
 from .segments import Section, finish_sections, logical_lines
 from .structure_lines import (LETTERED_PART, UNTITLED_ATTACHMENT, _BAB_RE, _CLOSE_RE, _DICTUM_RE, _INSTRUCTION_RE,
                               _LAMP_RE, _LAMP_SUB_RE, _PDP_RE, _PENJ_RE, _PRE_LABEL, _PRE_RE, _UMUM_RE, _is_title_like,
-                              _opens_amendment, _strip_md, article_label, count_pasal_headings, pasal_heading,
-                              structure_heading)
+                              _opens_amendment, _strip_md, article_label, count_pasal_headings, misread_first_article,
+                              pasal_heading, structure_heading)
 
 __all__ = ["count_pasal_headings", "regulation_sections"]
 
@@ -173,6 +173,8 @@ class _SectionReader:
             opens = roman is not None and self.had_amendment
         else:
             opens = _opens_amendment(self.text, self.lines, idx, roman is not None)
+        if misread_first_article(roman, opens, amended=self.had_amendment, first=in_penj or self.current_pasal is None):
+            roman, label = None, "1"
         container = self.container
         if container is not None and not opens and not quoted and not after_instruction:
             if roman is not None or (container.isdigit() and label == str(int(container) + 1)):

@@ -100,6 +100,13 @@ def article_label(number: str, suffix: str | None) -> str:
     return number + (suffix or "")
 
 
+def misread_first_article(roman: str | None, opens: bool, *, amended: bool, first: bool) -> bool:
+    """"Pasal I" as a regulation's first article that opens no amendment, in a regulation that has amended nothing,
+    is "Pasal 1" read by a text layer as a roman one ("BAB I KETENTUAN UMUM Pasal I Dalam Undang-Undang ini yang
+    dimaksud dengan:"): an amending regulation's Pasal I says what it changes."""
+    return roman == "I" and not opens and not amended and first
+
+
 def pasal_heading(line: str, inline: str | None, prev_text: str, next_starts_lower: bool):
     """The ``Pasal`` heading match of a line, or None: a stand-alone "Pasal 8" after a connective
     ("dalam", ",") and before a lower-case line is a reference, not a heading."""

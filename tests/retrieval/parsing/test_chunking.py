@@ -218,6 +218,14 @@ def test_a_zero_a_text_layer_read_as_the_letter_o_is_a_zero():
     assert _by_ref(doc, f"{CITE} Pasal 12A").section_path[-1] == "Pasal 12A"     # a real letter stays
 
 
+def test_a_first_article_read_as_a_roman_one_is_pasal_1():
+    # UU 27/2022's and Pergub Aceh 5/2025's text layers print "BAB I KETENTUAN UMUM Pasal I Dalam ... yang dimaksud
+    # dengan:": the definitions article is Pasal 1, not an amending regulation's Pasal I.
+    doc = _doc(QANUN.replace("\nPasal 1\n", "\nPasal I\n", 1))
+    assert _by_ref(doc, f"{CITE} Pasal 1").section_path == ("BAB I", "Pasal 1")
+    assert not [c for c in doc.chunks if "Pasal I" in c.section_path]
+
+
 def test_pasal_reference_mid_sentence_is_not_a_heading():
     doc = _doc(QANUN)
     chunk = _by_ref(doc, f"{CITE} Pasal 12A")
@@ -415,7 +423,8 @@ def test_amendment_nested_pasal_split_keeps_ayat_reference():
 def test_roman_article_without_amendment_is_a_plain_article():
     text = "QANUN ACEH\nNOMOR 4 TAHUN 2025\nTENTANG\nUJI\n\nPasal I\nQanun ini mengatur uji coba.\n\nPasal 2\nCukup.\n\nPasal 3\nSelesai.\n"
     doc = _doc(text, min_chars=0)
-    assert [c.section_path for c in doc.chunks if c.kind == "body"] == [("Pasal I",), ("Pasal 2",), ("Pasal 3",)]
+    # A plain article, no amendment's container; as the first article it is Pasal 1 a text layer read as a roman one.
+    assert [c.section_path for c in doc.chunks if c.kind == "body"] == [("Pasal 1",), ("Pasal 2",), ("Pasal 3",)]
 
 
 # --------------------------------------------------------------------------- dictums
