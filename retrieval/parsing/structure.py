@@ -30,8 +30,8 @@ import re
 from .segments import Section, finish_sections, logical_lines
 from .structure_lines import (LETTERED_PART, UNTITLED_ATTACHMENT, _BAB_RE, _CLOSE_RE, _DICTUM_RE, _INSTRUCTION_RE,
                               _LAMP_RE, _LAMP_SUB_RE, _PDP_RE, _PENJ_RE, _PRE_LABEL, _PRE_RE, _UMUM_RE, _is_title_like,
-                              _opens_amendment, _strip_md, article_label, count_pasal_headings, misread_first_article,
-                              pasal_heading, structure_heading)
+                              _opens_amendment, _strip_md, article_label, continues_title, count_pasal_headings,
+                              misread_first_article, pasal_heading, structure_heading)
 
 __all__ = ["count_pasal_headings", "regulation_sections"]
 
@@ -103,7 +103,8 @@ class _SectionReader:
             self.container = None
             self.cur = self._new(s, "penjelasan", ("Penjelasan",), "penjelasan", pending=True, budget=10)
             return True
-        if inline in (None, "ilamp") and mode in ("body", "closing", "penjelasan", "lampiran") and _LAMP_RE.match(line):
+        if inline in (None, "ilamp") and mode in ("body", "closing", "penjelasan", "lampiran") and _LAMP_RE.match(line) \
+                and not continues_title(mode, self.prev_text):
             m = _LAMP_RE.match(line)
             label = f"Lampiran {m.group(1)}" if m.group(1) else "Lampiran"
             if not (mode == "lampiran" and label == self.lamp_label):
@@ -173,7 +174,8 @@ class _SectionReader:
             opens = roman is not None and self.had_amendment
         else:
             opens = _opens_amendment(self.text, self.lines, idx, roman is not None)
-        if misread_first_article(roman, opens, amended=self.had_amendment, first=in_penj or self.current_pasal is None):
+        if misread_first_article(roman, opens, amended=self.had_amendment,
+                                 first=not in_penj and self.current_pasal is None):
             roman, label = None, "1"
         container = self.container
         if container is not None and not opens and not quoted and not after_instruction:

@@ -100,6 +100,13 @@ def article_label(number: str, suffix: str | None) -> str:
     return number + (suffix or "")
 
 
+def continues_title(mode: str, prev_text: str) -> bool:
+    """A "LAMPIRAN …" line in the body after a line ending in a connective continues that line, a chapter's title
+    ("BAB III / PENGHITUNGAN … YANG BELUM TERCANTUM DALAM / LAMPIRAN PERATURAN MENTERI DALAM NEGERI"): no attachment
+    starts in the middle of a phrase."""
+    return mode == "body" and bool(_CONNECTIVE_END_RE.search(prev_text.lower()))
+
+
 def misread_first_article(roman: str | None, opens: bool, *, amended: bool, first: bool) -> bool:
     """"Pasal I" as a regulation's first article that opens no amendment, in a regulation that has amended nothing,
     is "Pasal 1" read by a text layer as a roman one ("BAB I KETENTUAN UMUM Pasal I Dalam Undang-Undang ini yang

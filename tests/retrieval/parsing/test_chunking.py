@@ -226,6 +226,16 @@ def test_a_first_article_read_as_a_roman_one_is_pasal_1():
     assert not [c for c in doc.chunks if "Pasal I" in c.section_path]
 
 
+def test_a_chapter_title_wrapped_onto_a_lampiran_line_is_no_attachment():
+    # Pergub Aceh 5/2025: "BAB III / PENGHITUNGAN … YANG BELUM TERCANTUM DALAM / LAMPIRAN PERATURAN MENTERI DALAM
+    # NEGERI / Pasal 5": the third line ends the chapter's title; Pasal 5 and what follows are the body.
+    doc = _doc(QANUN.replace("BAB II\nASAS DAN TUJUAN\n",
+                             "BAB II\nASAS DAN TUJUAN YANG TERCANTUM DALAM\nLAMPIRAN PERATURAN MENTERI DALAM NEGERI\n", 1))
+    assert _by_ref(doc, f"{CITE} Pasal 2-3").section_path == ("BAB II", "Pasal 2")
+    assert not [c for c in doc.chunks if c.kind == "lampiran"]
+    assert any(c.section_path == ("BAB IV", "Pasal 13") for c in doc.chunks)
+
+
 def test_pasal_reference_mid_sentence_is_not_a_heading():
     doc = _doc(QANUN)
     chunk = _by_ref(doc, f"{CITE} Pasal 12A")
