@@ -113,6 +113,7 @@ _JURISDICTION = re.compile(r"\s*(?:ACEH|REPUBLIK\s+INDONESIA|PROVINSI\s+[A-Z]+|K
 
 # "DR. H. SUSILO BAMBANG YUDHOYONO": the plain sentence names the person without academic or pilgrim titles.
 _HONORIFIC = r"(?:DR|Dr|H|Hj|Ir|Prof|Drs)\.\s*"
+_ACTING = re.compile(r"\b(?:Pj|Plt|Plh)\.?\s*$", re.I)
 _HONORIFICS = re.compile(rf"^(?:{_HONORIFIC})+")
 _NAME = re.compile(rf"(?:{_HONORIFIC})*[A-Z][A-Z'.]{{2,}}(?:\s+[A-Z][A-Z'.]{{1,}}){{0,4}}")
 _TRAILING_NAME = re.compile(r",\s*(?:ttd\.?\s*)?(?P<name>" + _NAME.pattern + r")\s*\.?\s*$")
@@ -149,7 +150,10 @@ def _enactment(lead: Candidate, language: str) -> str | None:
     if person:
         title = ""
         if office and office.start() < person.start():
-            title = re.sub(r"\bttd\b\.?", " ", text[office.start():person.start()], flags=re.I)
+            # "Pj. GUBERNUR ACEH,": an acting holder's prefix is part of the office ("Pj.", "Plt.", "Plh.").
+            acting = _ACTING.search(text, 0, office.start())
+            start = acting.start() if acting else office.start()
+            title = re.sub(r"\bttd\b\.?", " ", text[start:person.start()], flags=re.I)
             title = " ".join(title.replace(",", " ").split()).title() + " "
         name = _HONORIFICS.sub("", person.group(0)) or person.group(0)
         who = f" {BY[language]} {title}{name.title()}"

@@ -28,6 +28,8 @@ BAN = passage("Pengusaha dilarang membayar upah lebih rendah dari upah minimum p
 DUTY = passage("Setiap kota wajib menyediakan ruang terbuka hijau paling sedikit 30% (tiga puluh persen) dari luas wilayah.")
 CLOSING = passage("Ditetapkan di Banda Aceh\npada tanggal 12 Juni 2024\nGUBERNUR ACEH,\nttd\nAMIRUDDIN YUSUF", kind="closing",
                   origin="closing", reference=None)
+ACTING = passage("Ditetapkan di Banda Aceh\npada tanggal, 30 Januari 2025\n30 Rajab 1446\n\nPj. GUBERNUR ACEH\n\nSAFRIZAL ZA",
+                 kind="closing", origin="closing", reference=None)
 STAGES = passage("(1) Pembentukan dana abadi dilakukan dengan tahapan:\na. persiapan;\nb. penilaian; dan\nc. penetapan.")
 
 
@@ -71,6 +73,9 @@ def test_the_question_is_read_once_into_what_it_asks(question, asks):
      "Ya. Setiap kota wajib menyediakan ruang terbuka hijau paling sedikit 30% dari luas wilayah."),
     ("Siapa yang menandatangani peraturan ini?", CLOSING,
      "Ditetapkan di Banda Aceh pada tanggal 12 Juni 2024 oleh Gubernur Aceh Amiruddin Yusuf."),
+    # An acting governor (Pergub Aceh 5/2025) signs as one: "Pj." is part of the office.
+    ("Siapa yang menandatangani peraturan ini?", ACTING,
+     "Ditetapkan di Banda Aceh pada tanggal 30 Januari 2025 oleh Pj. Gubernur Aceh Safrizal Za."),
     ("Apa saja tahapan pembentukan dana abadi?", STAGES,
      "Pembentukan dana abadi dilakukan dengan tahapan: persiapan, penilaian, dan penetapan."),
 ])
