@@ -6,7 +6,8 @@ documents that say it: every content word of the name in a passage read of a cit
 included), or a word the glossary knows ("Pemprov"). A
 Subulussalam acting mayor's term ("Walikota … masa jabatan paling lama 1 tahun") does not answer "masa jabatan
 Wali Nanggroe". A place is the place check's (``places.py``); an English question's names are in English, which
-the Indonesian text never says, so they are not checked here.
+the Indonesian text never says, so they are not checked here. A signatory's name, printed in capitals, is
+said in the reader's case (``printed_name``).
 """
 from __future__ import annotations
 
@@ -35,3 +36,13 @@ def unmet_names(question: str, evidence: str) -> list[str]:
         return []             # most questions name nothing: the evidence is not stemmed for them
     said = content_stems(evidence)
     return [name for name in asked if content_stems(name) - said]
+
+
+def printed_name(name: str) -> str:
+    """A name printed in capitals, in the reader's case: "SAFRIZAL ZA" -> "Safrizal ZA". A last word of two letters
+    is initials and keeps its capitals ("ZA", not "Za"); degrees keep their points ("S.H." stays "S.H.")."""
+    words = name.title().split(" ")
+    original = name.split(" ")
+    if len(words) > 1 and len(original[-1]) <= 2 and original[-1].isalpha() and original[-1].isupper():
+        words[-1] = original[-1]
+    return " ".join(words)

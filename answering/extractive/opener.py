@@ -19,6 +19,7 @@ from typing import Callable, Sequence
 from answering.extractive.answerability import GENERIC_STEMS
 from answering.extractive.candidates import Candidate
 from answering.extractive.focus import DATE, REFERENCE
+from answering.extractive.names import printed_name
 from answering.extractive.phrasing import (BY, ITEM_END, MAX_OPENER_CHARS, MODAL_STEMS, NO, YES, clause, short,
                                            tidy, unmarked)
 from answering.extractive.quantities import WORDED_PERIODS, WORDED_QUANTITY, quantity_differs
@@ -156,7 +157,7 @@ def _enactment(lead: Candidate, language: str) -> str | None:
             title = re.sub(r"\bttd\b\.?", " ", text[start:person.start()], flags=re.I)
             title = " ".join(title.replace(",", " ").split()).title() + " "
         name = _HONORIFICS.sub("", person.group(0)) or person.group(0)
-        who = f" {BY[language]} {title}{name.title()}"
+        who = f" {BY[language]} {title}{printed_name(name)}"
     return tidy(head.strip(" ,") + who)
 
 

@@ -75,7 +75,7 @@ def test_the_question_is_read_once_into_what_it_asks(question, asks):
      "Ditetapkan di Banda Aceh pada tanggal 12 Juni 2024 oleh Gubernur Aceh Amiruddin Yusuf."),
     # An acting governor (Pergub Aceh 5/2025) signs as one: "Pj." is part of the office.
     ("Siapa yang menandatangani peraturan ini?", ACTING,
-     "Ditetapkan di Banda Aceh pada tanggal 30 Januari 2025 oleh Pj. Gubernur Aceh Safrizal Za."),
+     "Ditetapkan di Banda Aceh pada tanggal 30 Januari 2025 oleh Pj. Gubernur Aceh Safrizal ZA."),
     ("Apa saja tahapan pembentukan dana abadi?", STAGES,
      "Pembentukan dana abadi dilakukan dengan tahapan: persiapan, penilaian, dan penetapan."),
 ])

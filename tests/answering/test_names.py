@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from answering.extractive.names import names, unmet_names
+from answering.extractive.names import names, unmet_names, printed_name
 from tests.answering.test_answerability import ask, assert_declined, assert_published
 from tests.factories import make_document
 
@@ -18,6 +18,13 @@ def test_names_are_runs_of_capitalised_words_inside_the_question_places_left_to_
     assert names("Wali Nanggroe dipilih oleh siapa?") == []                      # opening the question
     assert unmet_names("masa jabatan Wali Nanggroe?", TERM) == ["Wali Nanggroe"]
     assert unmet_names("masa jabatan Penjabat Walikota?", TERM) == []
+
+
+def test_a_signatory_printed_in_capitals_is_named_in_the_readers_case_initials_kept():
+    assert printed_name("SAFRIZAL ZA") == "Safrizal ZA"          # Pergub Aceh 5/2025: initials, not a word
+    assert printed_name("MUZAKIR MANAF") == "Muzakir Manaf"
+    assert printed_name("SOEKARNO") == "Soekarno"
+    assert printed_name("IR. H. JOKO S.H.") == "Ir. H. Joko S.H."
 
 
 @pytest.mark.django_db
