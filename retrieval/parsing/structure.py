@@ -31,7 +31,7 @@ from .segments import Section, finish_sections, logical_lines
 from .structure_lines import (LETTERED_PART, UNTITLED_ATTACHMENT, _BAB_RE, _CLOSE_RE, _DICTUM_RE, _INSTRUCTION_RE,
                               _LAMP_RE, _LAMP_SUB_RE, _PDP_RE, _PENJ_RE, _PRE_LABEL, _PRE_RE, _UMUM_RE, _is_title_like,
                               _opens_amendment, _strip_md, article_label, continues_title, count_pasal_headings,
-                              misread_first_article, pasal_heading, structure_heading)
+                              descend, misread_first_article, pasal_heading, structure_heading)
 
 __all__ = ["count_pasal_headings", "regulation_sections"]
 
@@ -91,8 +91,9 @@ class _SectionReader:
     def _struct_path(self) -> tuple[str, ...]:
         return tuple(x for x in (self.bab, self.bagian, self.paragraf) if x)
 
-    def _nested_struct(self) -> tuple[str, ...]:
-        return tuple(x for x in (self.n_bab, self.n_bagian, self.n_paragraf) if x)
+    def _nested_struct(self, full: bool = False) -> tuple:
+        levels = (self.n_bab, self.n_bagian, self.n_paragraf)
+        return levels if full else tuple(x for x in levels if x)
 
     # ---- part switches that are valid in (almost) every mode
 
@@ -114,12 +115,10 @@ class _SectionReader:
             # An attachment printed after the signature with no "LAMPIRAN" heading: not the closing block.
             self._open_lampiran(s, "Lampiran", " ".join(line.split())[:120])
             return True
-        if (inline in (None, "iclose")) and (mode == "body" or (mode == "preamble" and self.pre_label)) \
-                and _CLOSE_RE.match(line):
-            self.mode = "closing"
-            self.cur = self._new(s, "closing", ("Penutup",), "closing")
-            return True
-        if (inline in (None, "iclose")) and mode == "penjelasan" and re.match(r"TAMBAHAN\s+LEMBARAN|LEMBARAN\s", line):
+        # The closing block: after the body ("Ditetapkan di …"), or after the Penjelasan ("TAMBAHAN LEMBARAN …").
+        if inline in (None, "iclose") and (
+                (mode == "body" or (mode == "preamble" and self.pre_label)) and _CLOSE_RE.match(line)
+                or mode == "penjelasan" and re.match(r"TAMBAHAN\s+LEMBARAN|LEMBARAN\s", line)):
             self.mode = "closing"
             self.cur = self._new(s, "closing", ("Penutup",), "closing")
             return True
@@ -224,20 +223,10 @@ class _SectionReader:
             self.mode = "body"
         nested = self.container is not None
         if nested:
-            if level == "bab":
-                self.n_bab, self.n_bagian, self.n_paragraf = name, None, None
-            elif level == "bagian":
-                self.n_bagian, self.n_paragraf = name, None
-            else:
-                self.n_paragraf = name
+            self.n_bab, self.n_bagian, self.n_paragraf = descend(level, name, self._nested_struct(full=True))
             path = self.container_path + self._nested_struct()
         else:
-            if level == "bab":
-                self.bab, self.bagian, self.paragraf = name, None, None
-            elif level == "bagian":
-                self.bagian, self.paragraf = name, None
-            else:
-                self.paragraf = name
+            self.bab, self.bagian, self.paragraf = descend(level, name, (self.bab, self.bagian, self.paragraf))
             path = self._struct_path()
         budget = 0 if title else 3
         has_content = bool(title) and (len(title) > 160 or bool(re.search(r"[.;:]\s", title)))

@@ -138,3 +138,14 @@ def structure_heading(line: str, inline: str | None, prev_text: str, *, in_arabi
     if struct and in_arabic_article and (line.startswith(("\"", "“")) or _INSTRUCTION_RE.search(prev_text)):
         return None
     return struct
+
+
+def descend(level: str, name: str, levels: tuple) -> tuple:
+    """(BAB, Bagian, Paragraf) in force after a heading of ``level``: a BAB closes the Bagian and Paragraf before
+    it, a Bagian its Paragraf."""
+    bab, bagian, _ = levels
+    if level == "bab":
+        return name, None, None
+    if level == "bagian":
+        return bab, name, None
+    return bab, bagian, name
