@@ -91,9 +91,8 @@ class _SectionReader:
     def _struct_path(self) -> tuple[str, ...]:
         return tuple(x for x in (self.bab, self.bagian, self.paragraf) if x)
 
-    def _nested_struct(self, full: bool = False) -> tuple:
-        levels = (self.n_bab, self.n_bagian, self.n_paragraf)
-        return levels if full else tuple(x for x in levels if x)
+    def _nested_struct(self) -> tuple[str, ...]:
+        return tuple(x for x in (self.n_bab, self.n_bagian, self.n_paragraf) if x)
 
     # ---- part switches that are valid in (almost) every mode
 
@@ -223,7 +222,8 @@ class _SectionReader:
             self.mode = "body"
         nested = self.container is not None
         if nested:
-            self.n_bab, self.n_bagian, self.n_paragraf = descend(level, name, self._nested_struct(full=True))
+            self.n_bab, self.n_bagian, self.n_paragraf = descend(level, name, (self.n_bab, self.n_bagian,
+                                                                                self.n_paragraf))
             path = self.container_path + self._nested_struct()
         else:
             self.bab, self.bagian, self.paragraf = descend(level, name, (self.bab, self.bagian, self.paragraf))

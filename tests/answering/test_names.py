@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from answering.extractive.names import names, unmet_names, printed_name
+from answering.extractive.names import names, printed_name, unmet_names
 from tests.answering.test_answerability import ask, assert_declined, assert_published
 from tests.factories import make_document
 
