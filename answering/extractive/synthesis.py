@@ -110,19 +110,29 @@ def _complete_focus(question: Question, ranked: list[Candidate], chosen: list[tu
     provinsi dilakukan oleh gubernur …". Failing that, an appendix table of the lead's document that does: a
     decree's "UMSP … berlaku bagi … sektor Pertambangan Emas …" is completed by its table of the amounts (whether
     a row names the case asked is ``figures_for_other_cases``'s to check). Any other unit of the document, taken
-    so, published unanswerable questions on the training part (a penal clause's "30 kali" for an overtime rate)."""
-    if not chosen or question.focus.kind in UNFOCUSED or len(chosen) >= _limit(question):
+    so, published unanswerable questions on the training part (a penal clause's "30 kali" for an overtime rate).
+    When the answer is full, the completing unit takes the last place."""
+    if not chosen or question.focus.kind in UNFOCUSED:
         return
-    if any(question.focus.satisfied_by(c.text) for c, _ in chosen):
+    if any(_carries_focus(question, c.text) for c, _ in chosen):
         return
     passages = {c.passage.chunk_id for c, _ in chosen}
     document = chosen[0][0].passage.document_id
     taken = {c.text for c, _ in chosen}
-    completing = [c for c in ranked if c.text not in taken and question.focus.satisfied_by(c.text)]
+    completing = [c for c in ranked if c.text not in taken and _carries_focus(question, c.text)]
     sibling = next((c for c in completing if c.passage.chunk_id in passages), None) or next(
         (c for c in completing if c.kind == "table" and c.passage.document_id == document), None)
     if sibling is not None:
+        del chosen[_limit(question) - 1:]
         chosen.append((sibling, {sibling.passage.document_id: sibling.passage.label}))
+
+
+def _carries_focus(question: Question, text: str) -> bool:
+    """The unit carries what is asked; who signed is said by the enactment line itself (``fit_to_lead``), not by any
+    run of capitals in the block ("LEMBARAN NEGARA REPUBLIK INDONESIA …")."""
+    if question.focus.kind == "signatory":
+        return question.focus.satisfied_by(text) and fit_to_lead(question, text, 0.0)[0]
+    return question.focus.satisfied_by(text)
 
 
 def _cover_second_ask(question: Question, passages: Sequence[Passage], ranked: list[Candidate],

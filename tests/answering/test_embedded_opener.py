@@ -30,6 +30,16 @@ CLOSING = passage("Ditetapkan di Banda Aceh\npada tanggal 12 Juni 2024\nGUBERNUR
                   origin="closing", reference=None)
 ACTING = passage("Ditetapkan di Banda Aceh\npada tanggal, 30 Januari 2025\n30 Rajab 1446\n\nPj. GUBERNUR ACEH\n\nSAFRIZAL ZA",
                  kind="closing", origin="closing", reference=None)
+# UU 27/2022's closing chunk as its text layer reads: the Penjelasan's heading, misread ("PENJEI,ASAN … TET\\ITANG"),
+# runs on after the registration line, and its capitals outrank the enactment line.
+REGISTERED = passage("Agar setiap orang mengetahuinya, memerintahkan pengundangan Undang-Undang ini dengan penempatannya "
+                     "dalam Lembaran Negara Republik Indonesia. Disahkan di Jakarta pada tanggal 17 Oktober 2022 ttd JOKO "
+                     "WIDODO Diundangkan di Jakarta pada tanggd 17 Oktober 2022 MENTERI SEKRETARIS NEGARA REPUBLIK "
+                     "INDONESIA, ttd. PRATIKNO LEMBARAN NEGARA REPUBLIK INDONESIA TAHUN 2022 NOMOR 196 I PENJEI,ASAN ATAS "
+                     "UNDANG-UNDANG REPUBUK INDONESI,A NOMOR 27 TAHVN 2022 TET\\ITANG PELINDUNGAN DATA PRIBADI UMUM "
+                     "Ferkembangan teknologi informasi dan komurikasi yang melaju dengan pesat telah menimbulkan berbagai "
+                     "peluang dan tantangan.", kind="closing", origin="closing", reference=None,
+                     title="Undang-Undang Nomor 27 Tahun 2022 tentang Pelindungan Data Pribadi")
 STAGES = passage("(1) Pembentukan dana abadi dilakukan dengan tahapan:\na. persiapan;\nb. penilaian; dan\nc. penetapan.")
 
 
@@ -76,6 +86,9 @@ def test_the_question_is_read_once_into_what_it_asks(question, asks):
     # An acting governor (Pergub Aceh 5/2025) signs as one: "Pj." is part of the office.
     ("Siapa yang menandatangani peraturan ini?", ACTING,
      "Ditetapkan di Banda Aceh pada tanggal 30 Januari 2025 oleh Pj. Gubernur Aceh Safrizal ZA."),
+    # Who signed is said by the enactment line, not by the capitals of the registration line after it.
+    ("Siapa yang menandatangani Undang-Undang Nomor 27 Tahun 2022?", REGISTERED,
+     "Disahkan di Jakarta pada tanggal 17 Oktober 2022 oleh Joko Widodo."),
     ("Apa saja tahapan pembentukan dana abadi?", STAGES,
      "Pembentukan dana abadi dilakukan dengan tahapan: persiapan, penilaian, dan penetapan."),
 ])
